@@ -1,0 +1,3 @@
+#pragma once
+#include <cairo/cairo.h>
+#include <cairo/cairo-pdf.h>

@@ -1,0 +1,52 @@
+/// The integers of the `kind` columns. They are disk format: never renumber a case.
+public enum AuditSerialization {
+    public enum SessionKindCode: Int64, Sendable, CaseIterable {
+        case baseline = 0
+        case audit = 1
+    }
+
+    public enum MarkerKindCode: Int64, Sendable, CaseIterable {
+        case consentGiven = 0
+        case loggedIn = 1
+        case loggedOut = 2
+        case custom = 3
+    }
+
+    public static func code(of kind: AuditSessionKind) -> SessionKindCode {
+        switch kind {
+        case .baseline: .baseline
+        case .audit: .audit
+        }
+    }
+
+    /// The marker's code and, for a custom marker, its label.
+    public static func code(of kind: SessionMarkerKind) -> (code: MarkerKindCode, label: String?) {
+        switch kind {
+        case .consentGiven: (.consentGiven, nil)
+        case .loggedIn: (.loggedIn, nil)
+        case .loggedOut: (.loggedOut, nil)
+        case .custom(let label): (.custom, label)
+        }
+    }
+
+    /// Nil when the stored row is not one this version can read.
+    public static func sessionKind(code: Int64, version: String?, build: String?) -> AuditSessionKind? {
+        switch SessionKindCode(rawValue: code) {
+        case .baseline: return .baseline
+        case .audit:
+            guard let version, let build else { return nil }
+            return .audit(AppRelease(version: version, build: build))
+        case nil: return nil
+        }
+    }
+
+    public static func markerKind(code: Int64, label: String?) -> SessionMarkerKind? {
+        switch MarkerKindCode(rawValue: code) {
+        case .consentGiven: return .consentGiven
+        case .loggedIn: return .loggedIn
+        case .loggedOut: return .loggedOut
+        case .custom: return label.map(SessionMarkerKind.custom)
+        case nil: return nil
+        }
+    }
+}

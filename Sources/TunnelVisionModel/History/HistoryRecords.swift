@@ -1,0 +1,147 @@
+import Foundation
+
+/// One run of the capture daemon (or one offline import): the scope of a flow's 5-tuple.
+public struct CaptureSession: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    public let startedAt: Date
+    public let endedAt: Date?
+    public let toolVersion: String
+    /// "tun:tv0", "interface:eth0", "file:/path/x.pcap".
+    public let input: String
+
+    public init(id: Int64, startedAt: Date, endedAt: Date?, toolVersion: String, input: String) {
+        self.id = id
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.toolVersion = toolVersion
+        self.input = input
+    }
+}
+
+/// A rotated .pcap file. Its sequence increases forever; 0 is never issued.
+public struct CaptureFile: Sendable, Hashable {
+    public let sequence: UInt32
+    public let path: String
+    public let createdAt: Date
+    public let closedAt: Date?
+    public let bytes: UInt64
+
+    public init(sequence: UInt32, path: String, createdAt: Date, closedAt: Date?, bytes: UInt64) {
+        self.sequence = sequence
+        self.path = path
+        self.createdAt = createdAt
+        self.closedAt = closedAt
+        self.bytes = bytes
+    }
+}
+
+/// Where a packet's bytes are: a capture file and the offset of its record header.
+/// A packet that was not captured is file 0 at offset 0, and the offset is what says so.
+public struct CaptureLocation: Sendable, Hashable {
+    public let fileSequence: UInt32
+    public let offset: UInt64
+
+    public init(fileSequence: UInt32, offset: UInt64) {
+        self.fileSequence = fileSequence
+        self.offset = offset
+    }
+
+    public static let notCaptured = CaptureLocation(fileSequence: 0, offset: 0)
+    public var isCaptured: Bool { offset != 0 && fileSequence != 0 }
+}
+
+/// A handle the flow engine gives a live flow before the store has given it a row.
+public typealias FlowHandle = UInt64
+
+/// A flow to insert (no row yet) or to update (its row), as the engine knows it now.
+public struct FlowUpsert: Sendable, Hashable {
+    public let handle: FlowHandle
+    public let rowID: Int64?
+    public let state: FlowState
+
+    public init(handle: FlowHandle, rowID: Int64?, state: FlowState) {
+        self.handle = handle
+        self.rowID = rowID
+        self.state = state
+    }
+}
+
+/// One packet row: which flow, when, which way, how long on the wire, where its bytes are.
+public struct PacketRecord: Sendable, Hashable {
+    public let flow: FlowHandle
+    public let timestampNanoseconds: Int64
+    public let direction: Direction
+    public let wireLength: UInt32
+    public let location: CaptureLocation
+
+    public init(flow: FlowHandle, timestampNanoseconds: Int64, direction: Direction, wireLength: UInt32, location: CaptureLocation) {
+        self.flow = flow
+        self.timestampNanoseconds = timestampNanoseconds
+        self.direction = direction
+        self.wireLength = wireLength
+        self.location = location
+    }
+}
+
+/// One address a DNS answer gave a name, and the DNS flow it came from.
+public struct DNSAnswerRecord: Sendable, Hashable {
+    public let timestampNanoseconds: Int64
+    public let queryName: String
+    public let address: IPAddress
+    public let ttl: UInt32
+    public let flow: FlowHandle
+
+    public init(timestampNanoseconds: Int64, queryName: String, address: IPAddress, ttl: UInt32, flow: FlowHandle) {
+        self.timestampNanoseconds = timestampNanoseconds
+        self.queryName = queryName
+        self.address = address
+        self.ttl = ttl
+        self.flow = flow
+    }
+}
+
+/// What the engine hands the store in one transaction. Packets and answers name their flow by
+/// handle; every handle they name is among `flows` or was given a row by an earlier batch.
+public struct HistoryBatch: Sendable, Hashable {
+    public var flows: [FlowUpsert]
+    public var packets: [PacketRecord]
+    public var dnsAnswers: [DNSAnswerRecord]
+
+    public init(flows: [FlowUpsert] = [], packets: [PacketRecord] = [], dnsAnswers: [DNSAnswerRecord] = []) {
+        self.flows = flows
+        self.packets = packets
+        self.dnsAnswers = dnsAnswers
+    }
+
+    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && dnsAnswers.isEmpty }
+}
+
+/// Per flow and per capture file (nil: never captured), how many packets the history holds.
+public struct SessionPacketCount: Sendable, Hashable {
+    public let flowID: Int64
+    public let fileSequence: UInt32?
+    public let count: Int
+
+    public init(flowID: Int64, fileSequence: UInt32?, count: Int) {
+        self.flowID = flowID
+        self.fileSequence = fileSequence
+        self.count = count
+    }
+}
+
+/// A packet of a session whose bytes are in one capture file.
+public struct SessionCapturedPacket: Sendable, Hashable {
+    public let flowID: Int64
+    public let timestampNanoseconds: Int64
+    public let direction: Direction
+    public let wireLength: UInt32
+    public let fileOffset: UInt64
+
+    public init(flowID: Int64, timestampNanoseconds: Int64, direction: Direction, wireLength: UInt32, fileOffset: UInt64) {
+        self.flowID = flowID
+        self.timestampNanoseconds = timestampNanoseconds
+        self.direction = direction
+        self.wireLength = wireLength
+        self.fileOffset = fileOffset
+    }
+}

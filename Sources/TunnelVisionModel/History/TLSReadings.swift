@@ -1,0 +1,199 @@
+/// A TLS protocol version as it stands on the wire.
+public struct TLSProtocolVersion: Sendable, Hashable, RawRepresentable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ wireValue: UInt16) { self.rawValue = wireValue }
+
+    public static let ssl3 = TLSProtocolVersion(0x0300)
+    public static let tls10 = TLSProtocolVersion(0x0301)
+    public static let tls11 = TLSProtocolVersion(0x0302)
+    public static let tls12 = TLSProtocolVersion(0x0303)
+    public static let tls13 = TLSProtocolVersion(0x0304)
+
+    /// The five published versions, oldest first. Drafts (0x7Fxx) and private values are not.
+    public static let published: [TLSProtocolVersion] = [.ssl3, .tls10, .tls11, .tls12, .tls13]
+
+    public var wireValue: UInt16 { rawValue }
+    public var isPublished: Bool { Self.published.contains(self) }
+
+    /// The order among published versions; nil for anything else, which is never ordered.
+    public var publishedRank: Int? { Self.published.firstIndex(of: self) }
+
+    /// "TLS 1.2", "SSL 3.0"; nil when the version has no published name.
+    public var name: String? {
+        switch self {
+        case .ssl3: "SSL 3.0"
+        case .tls10: "TLS 1.0"
+        case .tls11: "TLS 1.1"
+        case .tls12: "TLS 1.2"
+        case .tls13: "TLS 1.3"
+        default: nil
+        }
+    }
+
+    /// Written without a space ("TLS1.2"), or as hex ("0x7F1C") when it has no name.
+    public var compactText: String {
+        name.map { $0.replacingOccurrences(of: " ", with: "") } ?? hex
+    }
+
+    /// Its name, or its hex value.
+    public var displayText: String { name ?? hex }
+
+    public var hex: String { "0x" + String(rawValue, radix: 16, uppercase: true).leftPadded(to: 4) }
+
+    /// GREASE values (RFC 8701): 0x?A?A with both bytes equal.
+    public var isGREASE: Bool { Self.isGREASE(rawValue) }
+
+    public static func isGREASE(_ value: UInt16) -> Bool {
+        value & 0x0F0F == 0x0A0A && value >> 8 == value & 0xFF
+    }
+
+    /// Parses "1.0"…"1.3" (the catalogue's minimum) into a version.
+    public init?(catalogueText text: String) {
+        switch text {
+        case "1.0": self = .tls10
+        case "1.1": self = .tls11
+        case "1.2": self = .tls12
+        case "1.3": self = .tls13
+        default: return nil
+        }
+    }
+}
+
+public struct CipherSuite: Sendable, Hashable, RawRepresentable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ wireValue: UInt16) { self.rawValue = wireValue }
+    public var wireValue: UInt16 { rawValue }
+    /// "0xC02F".
+    public var hex: String { "0x" + String(rawValue, radix: 16, uppercase: true).leftPadded(to: 4) }
+}
+
+public struct QUICVersion: Sendable, Hashable, RawRepresentable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(_ wireValue: UInt32) { self.rawValue = wireValue }
+
+    public static let v1 = QUICVersion(0x0000_0001)
+    public static let v2 = QUICVersion(0x6b33_43cf)
+
+    public var wireValue: UInt32 { rawValue }
+    /// Versions whose packet protection is known (RFC 9001, RFC 9369): they carry TLS 1.3.
+    public var hasKnownPacketProtection: Bool { self == .v1 || self == .v2 }
+    /// "0x00000001".
+    public var hex: String { "0x" + String(rawValue, radix: 16, uppercase: true).leftPadded(to: 8) }
+    public var name: String? {
+        switch self {
+        case .v1: "QUIC v1"
+        case .v2: "QUIC v2"
+        default: nil
+        }
+    }
+}
+
+/// How a TCP stream opened: the phone's first in-order bytes, when the stream's start was seen.
+public enum StreamOpening: UInt8, Sendable, Hashable, CaseIterable {
+    case tlsHandshake = 0
+    case httpRequest = 1
+    case unrecognised = 2
+
+    public var name: String {
+        switch self {
+        case .tlsHandshake: "tlsHandshake"
+        case .httpRequest: "httpRequest"
+        case .unrecognised: "unrecognised"
+        }
+    }
+}
+
+/// What the phone's ClientHello offered.
+public struct ClientTLSOffer: Sendable, Hashable {
+    public enum VersionsForm: UInt8, Sendable, Hashable {
+        /// The exact list of supported_versions, in the client's order (GREASE dropped).
+        case listed = 0
+        /// No supported_versions: `versions` holds one entry, the legacy ceiling.
+        case upTo = 1
+    }
+
+    public let versionsForm: VersionsForm
+    public let versions: [TLSProtocolVersion]
+    public let applicationProtocols: [String]
+    /// ALPN names beyond what is kept (too many, too long, unprintable).
+    public let omittedApplicationProtocols: Int
+    /// GREASE or unknown identifiers dropped from the offered lists.
+    public let droppedIdentifiers: Int
+    /// The encrypted_client_hello extension (65037) was present: real or GREASE, the outer offer.
+    public let hasEncryptedClientHello: Bool
+
+    public init(
+        versionsForm: VersionsForm, versions: [TLSProtocolVersion], applicationProtocols: [String] = [],
+        omittedApplicationProtocols: Int = 0, droppedIdentifiers: Int = 0, hasEncryptedClientHello: Bool = false
+    ) {
+        self.versionsForm = versionsForm
+        self.versions = versions
+        self.applicationProtocols = applicationProtocols
+        self.omittedApplicationProtocols = omittedApplicationProtocols
+        self.droppedIdentifiers = droppedIdentifiers
+        self.hasEncryptedClientHello = hasEncryptedClientHello
+    }
+}
+
+/// Where a negotiated version was read.
+public enum TLSReadingSource: UInt8, Sendable, Hashable {
+    /// The real server's ServerHello, as it crossed the tap.
+    case serverHello = 0
+    /// The relay's own connection to the server, while it inspected the flow.
+    case upstreamConnection = 1
+}
+
+public struct TLSNegotiation: Sendable, Hashable {
+    public let version: TLSProtocolVersion
+    public let cipherSuite: CipherSuite
+    public let fromHelloRetryRequest: Bool
+    public let source: TLSReadingSource
+
+    public init(
+        version: TLSProtocolVersion, cipherSuite: CipherSuite, fromHelloRetryRequest: Bool = false,
+        source: TLSReadingSource = .serverHello
+    ) {
+        self.version = version
+        self.cipherSuite = cipherSuite
+        self.fromHelloRetryRequest = fromHelloRetryRequest
+        self.source = source
+    }
+}
+
+/// The server's answer to a ClientHello.
+public enum ServerTLSAnswer: Sendable, Hashable {
+    case negotiated(TLSNegotiation)
+    /// An alert came instead of a ServerHello.
+    case refused(alert: UInt8)
+
+    public var negotiation: TLSNegotiation? {
+        if case .negotiated(let negotiation) = self { return negotiation }
+        return nil
+    }
+}
+
+public enum QUICEnd: UInt8, Sendable, Hashable {
+    /// Read from the phone's long headers: a proposed version.
+    case client = 0
+    /// Read from the server's long headers: the version in use.
+    case server = 1
+}
+
+public struct QUICReading: Sendable, Hashable {
+    public let version: QUICVersion
+    public let end: QUICEnd
+
+    public init(version: QUICVersion, end: QUICEnd) {
+        self.version = version
+        self.end = end
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

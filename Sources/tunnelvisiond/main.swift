@@ -1,0 +1,1 @@
+print("tunnelvisiond: not built yet")

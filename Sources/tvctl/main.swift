@@ -1,0 +1,1 @@
+print("tvctl: not built yet")
