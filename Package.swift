@@ -49,6 +49,15 @@ let package = Package(
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionFlowsTests", dependencies: ["TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionCaptureTests", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionExportTests", dependencies: [
+            "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
+        ]),
+        .testTarget(name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"]),
     ],
     swiftLanguageModes: [.v6]
 )
