@@ -11,11 +11,15 @@ extension FlowEngine {
         defer { settle(reading, slot: slot) }
 
         if segment.flags.contains(.syn) {
-            // The phone's SYN is the stream's start: without it the first bytes seen are not the opening.
+            // The phone's SYN is the stream's start: without it the first bytes seen are not the
+            // opening. A SYN-ACK names the same start in its acknowledgement.
             if direction == .outbound {
                 reading.outbound.base = segment.sequenceNumber &+ 1
             } else {
                 reading.inbound.base = segment.sequenceNumber &+ 1
+                if segment.flags.contains(.ack), reading.outbound.base == nil {
+                    reading.outbound.base = segment.acknowledgementNumber
+                }
             }
         } else if direction == .outbound, reading.outbound.base != nil, reading.inbound.base == nil,
                   segment.flags.contains(.ack) {

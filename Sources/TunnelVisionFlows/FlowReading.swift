@@ -56,14 +56,18 @@ struct TCPStreamReading {
     }
 
     var outboundSettled: Bool {
-        guard let decided = opening.opening else { return false }
-        return decided != .tlsHandshake || client.isSettled
+        guard opening.opening != nil else { return false }
+        return !clientSpeaksTLS || client.isSettled
     }
 
     var serverSettled: Bool {
-        guard let decided = opening.opening else { return false }
-        return decided != .tlsHandshake || server.isSettled
+        guard opening.opening != nil else { return false }
+        return !clientSpeaksTLS || server.isSettled
     }
+
+    /// The phone opened with a TLS record, or with an SSL 2.0-format ClientHello (which the
+    /// opening rule calls unrecognised, yet servers answer in TLS).
+    private(set) var clientSpeaksTLS = false
 
     mutating func readOutbound() {
         outbound.bytes.contiguous.withUnsafeBytes { stream in
@@ -71,12 +75,13 @@ struct TCPStreamReading {
                 opening.feed(fresh)
                 openingFed = stream.count
             }
-            if opening.opening == .tlsHandshake { client.advance(over: stream) }
+            if opening.opening == .tlsHandshake || SSLv2ClientHello.matches(stream) { clientSpeaksTLS = true }
+            if clientSpeaksTLS { client.advance(over: stream) }
         }
-        if opening.opening == .tlsHandshake { readInbound() }
+        if clientSpeaksTLS { readInbound() }
     }
 
-    /// Reads the server's side once the phone's opening says it is TLS.
+    /// Reads the server's side once the phone's opening says it is TLS (or DNS answers).
     mutating func readInbound(_ answer: (DNSResponse) -> Void = { _ in }) {
         if carriesDNS {
             var offset = dnsOffset
@@ -88,7 +93,7 @@ struct TCPStreamReading {
             dnsOffset = offset
             return
         }
-        guard opening.opening == .tlsHandshake else { return }
+        guard clientSpeaksTLS else { return }
         inbound.bytes.contiguous.withUnsafeBytes { server.advance(over: $0) }
     }
 }

@@ -33,7 +33,7 @@ public final class CaptureFileReader {
         ) else {
             throw .unreadable(path: path, reason: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        let linkType = LinkType(rawValue: UInt32(bitPattern: pcap_datalink(handle)))
+        let linkType = Self.linkType(ofDLT: pcap_datalink(handle))
         guard LinkType.supported.contains(linkType) else {
             pcap_close(handle)
             throw .unsupportedLinkType(path: path, linkType: linkType.rawValue)
@@ -45,6 +45,15 @@ public final class CaptureFileReader {
     }
 
     deinit { pcap_close(handle) }
+
+    /// libpcap answers with its DLT_ values, which equal the file's LINKTYPE_ values except for
+    /// raw IP: LINKTYPE_RAW (101) comes back as DLT_RAW, 12 (14 on OpenBSD).
+    private static func linkType(ofDLT value: Int32) -> LinkType {
+        switch value {
+        case 12, 14: .raw
+        default: LinkType(rawValue: UInt32(bitPattern: value))
+        }
+    }
 
     /// One captured packet: its bytes (borrowed), when, and its length on the wire.
     public struct Packet {

@@ -38,6 +38,7 @@ public struct LinkType: Sendable, Hashable, RawRepresentable {
 
     private static let ipv4EtherType: UInt16 = 0x0800
     private static let ipv6EtherType: UInt16 = 0x86DD
+    private static let pppoeSessionEtherType: UInt16 = 0x8864
     private static let vlanEtherTypes: Set<UInt16> = [0x8100, 0x88A8, 0x9100]
     /// QinQ stacks two tags; more than this is not a frame anyone sends.
     private static let maximumVLANTags = 4
@@ -50,6 +51,12 @@ public struct LinkType: Sendable, Hashable, RawRepresentable {
             tags += 1
             guard tags <= maximumVLANTags, reader.skip(2), let inner = reader.u16() else { return nil }
             etherType = inner
+        }
+        if etherType == pppoeSessionEtherType {
+            // PPPoE session header (RFC 2516), then the PPP protocol: 0x0021 IPv4, 0x0057 IPv6.
+            guard reader.skip(6), let pppProtocol = reader.u16(), pppProtocol == 0x0021 || pppProtocol == 0x0057
+            else { return nil }
+            return reader.rest
         }
         guard etherType == ipv4EtherType || etherType == ipv6EtherType else { return nil }
         return reader.rest
