@@ -10,6 +10,7 @@ import TunnelVisionWire
 ///   tvwire engine FILE [ROUNDS] run the whole flow engine over FILE; prints pkt/s
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
 ///   tvwire flowmemory COUNT    fill a table with COUNT handshaken flows; prints resident memory
+///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -28,6 +29,9 @@ case "parse", "engine":
 case "synthesize":
     guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: tvwire synthesize OUT COUNT") }
     SyntheticCapture.write(path: arguments[2], packets: count)
+case "seeds":
+    guard arguments.count == 5 else { fail("usage: tvwire seeds TARGET DIR CAPTURES") }
+    FuzzSeeds.write(target: arguments[2], into: arguments[3], from: arguments[4])
 case "flowmemory":
     guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
     measureFlowMemory(flows: count)
