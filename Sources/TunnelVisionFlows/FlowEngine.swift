@@ -172,15 +172,18 @@ public struct FlowEngine {
     }
 
     private func oldestSlot() -> Int? {
-        table.oldestSlots.min { table[$0].lastSeenNanoseconds < table[$1].lastSeenNanoseconds }
+        FlowTable.lists.compactMap { table.oldestSlot(inList: $0) }
+            .min { table[$0].lastSeenNanoseconds < table[$1].lastSeenNanoseconds }
     }
 
+    /// Each list is ordered by last sight, so its idle flows are at its tail.
     private mutating func expireIdleFlows(at now: Int64) {
-        while let slot = table.oldestSlots.first(where: { slot in
-            now - table[slot].lastSeenNanoseconds > configuration.idleTimeout(for: table[slot].state.key.proto)
-        }) {
-            statistics.flowsExpired += 1
-            finish(slot: slot)
+        for list in FlowTable.lists {
+            while let slot = table.oldestSlot(inList: list),
+                  now - table[slot].lastSeenNanoseconds > configuration.idleTimeout(for: table[slot].state.key.proto) {
+                statistics.flowsExpired += 1
+                finish(slot: slot)
+            }
         }
     }
 

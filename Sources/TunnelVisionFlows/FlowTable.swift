@@ -18,8 +18,12 @@ struct FlowTable {
 
     func slot(for key: FlowKey) -> Int? { slotByKey[key] }
 
-    /// The least recently seen flow of each list.
-    var oldestSlots: [Int] { tails.filter { $0 >= 0 } }
+    /// The least recently seen flow of the TCP list (0) or the datagram list (1).
+    func oldestSlot(inList list: Int) -> Int? {
+        tails[list] >= 0 ? tails[list] : nil
+    }
+
+    static let lists = 0...1
 
     subscript(slot: Int) -> LiveFlow {
         get { flows[slot] }

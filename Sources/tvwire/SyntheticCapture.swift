@@ -54,9 +54,9 @@ enum SyntheticCapture {
             PacketBuilder.tcp(from: server, to: client, sequence: serverData, acknowledgement: clientData + UInt32(hello.count),
                               flags: .ack, payload: serverHello),
         ]
-        let data = [UInt8](repeating: 0x17, count: 600)
+        let data = [UInt8](repeating: 0x17, count: 200)
         for step in 0..<4 {
-            frames.append(PacketBuilder.tcp(from: server, to: client, sequence: serverData + UInt32(serverHello.count + step * 600),
+            frames.append(PacketBuilder.tcp(from: server, to: client, sequence: serverData + UInt32(serverHello.count + step * 200),
                                             acknowledgement: clientData + UInt32(hello.count), flags: .ack, payload: data))
         }
         frames.append(PacketBuilder.tcp(from: client, to: server, sequence: clientData + UInt32(hello.count), flags: [.fin, .ack]))
