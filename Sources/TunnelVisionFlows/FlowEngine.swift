@@ -142,7 +142,8 @@ public struct FlowEngine {
             tlsStatus: .born(proto: key.proto, remotePort: remote.port),
             resolvedName: attribution.resolvedName(for: remote.address, at: now)
         )
-        var flow = LiveFlow(handle: handle, rowID: nil, state: state, client: client, lastSeenNanoseconds: now)
+        var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
+                            lastSeenNanoseconds: now)
         switch key.proto {
         case .tcp:
             flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))

@@ -2,7 +2,8 @@ import TunnelVisionModel
 import TunnelVisionWire
 
 /// The parse state of one flow while its handshake is being read.
-enum FlowReading {
+/// Boxed: the parse state is large while it lives, and most flows hold none for most of their life.
+indirect enum FlowReading {
     case tcp(TCPStreamReading)
     case quic(ClientInitialReader)
 }

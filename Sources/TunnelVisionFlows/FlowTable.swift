@@ -5,18 +5,19 @@ import TunnelVisionModel
 /// Storage is dense; removing a flow moves the last one into its place.
 struct FlowTable {
     private(set) var flows: [LiveFlow] = []
-    private var slotByKey: [FlowKey: Int] = [:]
+    private var slotByKey: [PackedKey: Int32] = [:]
     private var heads = [-1, -1]
     private var tails = [-1, -1]
 
+    /// Reserved whole up front (to a sane ceiling), so that growth never doubles the storage.
     init(capacity: Int) {
-        flows.reserveCapacity(min(capacity, 1 << 16))
-        slotByKey.reserveCapacity(min(capacity, 1 << 16))
+        flows.reserveCapacity(min(capacity, 1 << 20))
+        slotByKey.reserveCapacity(min(capacity, 1 << 20))
     }
 
     var count: Int { flows.count }
 
-    func slot(for key: FlowKey) -> Int? { slotByKey[key] }
+    func slot(for key: FlowKey) -> Int? { slotByKey[PackedKey(key)].map(Int.init) }
 
     /// The least recently seen flow of the TCP list (0) or the datagram list (1).
     func oldestSlot(inList list: Int) -> Int? {
@@ -33,7 +34,7 @@ struct FlowTable {
     mutating func insert(_ flow: LiveFlow) -> Int {
         let slot = flows.count
         flows.append(flow)
-        slotByKey[flow.state.key] = slot
+        slotByKey[PackedKey(flow.state.key)] = Int32(slot)
         linkAtHead(slot)
         return slot
     }
@@ -48,12 +49,12 @@ struct FlowTable {
     mutating func remove(_ slot: Int) -> LiveFlow {
         unlink(slot)
         let removed = flows[slot]
-        slotByKey[removed.state.key] = nil
+        slotByKey[PackedKey(removed.state.key)] = nil
         let last = flows.count - 1
         if slot != last {
             let moved = flows[last]
             flows[slot] = moved
-            slotByKey[moved.state.key] = slot
+            slotByKey[PackedKey(moved.state.key)] = Int32(slot)
             let list = Self.list(of: moved)
             if moved.previous >= 0 { flows[moved.previous].next = slot } else { heads[list] = slot }
             if moved.next >= 0 { flows[moved.next].previous = slot } else { tails[list] = slot }
@@ -79,5 +80,23 @@ struct FlowTable {
         if next >= 0 { flows[next].previous = previous } else { tails[list] = previous }
         flows[slot].previous = -1
         flows[slot].next = -1
+    }
+}
+
+/// A flow key in 40 bytes instead of 72: the index holds one per live flow, and at a hundred
+/// thousand flows the padding of the model's key is megabytes.
+struct PackedKey: Hashable {
+    let highA: UInt64, lowA: UInt64, highB: UInt64, lowB: UInt64
+    /// Protocol, both families and both ports.
+    let rest: UInt64
+
+    init(_ key: FlowKey) {
+        highA = key.endpointA.address.high
+        lowA = key.endpointA.address.low
+        highB = key.endpointB.address.high
+        lowB = key.endpointB.address.low
+        rest = UInt64(key.proto.rawValue) << 48
+            | UInt64(key.endpointA.address.family.rawValue) << 44 | UInt64(key.endpointB.address.family.rawValue) << 40
+            | UInt64(key.endpointA.port) << 16 | UInt64(key.endpointB.port)
     }
 }

@@ -7,8 +7,9 @@ struct LiveFlow {
     let handle: FlowHandle
     var rowID: Int64?
     var state: FlowState
-    /// The phone's end.
-    let client: Endpoint
+    /// Whether the phone's end is the key's first endpoint (a flag, not a copy of the endpoint:
+    /// every byte counts a hundred thousand times over).
+    let clientIsEndpointA: Bool
     var lastSeenNanoseconds: Int64
     var isDirty = true
     var lifecycle = TCPLifecycle()
@@ -21,7 +22,8 @@ struct LiveFlow {
         source == client ? .outbound : .inbound
     }
 
-    var remote: Endpoint { state.key.peer(of: client) }
+    var client: Endpoint { clientIsEndpointA ? state.key.endpointA : state.key.endpointB }
+    var remote: Endpoint { clientIsEndpointA ? state.key.endpointB : state.key.endpointA }
 
     /// The flow as the store should now hold it.
     var upsert: FlowUpsert { FlowUpsert(handle: handle, rowID: rowID, state: state) }
