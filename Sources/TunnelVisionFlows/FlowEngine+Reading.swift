@@ -57,7 +57,12 @@ extension FlowEngine {
         }
         if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
         if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
-        table[slot].reading = reading.isSettled ? nil : .tcp(reading)
+        if reading.isSettled {
+            if reading.clientSpeaksTLS, reading.server.answer == nil { statistics.serverAnswersUnread += 1 }
+            table[slot].reading = nil
+        } else {
+            table[slot].reading = .tcp(reading)
+        }
     }
 
     private mutating func apply(_ hello: ClientHelloReading, slot: Int) {

@@ -45,6 +45,9 @@ public struct FlowEngineStatistics: Sendable, Hashable {
     public var flowsExpired: UInt64 = 0
     /// DNS responses read into the attribution map; zero everywhere suggests encrypted DNS.
     public var dnsResponses: UInt64 = 0
+    /// TLS flows whose server sent something other than a readable ServerHello or alert first
+    /// (not TLS, another message, malformed, a record over its bound).
+    public var serverAnswersUnread: UInt64 = 0
     /// Streams whose first bytes outgrew the reassembly bound.
     public var reassemblyOverflows: UInt64 = 0
 

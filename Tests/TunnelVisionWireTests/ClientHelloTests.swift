@@ -163,3 +163,23 @@ import TunnelVisionModel
         #expect(reader.certificates == .notSent(.resumedSession))
     }
 }
+
+@Suite struct CertificateChainTests {
+    @Test(arguments: [
+        bytes("000000"),                 // an empty list: nothing was sent, nothing left out
+        bytes("000005 000002 3000"),     // a certificate that is not DER
+        bytes("00ffff 000003 300100"),   // a list longer than the message
+    ])
+    func readsWhatItCanAndSaysWhetherAnythingWasLeftOut(body: [UInt8]) {
+        let reading = body.withUnsafeBytes { CertificateChain.read(body: $0, statedLength: body.count) }
+        switch reading {
+        case .presented(let chain, let complete)?:
+            #expect(chain.isEmpty)
+            #expect(complete == (body.count == 3))
+        case .notSent?:
+            Issue.record("a Certificate message is never notSent")
+        case nil:
+            #expect(body.count != 3)
+        }
+    }
+}
