@@ -42,18 +42,7 @@ public struct FlowEngine {
         clock = max(clock, timestampNanoseconds)
         expireIdleFlows(at: clock)
 
-        var source = packet.source, destination = packet.destination
-        if let identifier = packet.ip.fragmentIdentifier {
-            let key = FragmentPorts.Key(source: source.address, destination: destination.address,
-                                        proto: packet.transport, identifier: identifier)
-            if packet.ip.isLaterFragment, let (sourcePort, destinationPort) = fragments.ports(for: key) {
-                source = Endpoint(address: source.address, port: sourcePort)
-                destination = Endpoint(address: destination.address, port: destinationPort)
-            } else if !packet.ip.isLaterFragment {
-                fragments.remember(key, source: source.port, destination: destination.port)
-            }
-        }
-
+        let (source, destination) = fragments.endpoints(of: packet)
         let slot = flowSlot(for: packet, source: source, destination: destination, at: timestampNanoseconds)
         let length = UInt32(clamping: wireLength ?? frame.count)
         let direction = table[slot].direction(from: source)
