@@ -10,7 +10,7 @@ enum FuzzSeeds {
         let files = FileManager.default.enumerator(atPath: captures)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted() ?? []
         for file in files {
-            guard let reader = try? CaptureFileReader(path: "\(captures)/\(file)") else { continue }
+            guard let reader = try? CaptureImportReader(path: "\(captures)/\(file)") else { continue }
             var streams: [String: [UInt8]] = [:]
             var engineInput: [UInt8] = []
             reader.forEachPacket { packet in

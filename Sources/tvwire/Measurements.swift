@@ -6,7 +6,7 @@ import TunnelVisionWire
 
 /// Loads the file's packets into memory first, so that the figure is the parser's, not the disk's.
 func measure(path: String, rounds: Int, wholeEngine: Bool) throws {
-    let reader = try CaptureFileReader(path: path)
+    let reader = try CaptureImportReader(path: path)
     var frames: [[UInt8]] = []
     var stamps: [Int64] = []
     reader.forEachPacket { packet in

@@ -40,7 +40,7 @@ default:
 }
 
 func printFlows(path: String) throws {
-    let reader = try CaptureFileReader(path: path)
+    let reader = try CaptureImportReader(path: path)
     var engine = FlowEngine()
     var flows: [FlowHandle: FlowState] = [:]
     var order: [FlowHandle] = []

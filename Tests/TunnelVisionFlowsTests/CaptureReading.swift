@@ -12,7 +12,7 @@ struct CaptureReading {
     static let directory = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"] ?? "/work/shared/captures/external"
 
     init(_ relativePath: String, configuration: FlowEngineConfiguration = FlowEngineConfiguration()) throws {
-        let reader = try CaptureFileReader(path: "\(Self.directory)/\(relativePath)")
+        let reader = try CaptureImportReader(path: "\(Self.directory)/\(relativePath)")
         var engine = FlowEngine(configuration: configuration)
         var latest: [FlowHandle: FlowState] = [:]
         var order: [FlowHandle] = []

@@ -8,10 +8,11 @@ public protocol HistoryWriting {
     mutating func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64]
 }
 
-/// Where an import's packets are copied: the rotating capture files, raw IP.
+/// Where an import's packets are copied: the rotating capture files, raw IP (named as the
+/// daemon's capture file writer names it).
 public protocol CapturedPacketWriting {
     /// Appends one raw IP packet; answers where its record now is.
-    mutating func append(packet: UnsafeRawBufferPointer, timestampNanoseconds: Int64, wireLength: Int) throws -> CaptureLocation
+    mutating func write(_ packet: UnsafeRawBufferPointer, timestampNanoseconds: Int64) throws -> CaptureLocation
 }
 
 /// Reads a pcap or pcapng file as if it had crossed the tap: the same engine, the same store,
@@ -26,7 +27,7 @@ public struct OfflineImport {
     }
 
     public enum ImportError: Error, CustomStringConvertible {
-        case capture(CaptureFileReader.OpenError)
+        case capture(CaptureImportReader.OpenError)
         /// The store refused a batch; what was written before it stays.
         case history(any Error)
         /// A packet could not be copied into the capture files.
@@ -48,8 +49,8 @@ public struct OfflineImport {
         path: String, history: inout History, captureSession: Int64, packets: inout Packets?,
         configuration: FlowEngineConfiguration = FlowEngineConfiguration()
     ) throws(ImportError) -> Summary {
-        let reader: CaptureFileReader
-        do { reader = try CaptureFileReader(path: path) } catch { throw .capture(error) }
+        let reader: CaptureImportReader
+        do { reader = try CaptureImportReader(path: path) } catch { throw .capture(error) }
         var engine = FlowEngine(configuration: configuration)
         var summary = Summary()
         var failure: ImportError?
@@ -78,8 +79,7 @@ public struct OfflineImport {
             if let network = reader.linkType.networkPayload(of: packet.bytes) {
                 wireLength = max(packet.wireLength - (packet.capturedLength - network.count), network.count)
                 do {
-                    location = try packets?.append(packet: network, timestampNanoseconds: packet.timestampNanoseconds,
-                                                   wireLength: wireLength) ?? .notCaptured
+                    location = try packets?.write(network, timestampNanoseconds: packet.timestampNanoseconds) ?? .notCaptured
                 } catch {
                     failure = .packetCopy(error)
                     return false

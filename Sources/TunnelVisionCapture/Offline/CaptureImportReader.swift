@@ -3,7 +3,7 @@ import TunnelVisionWire
 
 /// Reads a pcap or pcapng file through libpcap, one packet at a time, with nanosecond stamps.
 /// The frame handed to the caller is borrowed from libpcap and valid only during the call.
-public final class CaptureFileReader {
+public final class CaptureImportReader {
     public enum OpenError: Error, Equatable, CustomStringConvertible {
         /// libpcap could not read the file as pcap or pcapng; its own words say why.
         case unreadable(path: String, reason: String)
