@@ -63,6 +63,7 @@ public enum DiffRefusal: Sendable, Equatable {
 public enum CatalogueRefusal: Sendable, Equatable {
     case notInstalled(identifier: String)
     case unusable(identifier: String, reason: String)
+    case directoryUnreadable(path: String)
     case fileUnreadable(path: String)
     case fileRefused(path: String, reason: String)
 }

@@ -67,6 +67,8 @@ public enum Wording {
             "No catalogue \(identifier) is installed: 'tvctl catalogue list' shows the ones there are."
         case .unusable(let identifier, let reason):
             "The installed catalogue \(identifier) cannot be used (\(reason)): reinstall TunnelVision's catalogues."
+        case .directoryUnreadable(let path):
+            "The catalogue directory \(path) cannot be read: reinstall TunnelVision's catalogues, or point $TUNNELVISION_CATALOGUES at them."
         case .fileUnreadable(let path):
             "\(path) cannot be read: check the path and its permissions."
         case .fileRefused(let path, let reason):
