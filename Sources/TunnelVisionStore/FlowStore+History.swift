@@ -70,11 +70,10 @@ extension FlowStore {
             for packet in batch.packets {
                 guard let flowID = rows[packet.flow] else { throw BatchError.packetOfUnlistedFlow(packet.flow) }
                 insertPacket.reset()
-                try insertPacket.bind(
-                    .integer(flowID), .integer(packet.timestampNanoseconds), .integer(Int64(packet.direction.rawValue)),
-                    .integer(Int64(packet.wireLength)), .integer(Int64(packet.location.fileSequence)),
-                    .integer(Int64(clamping: packet.location.offset))
-                ).run()
+                try insertPacket.bindIntegers(
+                    flowID, packet.timestampNanoseconds, Int64(packet.direction.rawValue), Int64(packet.wireLength),
+                    Int64(packet.location.fileSequence), Int64(clamping: packet.location.offset))
+                try insertPacket.run()
             }
             for answer in batch.dnsAnswers {
                 try db.statement("INSERT INTO dns_answers (ts, query_name, address, ttl, flow_id) VALUES (?, ?, ?, ?, ?)")

@@ -65,7 +65,6 @@ enum Schema {
             file_offset INTEGER NOT NULL
         );
         CREATE INDEX packets_flow ON packets (flow_id, ts);
-        CREATE INDEX packets_file ON packets (file_seq, file_offset);
         CREATE TABLE dns_answers (
             id INTEGER PRIMARY KEY,
             ts INTEGER NOT NULL,

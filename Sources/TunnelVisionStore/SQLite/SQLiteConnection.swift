@@ -126,6 +126,14 @@ final class Statement {
         return self
     }
 
+    /// Binds integers without building an array of values: the per-packet insert uses it.
+    func bindIntegers(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64, _ e: Int64, _ f: Int64) throws(SQLiteFailure) {
+        for (index, value) in [(Int32(1), a), (2, b), (3, c), (4, d), (5, e), (6, f)] {
+            let result = sqlite3_bind_int64(raw, index, value)
+            guard result == SQLITE_OK else { throw connection.failure(result) }
+        }
+    }
+
     /// Steps once; true while a row is there to read.
     func step() throws(SQLiteFailure) -> Bool {
         let result = sqlite3_step(raw)
