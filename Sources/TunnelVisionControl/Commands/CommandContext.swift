@@ -22,7 +22,7 @@ struct CommandContext {
     /// Local time for people: the zone TZ names, else the system's.
     var zone: TimeZone { .current }
 
-    func say(_ line: String) { invocation.console.print(line) }
+    func say(_ line: String = "") { invocation.console.print(line) }
 
     func emit<Value: Encodable>(_ value: Value) {
         invocation.console.writeOutput(JSONShape.encoded(value))

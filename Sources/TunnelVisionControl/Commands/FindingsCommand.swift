@@ -58,7 +58,7 @@ struct SessionEvidence {
     let flows: [StoredFlow]
 
     static func read(sessionID: Int64, library: ControlLibrary) throws(ControlError) -> SessionEvidence {
-        try library.visit { store in
+        try library.read { store in
             let session = try SessionReference.session(sessionID, in: store)
             guard let project = try store.auditProject(id: session.projectID) else {
                 throw ControlError.refusal(.projectNotFound(String(session.projectID)))

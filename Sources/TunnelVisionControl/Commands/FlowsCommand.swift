@@ -57,7 +57,7 @@ struct FlowSnapshot {
     let flows: [StoredFlow]
 
     static func read(session named: Int64?, limit: Int, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
-        try library.visit { store in
+        try library.read { store in
             let session: AuditSession
             if let named {
                 session = try SessionReference.session(named, in: store)

@@ -95,7 +95,7 @@ enum ProjectCommands {
     }
 
     static func list(_ context: CommandContext) throws(ControlError) {
-        let rows = try context.library.visit { store in
+        let rows = try context.library.read { store in
             try store.auditProjects().map { ($0, try store.auditSessions(forProject: $0.id).count) }
         }
         if context.wantsJSON {
@@ -111,7 +111,7 @@ enum ProjectCommands {
     }
 
     static func show(_ context: CommandContext) throws(ControlError) {
-        let (project, sessions) = try context.library.visit { store in
+        let (project, sessions) = try context.library.read { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             let sessions = try store.auditSessions(forProject: project.id).map {
                 AuditTables.SessionRow(session: $0, projectName: project.name, flowCount: try store.flowCount(inAuditSession: $0.id))
@@ -140,7 +140,7 @@ enum ProjectCommands {
         if sessions.isEmpty {
             context.say("No sessions yet: 'tvctl session start \(Wording.shellWord(project.name)) …' records one.")
         } else {
-            context.show(AuditTables.sessions(sessions, zone: context.zone, style: context.style))
+            context.show(AuditTables.sessions(sessions, zone: context.zone))
         }
     }
 
@@ -168,7 +168,7 @@ enum ProjectCommands {
 
     static func delete(_ context: CommandContext) throws(ControlError) {
         let library = context.library
-        let (project, sessions) = try library.visit { store in
+        let (project, sessions) = try library.read { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             return (project, try store.auditSessions(forProject: project.id).count)
         }

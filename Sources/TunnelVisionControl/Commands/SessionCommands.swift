@@ -113,7 +113,7 @@ enum SessionCommands {
     }
 
     static func list(_ context: CommandContext) throws(ControlError) {
-        let rows = try context.library.visit { store in
+        let rows = try context.library.read { store in
             let projects = try context.arguments.positional(0).map { [try ProjectReference($0).resolve(in: store)] }
                 ?? store.auditProjects()
             var rows: [AuditTables.SessionRow] = []
@@ -135,7 +135,7 @@ enum SessionCommands {
 
     static func show(_ context: CommandContext) throws(ControlError) {
         let id = try SessionReference.id(context.word(0), command: context.command)
-        let (session, projectName, flows, markers) = try context.library.visit { store in
+        let (session, projectName, flows, markers) = try context.library.read { store in
             let session = try SessionReference.session(id, in: store)
             let project = try store.auditProject(id: session.projectID)
             return (session, project?.name ?? "", try store.flowCount(inAuditSession: id), try store.markers(forSession: id))
@@ -170,7 +170,7 @@ enum SessionCommands {
     static func delete(_ context: CommandContext) throws(ControlError) {
         let id = try SessionReference.id(context.word(0), command: context.command)
         let library = context.library
-        let (session, projectName, flows) = try library.visit { store in
+        let (session, projectName, flows) = try library.read { store in
             let session = try SessionReference.session(id, in: store)
             return (session, try store.auditProject(id: session.projectID)?.name ?? "", try store.flowCount(inAuditSession: id))
         }

@@ -91,8 +91,10 @@ public enum UsageError: Sendable, Equatable {
 public enum HistoryProblem: Sendable, Equatable {
     case missing(path: String)
     case permissionDenied(path: String)
-    case locked(path: String)
+    case busy(path: String)
     case corrupt(path: String)
+    case newerSchema(path: String, found: Int, supported: Int)
+    case diskFull(path: String)
     case cannotOpen(path: String, detail: String)
     case failed(path: String, detail: String)
 }

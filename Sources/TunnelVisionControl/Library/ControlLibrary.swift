@@ -31,6 +31,12 @@ public struct ControlLibrary: Sendable {
         }
     }
 
+    /// One visit that only reads, inside one read transaction: everything it reads belongs to
+    /// one instant of the history, even while the daemon writes.
+    public func read<Result>(_ body: (HistorySnapshot) throws -> Result) throws(ControlError) -> Result {
+        try visit { store in try store.reading(body) }
+    }
+
     /// What the store threw, as the person needs to hear it.
     public func classify(_ error: any Error) -> ControlError {
         switch error {
@@ -51,8 +57,22 @@ public struct ControlLibrary: Sendable {
         case .permissionDenied, .cannotOpen, .failed:
             // SQLite cannot tell a refused permission from a missing directory; the kernel can.
             return HistoryAccess.refusedByPermission(location) ? .permissionDenied(path: location.path) : problem
-        case .missing, .locked, .corrupt:
+        case .missing, .busy, .corrupt, .newerSchema, .diskFull:
             return problem
+        }
+    }
+}
+
+extension HistoryProblem {
+    init(_ error: HistoryError, path: String) {
+        switch error {
+        case .permissionDenied: self = .permissionDenied(path: path)
+        case .cannotOpen(_, let reason): self = .cannotOpen(path: path, detail: reason)
+        case .busy: self = .busy(path: path)
+        case .corrupt: self = .corrupt(path: path)
+        case .newerSchema(_, let found, let supported): self = .newerSchema(path: path, found: found, supported: supported)
+        case .diskFull: self = .diskFull(path: path)
+        case .failed(_, _, let message): self = .failed(path: path, detail: message)
         }
     }
 }

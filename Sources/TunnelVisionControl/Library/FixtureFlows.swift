@@ -4,9 +4,9 @@ import TunnelVisionModel
 /// The synthetic traffic `tvctl fixture` seeds: each flow is a kind of thing the findings and
 /// the diff have to tell apart, at an offset from the start of its recording.
 enum FixtureFlows {
-    struct Planned {
+    struct Planned: Sendable {
         let offset: TimeInterval
-        let state: (Date) -> FlowState
+        let state: @Sendable (Date) -> FlowState
     }
 
     static let phone = IPAddress(v4: 0x0A4D_0002)  // 10.77.0.2, a client of the lab's WireGuard network
@@ -29,7 +29,7 @@ enum FixtureFlows {
     private static func tls(
         _ host: String, _ version: TLSProtocolVersion, suite: UInt16, server last: UInt32, source: UInt16,
         offered: [TLSProtocolVersion] = [.tls13, .tls12]
-    ) -> (Date) -> FlowState {
+    ) -> @Sendable (Date) -> FlowState {
         { start in
             FlowState(
                 key: tcp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(4),
@@ -39,7 +39,7 @@ enum FixtureFlows {
         }
     }
 
-    private static func plainHTTP(_ host: String, server last: UInt32, source: UInt16) -> (Date) -> FlowState {
+    private static func plainHTTP(_ host: String, server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
         { start in
             FlowState(
                 key: tcp(80, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(1),
@@ -48,7 +48,7 @@ enum FixtureFlows {
         }
     }
 
-    private static func quic(_ host: String, server last: UInt32, source: UInt16) -> (Date) -> FlowState {
+    private static func quic(_ host: String, server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
         { start in
             FlowState(
                 key: udp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(3),
@@ -57,7 +57,7 @@ enum FixtureFlows {
         }
     }
 
-    private static func dns(server last: UInt32, source: UInt16) -> (Date) -> FlowState {
+    private static func dns(server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
         { start in
             FlowState(
                 key: udp(53, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(0.05),
@@ -66,7 +66,7 @@ enum FixtureFlows {
     }
 
     /// A TLS flow whose ClientHello was not read: it has no name.
-    private static func unnamed(server last: UInt32, source: UInt16) -> (Date) -> FlowState {
+    private static func unnamed(server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
         { start in
             FlowState(
                 key: tcp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(2),
@@ -75,7 +75,7 @@ enum FixtureFlows {
     }
 
     /// Named by DNS, with another live name for the same address.
-    private static func sharedAddress(_ host: String, other: String, server last: UInt32, source: UInt16) -> (Date) -> FlowState {
+    private static func sharedAddress(_ host: String, other: String, server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
         { start in
             FlowState(
                 key: tcp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(2),

@@ -1,6 +1,16 @@
 import TunnelVisionModel
 import TunnelVisionStore
 
+/// What a reference is looked up in: the store itself, or one consistent read of it.
+public protocol AuditReading {
+    func auditProjects() throws -> [AuditProject]
+    func auditProject(id: Int64) throws -> AuditProject?
+    func auditSession(id: Int64) throws -> AuditSession?
+}
+
+extension FlowStore: AuditReading {}
+extension HistorySnapshot: AuditReading {}
+
 /// A project as typed: its id, or its name when no other project has it.
 public struct ProjectReference: Sendable, Hashable {
     public let text: String
@@ -11,7 +21,7 @@ public struct ProjectReference: Sendable, Hashable {
 
     /// An id wins over a name that looks like one; a name matches exactly, or else ignoring
     /// case, and only when one project has it.
-    public func resolve(in store: FlowStore) throws -> AuditProject {
+    public func resolve(in store: some AuditReading) throws -> AuditProject {
         if let id = Int64(text), let project = try store.auditProject(id: id) {
             return project
         }
@@ -34,7 +44,7 @@ public enum SessionReference {
     }
 
     /// The session, or a refusal that names the id.
-    public static func session(_ id: Int64, in store: FlowStore) throws -> AuditSession {
+    public static func session(_ id: Int64, in store: some AuditReading) throws -> AuditSession {
         guard let session = try store.auditSession(id: id) else { throw ControlError.refusal(.sessionNotFound(id)) }
         return session
     }

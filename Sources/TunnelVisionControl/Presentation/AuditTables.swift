@@ -34,7 +34,7 @@ enum AuditTables {
         let flowCount: Int
     }
 
-    static func sessions(_ rows: [SessionRow], zone: TimeZone, style: TextStyle) -> TextTable {
+    static func sessions(_ rows: [SessionRow], zone: TimeZone) -> TextTable {
         var table = TextTable([
             .init("ID", .right), .init("PROJECT"), .init("RELEASE"), .init("DEVICE"), .init("OS"),
             .init("STARTED"), .init("ENDED"), .init("FLOWS", .right),

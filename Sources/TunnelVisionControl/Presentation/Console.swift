@@ -65,6 +65,12 @@ public struct Invocation: Sendable {
 public struct TextStyle: Sendable, Hashable {
     public let colours: Bool
 
+    public init(colours: Bool) {
+        self.colours = colours
+    }
+
+    public static let plain = TextStyle(colours: false)
+
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }
     public func red(_ text: String) -> String { wrap(text, "31") }

@@ -24,7 +24,7 @@ public struct TextTable: Sendable, Hashable {
         rows.append(cells)
     }
 
-    public func lines(style: TextStyle = TextStyle(colours: false)) -> [String] {
+    public func lines(style: TextStyle = .plain) -> [String] {
         let widths = columns.indices.map { index in
             ([columns[index].title] + rows.map { cell($0, index) }).map(\.count).max() ?? 0
         }
@@ -45,7 +45,7 @@ public struct TextTable: Sendable, Hashable {
             + rows.map { row in render(columns.indices.map { cell(row, $0) }, header: false) }
     }
 
-    public func rendered(style: TextStyle = TextStyle(colours: false)) -> String {
+    public func rendered(style: TextStyle = .plain) -> String {
         lines(style: style).joined(separator: "\n") + "\n"
     }
 

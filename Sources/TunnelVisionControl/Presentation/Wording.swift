@@ -133,10 +133,14 @@ public enum Wording {
             "There is no history at \(path): start tunnelvisiond, or name the database with --db or TUNNELVISION_DB."
         case .permissionDenied(let path):
             "You may not open the history at \(path): ask an administrator to add you to the group \(groupName), then log in again."
-        case .locked(let path):
-            "The history at \(path) is busy: try again in a moment."
+        case .busy(let path):
+            "The history at \(path) stayed busy with another writer: try again in a moment."
         case .corrupt(let path):
             "The history at \(path) is damaged: restore it from a backup, or move it away so that tunnelvisiond starts a new one."
+        case .newerSchema(let path, let found, let supported):
+            "The history at \(path) was written by a newer TunnelVision (schema \(found), this tvctl reads \(supported)): update tvctl."
+        case .diskFull(let path):
+            "The disk that holds \(path) is full: free some space, then try again."
         case .cannotOpen(let path, let detail):
             "The history at \(path) could not be opened (\(detail)): check that it is a TunnelVision database."
         case .failed(let path, let detail):
