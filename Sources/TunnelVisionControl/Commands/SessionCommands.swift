@@ -1,3 +1,4 @@
+import Foundation
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -67,8 +68,12 @@ enum SessionCommands {
     static func start(_ context: CommandContext) throws(ControlError) {
         let arguments = context.arguments
         let kind = try sessionKind(context)
-        guard let device = arguments.value("device") else { throw .usage(.missingOption("--device MODEL", command: context.command)) }
-        guard let os = arguments.value("os") else { throw .usage(.missingOption("--os VERSION", command: context.command)) }
+        guard let device = arguments.value("device").flatMap(declared) else {
+            throw .usage(.missingOption("--device MODEL", command: context.command))
+        }
+        guard let os = arguments.value("os").flatMap(declared) else {
+            throw .usage(.missingOption("--os VERSION", command: context.command))
+        }
         let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag("ca-trusted"))
         let now = context.invocation.clock()
         let (session, project) = try context.library.visit { store in
@@ -181,11 +186,17 @@ enum SessionCommands {
 
     // MARK: Helpers
 
+    /// A declared value, trimmed; nil when nothing is left of it.
+    private static func declared(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     private static func sessionKind(_ context: CommandContext) throws(ControlError) -> AuditSessionKind {
         let arguments = context.arguments
         let release = arguments.value("release")
         let build = arguments.value("build")
-        switch (arguments.flag("baseline"), release, build) {
+        switch (arguments.flag("baseline"), release.flatMap(declared), build.flatMap(declared)) {
         case (true, nil, nil):
             return .baseline
         case (false, let version?, let build?):
