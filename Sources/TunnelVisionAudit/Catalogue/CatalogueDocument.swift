@@ -55,15 +55,14 @@ enum CatalogueField {
     }
 
     static func source(_ source: CatalogueDocument.Source?, in location: CatalogueLocation) throws(RequirementCatalogueError) -> CatalogueSource {
+        let document = try text(source?.document, key: "document", in: location)
+        let title = try text(source?.title, key: "title", in: location)
+        let version = try text(source?.version, key: "version", in: location)
         let date = try text(source?.date, key: "date", in: location)
         guard isCalendarDate(date) else { throw .invalidDate(date, in: location) }
         let digest = try text(source?.sha256, key: "sha256", in: location)
         guard digest.utf8.count == 64, digest.utf8.allSatisfy(isLowerHexDigit) else { throw .invalidDigest(digest, in: location) }
-        return CatalogueSource(
-            document: try text(source?.document, key: "document", in: location),
-            title: try text(source?.title, key: "title", in: location),
-            version: try text(source?.version, key: "version", in: location),
-            date: date, sha256: digest)
+        return CatalogueSource(document: document, title: title, version: version, date: date, sha256: digest)
     }
 
     /// yyyy-MM-dd naming a day that exists.
