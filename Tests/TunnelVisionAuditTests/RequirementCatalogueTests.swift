@@ -55,6 +55,8 @@ struct RequirementCatalogueTests {
     static let refusals: [CatalogueRefusalRow] = [
         CatalogueRefusalRow(refusal: "not JSON", replacing: #""formatVersion": 1,"#, with: "formatVersion: 1,",
                             expected: .malformed(detail: "not a JSON object")),
+        CatalogueRefusalRow(refusal: "a JSON array, not an object", replacing: CatalogueText.base, with: "[1]",
+                            expected: .malformed(detail: "not a JSON object")),
         CatalogueRefusalRow(refusal: "a value of the wrong type", replacing: #""formatVersion": 1"#, with: #""formatVersion": "1""#,
                             expected: .malformed(detail: "formatVersion")),
         CatalogueRefusalRow(refusal: "another formatVersion", replacing: #""formatVersion": 1"#, with: #""formatVersion": 2"#,
@@ -105,6 +107,8 @@ struct RequirementCatalogueTests {
                             expected: .unknownRule("manual", in: second)),
         CatalogueRefusalRow(refusal: "no rule", replacing: #""rule": "outsideToolScope""#, with: #""rules": "outsideToolScope""#,
                             expected: .emptyField(key: "rule", in: .requirement(second))),
+        CatalogueRefusalRow(refusal: "a requirement field of the wrong type", replacing: #""title": "Pinning.""#, with: #""title": 3"#,
+                            expected: .malformed(detail: "requirements.Index 2.title")),
         CatalogueRefusalRow(refusal: "an unknown finding kind", replacing: #"["cleartextTraffic"]"#, with: #"["plainText"]"#,
                             expected: .unknownFindingKind("plainText", in: first)),
         CatalogueRefusalRow(refusal: "contrary kinds missing", replacing: firstKinds, with: #""toolCoverage": "Reads openings.""#,

@@ -34,13 +34,24 @@ struct CatalogueDocument: Decodable {
     var tls: TLS?
     var requirements: [Entry]?
 
+    /// The detail given when the text is not a JSON object at all.
+    static let notAnObject = "not a JSON object"
+
+    /// Where a value of the wrong type stands, as dotted keys; nil when the text is not an object.
+    private static func path(of error: any Error) -> String? {
+        let context: DecodingError.Context
+        switch error as? DecodingError {
+        case .typeMismatch(_, let found)?, .valueNotFound(_, let found)?: context = found
+        default: return nil
+        }
+        return context.codingPath.isEmpty ? nil : context.codingPath.map(\.stringValue).joined(separator: ".")
+    }
+
     static func decode(_ data: Data) throws(RequirementCatalogueError) -> CatalogueDocument {
         do {
             return try JSONDecoder().decode(CatalogueDocument.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw .malformed(detail: context.codingPath.map(\.stringValue).joined(separator: "."))
         } catch {
-            throw .malformed(detail: "not a JSON object")
+            throw .malformed(detail: path(of: error) ?? notAnObject)
         }
     }
 }
