@@ -11,6 +11,11 @@ struct CommandContext {
         self.invocation = invocation
     }
 
+    /// A command's action, from a function that takes the context.
+    static func runs(_ body: @escaping @Sendable (CommandContext) throws(ControlError) -> Void) -> CommandSpec.Action {
+        { arguments, invocation throws(ControlError) in try body(CommandContext(arguments, invocation)) }
+    }
+
     var library: ControlLibrary {
         ControlLibrary(location: DatabaseLocation(option: arguments.value("db"), environment: invocation.environment))
     }
