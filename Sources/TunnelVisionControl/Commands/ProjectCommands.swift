@@ -100,6 +100,8 @@ enum ProjectCommands {
         }
         if context.wantsJSON {
             context.emit(rows.map { JSONShape.Project($0.0, sessionCount: $0.1) })
+        } else if rows.isEmpty {
+            context.say("No projects yet: 'tvctl project create NAME' makes one.")
         } else {
             context.show(AuditTables.projects(rows.map { (project: $0.0, sessions: $0.1) }, zone: context.zone))
         }
