@@ -96,6 +96,16 @@ struct PresentationTests {
         #expect(DatabaseLocation(option: option, environment: environment).path == path)
     }
 
+    @Test(arguments: [
+        ("one two three", 7, ["one two", "three"]),
+        ("one two three", 100, ["one two three"]),
+        ("a verylongword b", 4, ["a", "verylongword", "b"]),
+        ("", 10, []),
+    ] as [(String, Int, [String])])
+    func helpTextIsBrokenBetweenWords(_ text: String, _ width: Int, _ lines: [String]) {
+        #expect(HelpText.wrapped(text, width: width) == lines)
+    }
+
     @Test(arguments: [("Acme Health", "'Acme Health'"), ("acme", "acme"), ("it's", "'it'\\''s'"), ("", "''")])
     func namesAreQuotedAsAShellNeedsThem(_ name: String, _ word: String) {
         #expect(Wording.shellWord(name) == word)

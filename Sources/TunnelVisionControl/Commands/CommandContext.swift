@@ -52,7 +52,7 @@ struct CommandContext {
 
 /// Options more than one command shares, spelled once.
 enum SharedOptions {
-    static let json = OptionSpec.flag("json", "Print JSON for scripts instead of a table.")
+    static let json = OptionSpec.flag("json", "Answer in JSON, for scripts.")
     static let yes = OptionSpec.flag("yes", short: "y", "Delete without asking (needed when not on a terminal).")
     static let database = OptionSpec.value(
         "db", "PATH", "The history database (default: $TUNNELVISION_DB, else \(DatabaseLocation.daemonDefault)).")
