@@ -32,6 +32,29 @@ enum FindingsPresentation {
         }
     }
 
+    static func page(
+        _ assessment: SessionAssessment, session: AuditSession, projectName: String, flows: Int, style: TextStyle
+    ) -> Page {
+        let catalogue = assessment.catalogue
+        var page = Page(style: style)
+        page.heading(Wording.sessionTitle(session, project: projectName) + ": " + Wording.plural(flows, "flow"))
+        page.line(Wording.catalogueLine(
+            catalogue.identifier, document: catalogue.source.document, version: catalogue.source.version,
+            minimum: catalogue.policy.minimumTLSVersion))
+        if session.isOpen { page.line(Wording.stillRecording) }
+        page.blank()
+        page.table(requirements(assessment))
+        // An observation without contradiction is bounded by what the tool looks at: said beside it.
+        for requirement in assessment.requirements where requirement.verdict == .observedWithoutContradiction {
+            if let coverage = requirement.requirement.toolCoverage { page.line("  \(requirement.requirement.id): \(coverage)") }
+        }
+        page.blank()
+        page.table(findings(assessment.findings.findings), orWhenEmpty: Wording.noFindings)
+        page.blank()
+        page.table(checks(assessment.findings))
+        return page
+    }
+
     static func requirements(_ assessment: SessionAssessment) -> TextTable {
         var table = TextTable([.init("REQUIREMENT"), .init("VERDICT"), .init("AGAINST"), .init("FOR"), .init("CHECK")])
         let all = assessment.findings.findings
