@@ -52,6 +52,12 @@ enum FindingsPresentation {
         page.table(findings(assessment.findings.findings), orWhenEmpty: Wording.noFindings)
         page.blank()
         page.table(checks(assessment.findings))
+        for check in FindingsCheck.allCases {
+            let reasons = unassessedReasons(assessment.findings, of: check)
+            if !reasons.isEmpty {
+                page.line("  \(check.rawValue) not assessed: " + reasons.map { "\($0.reason) \($0.flows)" }.joined(separator: ", "))
+            }
+        }
         return page
     }
 
@@ -93,6 +99,27 @@ enum FindingsPresentation {
             ])
         }
         return table
+    }
+
+    /// Why a check could not look at flows, by reason name in the order the reasons came up,
+    /// with how many flows each; reasons that differ only in what they carry are counted as one.
+    static func unassessedReasons(_ findings: SessionFindings, of check: FindingsCheck) -> [(reason: String, flows: Int)] {
+        let named: [(String, Int)] = switch check {
+        case .tlsVersion: findings.tlsVersion.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
+        case .encryption: findings.encryption.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
+        case .host: findings.host.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
+        case .pinning: findings.pinning.unassessed.map { ($0.reason.rawValue, $0.flowIDs.count) }
+        case .consent: findings.consent.unassessed.map { ($0.reason.rawValue, $0.flowIDs.count) }
+        }
+        var merged: [(reason: String, flows: Int)] = []
+        for (reason, flows) in named {
+            if let index = merged.firstIndex(where: { $0.reason == reason }) {
+                merged[index].flows += flows
+            } else {
+                merged.append((reason, flows))
+            }
+        }
+        return merged
     }
 
     /// "3, 8, 12 …" — at most a dozen ids; the JSON has them all.
