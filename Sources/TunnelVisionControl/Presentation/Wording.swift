@@ -150,6 +150,12 @@ public enum Wording {
         }
     }
 
+    /// "Nothing was marked: the history at … is busy: try again in a moment."
+    static func markerNotPlaced(_ problem: HistoryProblem) -> String {
+        let reason = sentence(for: problem)
+        return "Nothing was marked: " + reason.prefix(1).lowercased() + reason.dropFirst()
+    }
+
     /// The group whose members may read and write the daemon's database.
     public static let groupName = "tunnelvision"
 
