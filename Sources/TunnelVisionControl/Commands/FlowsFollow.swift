@@ -43,7 +43,7 @@ struct FlowsFollow {
         let rows = max(1, terminalRows() - 4)
         let shown = Array(snapshot.flows.suffix(min(rows, limit)))
         var screen = "\u{1B}[H\u{1B}[2J" + context.style.bold(snapshot.headline(zone: context.zone)) + "\n"
-        screen += FlowTable.table(shown, zone: context.zone).rendered(style: context.style)
+        screen += shown.isEmpty ? Wording.noFlowsYet + "\n" : FlowTable.table(shown, zone: context.zone).rendered(style: context.style)
         if snapshot.flowCount > shown.count {
             screen += context.style.dim(Wording.followTruncated(shown: shown.count, of: snapshot.flowCount)) + "\n"
         }

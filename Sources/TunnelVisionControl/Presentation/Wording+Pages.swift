@@ -9,6 +9,7 @@ extension Wording {
     static let noMarkers = "No markers: consent cannot be judged in this session."
     static let noFindings = "No findings."
     static let stillRecording = "Still recording: this is what the flows so far show."
+    static let noFlowsYet = "No flows yet: they appear here as the phone sends traffic."
     static let diffAllowlistEmpty = "The allowlist is empty, so no new domain can be called unexpected."
 
     static func noSessions(of project: AuditProject) -> String {
