@@ -11,6 +11,8 @@ public struct EvidenceBundle: Sendable, Hashable {
     public let flows: EvidenceFlowsDocument
     public let findings: EvidenceFindingsDocument
     public let identifiers: EvidenceFindingIdentifiers
+    /// Per host and version, the negotiated TLS versions read: what the report tabulates.
+    public let tlsReadings: [EvidenceTLSReading]
     public let sessionID: Int64
     public let sessionStart: Date
     public let sessionEnd: Date
@@ -35,6 +37,7 @@ public struct EvidenceBundle: Sendable, Hashable {
         assessment = SessionAssessment(
             catalogue: catalogue, flows: flows, project: project, session: session, markers: ownMarkers)
         identifiers = EvidenceFindingIdentifiers(assessment.findings.findings)
+        tlsReadings = EvidenceTLSReading.readings(of: flows)
         sessionID = session.id
         sessionStart = session.startedAt
         sessionEnd = endedAt

@@ -26,7 +26,7 @@ extension EvidenceWording {
                 + "for this host, a user-installed root is trusted."
         case .pinningObserved:
             return "A connection to this host refused the local CA's certificate. This is said of the host, "
-                + "not of each connection: later connections to it were passed through untested, and the "
+                + "not of each connection: later connections to it were relayed untouched and not tested again, and the "
                 + "refusal may predate the session."
         case .activityBeforeConsent:
             return "A connection began before the first consent marker."
