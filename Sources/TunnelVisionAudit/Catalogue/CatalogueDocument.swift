@@ -34,13 +34,24 @@ struct CatalogueDocument: Decodable {
     var tls: TLS?
     var requirements: [Entry]?
 
+    /// The detail given when the text is not a JSON object at all.
+    static let notAnObject = "not a JSON object"
+
+    /// Where a value of the wrong type stands, as dotted keys; nil when the text is not an object.
+    private static func path(of error: any Error) -> String? {
+        let context: DecodingError.Context
+        switch error as? DecodingError {
+        case .typeMismatch(_, let found)?, .valueNotFound(_, let found)?: context = found
+        default: return nil
+        }
+        return context.codingPath.isEmpty ? nil : context.codingPath.map(\.stringValue).joined(separator: ".")
+    }
+
     static func decode(_ data: Data) throws(RequirementCatalogueError) -> CatalogueDocument {
         do {
             return try JSONDecoder().decode(CatalogueDocument.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw .malformed(detail: context.codingPath.map(\.stringValue).joined(separator: "."))
         } catch {
-            throw .malformed(detail: "not a JSON object")
+            throw .malformed(detail: path(of: error) ?? notAnObject)
         }
     }
 }
@@ -55,15 +66,14 @@ enum CatalogueField {
     }
 
     static func source(_ source: CatalogueDocument.Source?, in location: CatalogueLocation) throws(RequirementCatalogueError) -> CatalogueSource {
+        let document = try text(source?.document, key: "document", in: location)
+        let title = try text(source?.title, key: "title", in: location)
+        let version = try text(source?.version, key: "version", in: location)
         let date = try text(source?.date, key: "date", in: location)
         guard isCalendarDate(date) else { throw .invalidDate(date, in: location) }
         let digest = try text(source?.sha256, key: "sha256", in: location)
         guard digest.utf8.count == 64, digest.utf8.allSatisfy(isLowerHexDigit) else { throw .invalidDigest(digest, in: location) }
-        return CatalogueSource(
-            document: try text(source?.document, key: "document", in: location),
-            title: try text(source?.title, key: "title", in: location),
-            version: try text(source?.version, key: "version", in: location),
-            date: date, sha256: digest)
+        return CatalogueSource(document: document, title: title, version: version, date: date, sha256: digest)
     }
 
     /// yyyy-MM-dd naming a day that exists.

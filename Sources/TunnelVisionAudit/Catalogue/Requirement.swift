@@ -35,7 +35,12 @@ public enum RequirementRule: Sendable, Hashable {
 
     /// The word the catalogue format uses for the rule.
     public enum Name: String, Sendable, Hashable, CaseIterable {
-        case outsideToolScope, contraryFindings, contraryAndSupportingFindings
+        /// Reads no findings.
+        case outsideToolScope
+        /// Takes `contraryKinds` only.
+        case contraryFindings
+        /// Takes `contraryKinds` and `supportingKinds`.
+        case contraryAndSupportingFindings
     }
 
     public var name: Name {

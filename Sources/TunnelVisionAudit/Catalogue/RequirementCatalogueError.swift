@@ -4,6 +4,11 @@ public struct RequirementReference: Sendable, Hashable {
     public let position: Int
     /// Nil when the requirement has no id.
     public let id: String?
+
+    public init(position: Int, id: String?) {
+        self.position = position
+        self.id = id
+    }
 }
 
 /// Where in a catalogue a field stands.

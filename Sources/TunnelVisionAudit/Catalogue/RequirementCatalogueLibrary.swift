@@ -92,15 +92,19 @@ public enum RequirementCatalogueLibrary {
         executable: URL? = Bundle.main.executableURL,
         workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) -> URL {
+        directory(environment: environment, installed: installedDirectory, executable: executable, workingDirectory: workingDirectory)
+    }
+
+    static func directory(environment: [String: String], installed: URL, executable: URL?, workingDirectory: URL) -> URL {
         if let override = environment[environmentKey], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        if isDirectory(installedDirectory) { return installedDirectory }
+        if isDirectory(installed) { return installed }
         let starts = [executable?.deletingLastPathComponent(), workingDirectory].compactMap { $0 }
         for start in starts {
             if let found = repositoryCatalogues(above: start) { return found }
         }
-        return installedDirectory
+        return installed
     }
 
     private static func repositoryCatalogues(above start: URL) -> URL? {

@@ -32,6 +32,14 @@ public struct CheckCoverageSummary: Sendable, Hashable {
     /// Flows the check does not apply to.
     public let notApplicableFlows: Int
 
+    public init(check: FindingsCheck, findingFlows: Int, satisfiedFlows: Int, unassessedFlows: Int, notApplicableFlows: Int) {
+        self.check = check
+        self.findingFlows = findingFlows
+        self.satisfiedFlows = satisfiedFlows
+        self.unassessedFlows = unassessedFlows
+        self.notApplicableFlows = notApplicableFlows
+    }
+
     public var totalFlows: Int { findingFlows + satisfiedFlows + unassessedFlows + notApplicableFlows }
 }
 

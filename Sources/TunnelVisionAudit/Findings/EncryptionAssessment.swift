@@ -24,6 +24,16 @@ public enum EncryptionGap: Sendable, Hashable {
     case unrecognisedQUICVersion(QUICVersion)
     /// UDP without a QUIC reading (DNS included): its datagrams are not read.
     case datagramsNotRead
+
+    /// The key findings.json writes as the reason.
+    public var name: String {
+        switch self {
+        case .unrecognisedOpening: "unrecognisedOpening"
+        case .openingNotRead: "openingNotRead"
+        case .unrecognisedQUICVersion: "unrecognisedQUICVersion"
+        case .datagramsNotRead: "datagramsNotRead"
+        }
+    }
 }
 
 /// What the encryption check says of one flow. Neither the port nor the inspection status is

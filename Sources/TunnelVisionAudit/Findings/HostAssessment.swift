@@ -17,6 +17,14 @@ public enum HostGap: Sendable, Hashable {
     case allowlistEmpty
     /// The address had several DNS names, some allowed and some not; says which side the attributed one is on.
     case candidatesDisagree(attributedNameAllowed: Bool)
+
+    /// The key findings.json writes as the reason.
+    public var name: String {
+        switch self {
+        case .allowlistEmpty: "allowlistEmpty"
+        case .candidatesDisagree: "candidatesDisagree"
+        }
+    }
 }
 
 /// What the destination check says of one flow. Every flow went somewhere: there is no

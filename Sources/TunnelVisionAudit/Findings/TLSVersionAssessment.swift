@@ -31,6 +31,18 @@ public struct TLSVersionObservation: Sendable, Hashable {
     public let version: TLSProtocolVersion
     public let basis: Basis
 
+    /// For a ServerHello reading: whether it answered a HelloRetryRequest.
+    public var fromHelloRetryRequest: Bool? {
+        if case .serverHello(let retry) = basis { return retry }
+        return nil
+    }
+
+    /// For a QUIC reading: the version it was read from.
+    public var quicVersion: QUICVersion? {
+        if case .quic(let version) = basis { return version }
+        return nil
+    }
+
     public init(version: TLSProtocolVersion, basis: Basis) {
         self.version = version
         self.basis = basis
@@ -110,6 +122,18 @@ public enum TLSVersionGap: Sendable, Hashable {
     case unrecognisedQUICVersion(QUICVersion)
     /// The flow shows TLS but the server's answer was not read.
     case serverAnswerNotRead
+
+    /// The key findings.json writes as the reason.
+    public var name: String {
+        switch self {
+        case .appNegotiationNotObserved: "appNegotiationNotObserved"
+        case .unrecognisedVersion: "unrecognisedVersion"
+        case .serverRefused: "serverRefused"
+        case .quicVersionOnlyProposed: "quicVersionOnlyProposed"
+        case .unrecognisedQUICVersion: "unrecognisedQUICVersion"
+        case .serverAnswerNotRead: "serverAnswerNotRead"
+        }
+    }
 }
 
 /// What the TLS version check says of one flow.

@@ -34,7 +34,7 @@ public struct ReleaseDiff: Sendable, Hashable {
     ) throws(Refusal) {
         if let refusal = Self.refusal(first, second, project: project) { throw refusal }
         let firstIsLater = (first.startedAt, first.id) > (second.startedAt, second.id)
-        let (earlier, later) = firstIsLater ? (first, second) : (second, first)
+        let (earlier, later) = firstIsLater ? (second, first) : (first, second)
         let earlierDomains = SessionDomains(flows: firstIsLater ? secondFlows : firstFlows)
         let laterDomains = SessionDomains(flows: firstIsLater ? firstFlows : secondFlows)
 
