@@ -193,16 +193,7 @@ extension EvidenceFindingsDocument.TLSVersionEvidence {
     init(_ observation: TLSVersionObservation) {
         version = EvidenceTLSVersion(observation.version)
         basis = observation.basis.name
-        switch observation.basis {
-        case .serverHello(let fromRetry):
-            fromHelloRetryRequest = fromRetry
-            quicVersion = nil
-        case .upstreamConnection:
-            fromHelloRetryRequest = nil
-            quicVersion = nil
-        case .quic(let version):
-            fromHelloRetryRequest = nil
-            quicVersion = EvidenceCodePoint(version)
-        }
+        fromHelloRetryRequest = observation.fromHelloRetryRequest
+        quicVersion = observation.quicVersion.map(EvidenceCodePoint.init)
     }
 }

@@ -1,8 +1,9 @@
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// A reason a check could not look at a flow, as findings.json and the report write it: a name,
-/// a sentence, and what the reason carries in fields of its own.
+/// A reason a check could not look at a flow, as findings.json and the report write it: a name
+/// (the audit module's own, where it has one), a sentence, and what the reason carries in
+/// fields of its own.
 protocol EvidenceGap: Sendable, Hashable {
     var name: String { get }
     var statement: String { get }
@@ -20,17 +21,6 @@ extension EvidenceGap {
 }
 
 extension TLSVersionGap: EvidenceGap {
-    var name: String {
-        switch self {
-        case .appNegotiationNotObserved: "appNegotiationNotObserved"
-        case .unrecognisedVersion: "unrecognisedVersion"
-        case .serverRefused: "serverRefused"
-        case .quicVersionOnlyProposed: "quicVersionOnlyProposed"
-        case .unrecognisedQUICVersion: "unrecognisedQUICVersion"
-        case .serverAnswerNotRead: "serverAnswerNotRead"
-        }
-    }
-
     var statement: String { EvidenceWording.statement(of: self) }
 
     func details(_ entry: inout EvidenceFindingsDocument.Unassessed) {
@@ -52,15 +42,6 @@ extension TLSVersionGap: EvidenceGap {
 }
 
 extension EncryptionGap: EvidenceGap {
-    var name: String {
-        switch self {
-        case .unrecognisedOpening: "unrecognisedOpening"
-        case .openingNotRead: "openingNotRead"
-        case .unrecognisedQUICVersion: "unrecognisedQUICVersion"
-        case .datagramsNotRead: "datagramsNotRead"
-        }
-    }
-
     var statement: String { EvidenceWording.statement(of: self) }
 
     func details(_ entry: inout EvidenceFindingsDocument.Unassessed) {
@@ -69,13 +50,6 @@ extension EncryptionGap: EvidenceGap {
 }
 
 extension HostGap: EvidenceGap {
-    var name: String {
-        switch self {
-        case .allowlistEmpty: "allowlistEmpty"
-        case .candidatesDisagree: "candidatesDisagree"
-        }
-    }
-
     var statement: String { EvidenceWording.statement(of: self) }
 
     func details(_ entry: inout EvidenceFindingsDocument.Unassessed) {
