@@ -197,9 +197,9 @@ struct EvidenceReportContent {
             ("writtenOutsideSession.beforeStart", outside.beforeStart),
             ("writtenOutsideSession.afterEnd", outside.afterEnd),
         ]
-        let facts = counts.filter { $0.1 > 0 }.map { EvidenceReportFact($0.0, String($0.1)) }
+        let rows = counts.filter { $0.1 > 0 }.map { [$0.0, String($0.1)] }
         var blocks: [EvidenceReportBlock] = [.paragraph(Words.standing(capture.standing))]
-        if !facts.isEmpty { blocks.append(.facts(facts)) }
+        if !rows.isEmpty { blocks.append(.table(EvidenceReportTable(columns: [Column.captureKey, Column.packets], rows: rows))) }
         blocks += [.note(capture.contents), .note(capture.packetComments)]
         return blocks
     }

@@ -9,7 +9,8 @@ public struct EvidenceTLSReading: Sendable, Hashable {
     public let observation: TLSVersionObservation
     public let connections: Int
 
-    /// In the order the readings first appear among the flows.
+    /// By host (connections without a name last), then version and where it was read, so that
+    /// a host's readings stand together.
     static func readings(of flows: [StoredFlow]) -> [EvidenceTLSReading] {
         struct Key: Hashable {
             let host: String?
@@ -25,7 +26,15 @@ public struct EvidenceTLSReading: Sendable, Hashable {
             if counts[key] == nil { order.append(key) }
             counts[key, default: 0] += 1
         }
-        return order.map {
+        let sorted = order.sorted { left, right in
+            let leftHost = left.host ?? "\u{10FFFF}", rightHost = right.host ?? "\u{10FFFF}"
+            if leftHost != rightHost { return leftHost < rightHost }
+            if left.observation.version != right.observation.version {
+                return left.observation.version.wireValue < right.observation.version.wireValue
+            }
+            return left.observation.basis.name < right.observation.basis.name
+        }
+        return sorted.map {
             EvidenceTLSReading(host: $0.host, origin: $0.origin, observation: $0.observation, connections: counts[$0] ?? 0)
         }
     }

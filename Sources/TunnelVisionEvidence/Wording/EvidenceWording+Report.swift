@@ -193,6 +193,8 @@ extension EvidenceWording.Report {
         public static let nameFrom = "Name"
         public static let version = "Version"
         public static let readFrom = "Read from"
+        public static let captureKey = "Key in capture.json"
+        public static let packets = "Packets"
     }
 
     /// Fact labels.

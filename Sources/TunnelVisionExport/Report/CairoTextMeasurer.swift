@@ -14,6 +14,13 @@ public final class CairoTextMeasurer: EvidenceReportTextMeasuring {
         self.typography = typography
         surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
         context = cairo_create(surface)
+        // A PDF is laid out with unhinted metrics; an image surface would otherwise round every
+        // advance to whole pixels and lines measured here would run past the margin there.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_set_font_options(context, options)
+        cairo_font_options_destroy(options)
     }
 
     deinit {

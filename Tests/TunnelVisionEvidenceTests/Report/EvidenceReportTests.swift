@@ -114,14 +114,15 @@ struct EvidenceReportTests {
     @Test func theCaptureSectionCountsOnlyWhatHasPackets() throws {
         let report = try EvidenceReport(
             bundle: Fixture.bundle(), capture: Self.capture(written: 30, notCaptured: 3, beforeStart: 1), limits: .bundled)
-        let facts = report.sections[7].blocks.compactMap { block -> [EvidenceReportFact]? in
-            if case .facts(let facts) = block { return facts }
+        let tables = report.sections[7].blocks.compactMap { block -> EvidenceReportTable? in
+            if case .table(let table) = block { return table }
             return nil
-        }.flatMap { $0 }
-        #expect(facts.map(\.label) == [
-            "packets.recorded", "packets.written", "packets.withoutBytes.notCaptured", "writtenOutsideSession.beforeStart",
+        }
+        #expect(tables.count == 1)
+        #expect(tables.first?.rows == [
+            ["packets.recorded", "33"], ["packets.written", "30"], ["packets.withoutBytes.notCaptured", "3"],
+            ["writtenOutsideSession.beforeStart", "1"],
         ])
-        #expect(facts.map(\.value) == ["33", "30", "3", "1"])
         #expect(report.sections[7].blocks.first == .paragraph(
             "The capture holds 30 of the 33 packets the history records for this session's connections; "
                 + "the others have no bytes: 3 never written to a capture file."))
