@@ -23,6 +23,8 @@ struct EvidenceSeed {
         var uncapturedEvery = 0
         /// Whether the first flow began before the session and the last sends after it ended.
         var packetsOutsideSession = false
+        /// The first flows each go to a host of their own outside the allowlist: one finding each.
+        var distinctHostFindings = 0
     }
 
     static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
@@ -121,7 +123,7 @@ struct EvidenceSeed {
             state.resolvedName = ResolvedName(name: "tracker\(index % 7).example")
         } else {
             state.streamOpening = .tlsHandshake
-            state.sni = "api\(index % 11).acme.example"
+            state.sni = index < plan.distinctHostFindings ? "host\(index).unlisted.example" : "api\(index % 11).acme.example"
             state.clientTLS = ClientTLSOffer(versionsForm: .listed, versions: [.tls13, .tls12])
             let version: TLSProtocolVersion = index % 5 == 0 ? .tls10 : .tls13
             state.serverTLS = .negotiated(TLSNegotiation(version: version, cipherSuite: CipherSuite(index % 5 == 0 ? 0x002F : 0x1301)))
