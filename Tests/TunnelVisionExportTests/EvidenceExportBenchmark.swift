@@ -32,8 +32,24 @@ struct EvidenceExportBenchmark {
             databasePath: directory.appendingPathComponent("history.sqlite").path,
             captureDirectory: directory.appendingPathComponent("captures"), catalogues: EvidenceExporterTests.catalogues)
         let started = ContinuousClock.now
-        let result = try exporter.export(sessionID: session, exportedWith: "bench", now: Date(), output: output)
+        var stages: [String] = []
+        var last = started
+        var lastStep = "start"
+        let result = try exporter.export(sessionID: session, exportedWith: "bench", now: Date(), output: output) { step in
+            let name: String = switch step {
+            case .readingHistory: "reading"
+            case .writingCapture: "capture"
+            case .drawingReport: "report"
+            case .compressing: "zip"
+            case .finished: "finished"
+            }
+            guard name != lastStep else { return }
+            let now = ContinuousClock.now
+            stages.append("\(lastStep) \(now - last)")
+            (last, lastStep) = (now, name)
+        }
         let elapsed = ContinuousClock.now - started
+        print("stages: " + stages.joined(separator: ", "))
         print("export: \(elapsed) for \(result.flowCount) flows, \(result.findingCount) findings, "
               + "\(result.capture.packets.written) packets, \(result.byteCount) bytes")
     }

@@ -120,7 +120,8 @@ struct EvidenceSeed {
             packetCount: UInt64(plan.packetsPerFlow), tlsStatus: cleartext ? .plaintext : .encrypted)
         if cleartext {
             state.streamOpening = .httpRequest
-            state.resolvedName = ResolvedName(name: "tracker\(index % 7).example")
+            state.resolvedName = ResolvedName(
+                name: index < plan.distinctHostFindings ? "host\(index).unlisted.example" : "tracker\(index % 7).example")
         } else {
             state.streamOpening = .tlsHandshake
             state.sni = index < plan.distinctHostFindings ? "host\(index).unlisted.example" : "api\(index % 11).acme.example"

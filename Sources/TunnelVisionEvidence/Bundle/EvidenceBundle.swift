@@ -54,12 +54,18 @@ public struct EvidenceBundle: Sendable, Hashable {
 
     /// The four documents, encoded: session.json, flows.json, flows.csv, findings.json.
     public func documentFiles() throws -> [EvidenceFile] {
-        [
-            EvidenceFile(name: EvidenceFileName.session, data: try EvidenceJSON.encode(session)),
-            EvidenceFile(name: EvidenceFileName.flows, data: try EvidenceJSON.encode(flows)),
-            EvidenceFile(name: EvidenceFileName.flowsCSV, data: EvidenceFlowsCSV.document(of: flows.flows)),
-            EvidenceFile(name: EvidenceFileName.findings, data: try EvidenceJSON.encode(findings)),
-        ]
+        var files: [EvidenceFile] = []
+        try eachDocumentFile { files.append($0) }
+        return files
+    }
+
+    /// The four documents, encoded one at a time, so that a caller writing them out holds only
+    /// one: for a long session each is tens of megabytes.
+    public func eachDocumentFile(_ body: (EvidenceFile) throws -> Void) throws {
+        try body(EvidenceFile(name: EvidenceFileName.session, data: try EvidenceJSON.encode(session)))
+        try body(EvidenceFile(name: EvidenceFileName.flows, data: try EvidenceJSON.encode(flows)))
+        try body(EvidenceFile(name: EvidenceFileName.flowsCSV, data: EvidenceFlowsCSV.document(of: flows.flows)))
+        try body(EvidenceFile(name: EvidenceFileName.findings, data: try EvidenceJSON.encode(findings)))
     }
 
     /// Whether a flow is one of the bundle's: the capture may cite no other.

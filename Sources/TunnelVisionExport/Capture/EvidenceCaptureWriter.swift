@@ -83,7 +83,7 @@ public enum EvidenceCaptureWriter {
         _ packets: [SessionCapturedPacket], of sequence: UInt32, from reader: CaptureFileReader, to file: HashedFile,
         bundle: EvidenceBundle, tally: inout EvidenceCaptureTally
     ) throws {
-        var comments: [Int64: String] = [:]
+        var comments: [Int64: [UInt8]] = [:]
         var written = 0
         for packet in packets {
             guard bundle.contains(flowID: packet.flowID) else { throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID) }
@@ -91,12 +91,14 @@ public enum EvidenceCaptureWriter {
                 tally.add(1, without: .recordUnreadable, flowID: packet.flowID)
                 continue
             }
-            let comment = comments[packet.flowID] ?? EvidenceCaptureTally.comment(flowID: packet.flowID, bundle: bundle)
+            let comment = comments[packet.flowID] ?? Array(EvidenceCaptureTally.comment(flowID: packet.flowID, bundle: bundle).utf8)
             comments[packet.flowID] = comment
             let microseconds = UInt64(max(record.timestampNanoseconds, 0) / 1_000)
-            try file.append(PcapngBlocks.enhancedPacket(
-                microseconds: microseconds, packet: record.bytes, originalLength: record.originalLength,
-                direction: packet.direction, comment: comment))
+            try file.append { buffer in
+                PcapngBlocks.appendEnhancedPacket(
+                    to: &buffer, microseconds: microseconds, packet: record.bytes, originalLength: record.originalLength,
+                    direction: packet.direction, comment: comment)
+            }
             tally.addWritten(flowID: packet.flowID, microseconds: microseconds)
             written += 1
         }

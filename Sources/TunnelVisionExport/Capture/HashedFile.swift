@@ -31,7 +31,12 @@ final class HashedFile {
     }
 
     func append(_ bytes: [UInt8]) throws(Failure) {
-        buffer.append(contentsOf: bytes)
+        try append { $0.append(contentsOf: bytes) }
+    }
+
+    /// Lets `body` append to the buffer in place.
+    func append(_ body: (inout [UInt8]) -> Void) throws(Failure) {
+        body(&buffer)
         if buffer.count >= Self.bufferSize { try flush() }
     }
 

@@ -37,26 +37,36 @@ enum PcapngBlocks {
         return block(interfaceType, body)
     }
 
-    /// The block of one packet. `packet` is at most the source's snapshot length, which the
-    /// reader has checked, so every length here fits in 32 bits.
-    static func enhancedPacket(
-        microseconds: UInt64, packet: [UInt8], originalLength: UInt32, direction: Direction, comment: String
-    ) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(packet.count + comment.utf8.count + 48)
-        body.appendLittleEndian(UInt32(0))
-        body.appendLittleEndian(UInt32(truncatingIfNeeded: microseconds >> 32))
-        body.appendLittleEndian(UInt32(truncatingIfNeeded: microseconds))
-        body.appendLittleEndian(UInt32(truncatingIfNeeded: packet.count))
-        body.appendLittleEndian(max(originalLength, UInt32(truncatingIfNeeded: packet.count)))
-        body.append(contentsOf: packet)
-        pad(&body)
-        appendOption(optionComment, Array(comment.utf8), to: &body)
-        var flags: [UInt8] = []
-        flags.appendLittleEndian(directionFlags(direction))
-        appendOption(packetFlags, flags, to: &body)
-        appendOption(optionEnd, [], to: &body)
-        return block(enhancedPacketType, body)
+    /// Appends the block of one packet straight to `buffer`: a capture is hundreds of thousands
+    /// of these, and building each in an array of its own would copy every packet twice more.
+    /// `packet` is at most the source's snapshot length, which the reader has checked, so every
+    /// length here fits in 32 bits.
+    static func appendEnhancedPacket(
+        to buffer: inout [UInt8], microseconds: UInt64, packet: [UInt8], originalLength: UInt32,
+        direction: Direction, comment: [UInt8]
+    ) {
+        let comment = comment.prefix(maximumOptionLength)
+        let total = 28 + padded(packet.count) + 4 + padded(comment.count) + 8 + 4 + 4
+        let length = UInt32(truncatingIfNeeded: total)
+        buffer.appendLittleEndian(enhancedPacketType)
+        buffer.appendLittleEndian(length)
+        buffer.appendLittleEndian(UInt32(0))
+        buffer.appendLittleEndian(UInt32(truncatingIfNeeded: microseconds >> 32))
+        buffer.appendLittleEndian(UInt32(truncatingIfNeeded: microseconds))
+        buffer.appendLittleEndian(UInt32(truncatingIfNeeded: packet.count))
+        buffer.appendLittleEndian(max(originalLength, UInt32(truncatingIfNeeded: packet.count)))
+        buffer.append(contentsOf: packet)
+        pad(&buffer, after: packet.count)
+        buffer.appendLittleEndian(optionComment)
+        buffer.appendLittleEndian(UInt16(comment.count))
+        buffer.append(contentsOf: comment)
+        pad(&buffer, after: comment.count)
+        buffer.appendLittleEndian(packetFlags)
+        buffer.appendLittleEndian(UInt16(4))
+        buffer.appendLittleEndian(directionFlags(direction))
+        buffer.appendLittleEndian(optionEnd)
+        buffer.appendLittleEndian(UInt16(0))
+        buffer.appendLittleEndian(length)
     }
 
     /// epb_flags bits 0–1: 01 inbound, 10 outbound.
@@ -78,18 +88,23 @@ enum PcapngBlocks {
         return bytes
     }
 
+    /// An option's length is 16 bits; a longer value is cut rather than corrupt the block.
+    static let maximumOptionLength = Int(UInt16.max) - 3
+
     private static func appendOption(_ code: UInt16, _ value: [UInt8], to body: inout [UInt8]) {
-        // An option's length is 16 bits; a longer comment is cut rather than corrupt the block.
-        let value = value.prefix(Int(UInt16.max) - 3)
+        let value = value.prefix(maximumOptionLength)
         body.appendLittleEndian(code)
         body.appendLittleEndian(UInt16(value.count))
         body.append(contentsOf: value)
-        pad(&body)
+        pad(&body, after: value.count)
     }
 
-    private static func pad(_ bytes: inout [UInt8]) {
-        let remainder = bytes.count % 4
-        if remainder != 0 { bytes.append(contentsOf: repeatElement(0, count: 4 - remainder)) }
+    private static func padded(_ count: Int) -> Int { (count + 3) & ~3 }
+
+    /// Zeros up to the next multiple of four after a field of `count` bytes.
+    private static func pad(_ bytes: inout [UInt8], after count: Int) {
+        let padding = padded(count) - count
+        if padding > 0 { bytes.append(contentsOf: repeatElement(0, count: padding)) }
     }
 }
 

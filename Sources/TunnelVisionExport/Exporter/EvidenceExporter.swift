@@ -37,17 +37,20 @@ public struct EvidenceExporter: Sendable {
         let (bundle, capture) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, into: folder, progress: progress)
 
         progress(.drawingReport)
-        var files = try Self.catching { try bundle.documentFiles() + [capture.documentFile()] }
-        files.append(try Self.catching { try EvidenceReportPDF.file(bundle: bundle, capture: capture.document, creator: exportedWith) })
-        let entries = files.map(EvidenceManifest.Entry.init(hashing:)) + [capture.entry]
-        let manifest = try Self.catching {
-            try EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file()
+        var entries = [capture.entry]
+        func keep(_ file: EvidenceFile) throws {
+            try Self.save(file, in: folder)
+            entries.append(EvidenceManifest.Entry(hashing: file))
         }
-        files.append(manifest)
-        for file in files { try Self.save(file, in: folder) }
+        try Self.catching {
+            try bundle.eachDocumentFile(keep)
+            try keep(capture.documentFile())
+            try keep(EvidenceReportPDF.file(bundle: bundle, capture: capture.document, creator: exportedWith))
+            try Self.save(EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file(), in: folder)
+        }
 
         let archive = staging.url.appendingPathComponent(name + ".zip")
-        let names = (files.map(\.name) + [EvidenceFileName.capture]).sorted()
+        let names = (entries.map(\.name) + [EvidenceFileName.manifest]).sorted()
         do {
             try EvidenceArchive.write(
                 folder: folder, files: names, storedUncompressed: [EvidenceFileName.capture], modifiedAt: now,
@@ -128,10 +131,10 @@ public struct EvidenceExporter: Sendable {
         do { return try body() } catch { throw classify(error) }
     }
 
-    private static func save(_ file: EvidenceFile, in folder: URL) throws(EvidenceExportError) {
+    private static func save(_ file: EvidenceFile, in folder: URL) throws {
         let url = folder.appendingPathComponent(file.name)
         guard FileManager.default.createFile(atPath: url.path, contents: file.data, attributes: [.posixPermissions: 0o640]) else {
-            throw .writeFailed(url.path)
+            throw EvidenceExportError.writeFailed(url.path)
         }
     }
 
