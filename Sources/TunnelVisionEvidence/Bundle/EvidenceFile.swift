@@ -28,15 +28,9 @@ public enum EvidenceFileName {
 /// fractional seconds, so that two exports of one session differ only where the export does.
 public enum EvidenceJSON {
     public static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(instant(date))
-        }
-        var data = try encoder.encode(value)
-        data.append(0x0A)
-        return data
+        var bytes = try EvidenceJSONEncoder.encode(value)
+        bytes.append(0x0A)
+        return Data(bytes)
     }
 
     private static let instantStyle = Date.ISO8601FormatStyle(

@@ -39,3 +39,44 @@ struct EvidenceManifestTests {
         #expect(throws: error) { try EvidenceManifest(sessionID: 1, exportedAt: Self.instant, entries: entries) }
     }
 }
+
+/// The bundle's own JSON writer against Foundation's JSONEncoder, configured as the documents
+/// are specified: the same bytes, document for document.
+struct EvidenceJSONEncoderTests {
+    static func foundation(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(EvidenceJSON.instant(date))
+        }
+        return try encoder.encode(value) + Data([0x0A])
+    }
+
+    @Test func writesWhatFoundationWrites() throws {
+        let bundle = try EvidenceFixture.bundle()
+        #expect(try EvidenceJSON.encode(bundle.session) == Self.foundation(bundle.session))
+        #expect(try EvidenceJSON.encode(bundle.flows) == Self.foundation(bundle.flows))
+        #expect(try EvidenceJSON.encode(bundle.findings) == Self.foundation(bundle.findings))
+        let capture = EvidenceReportTests.capture(written: 5, notCaptured: 2, beforeStart: 1)
+        #expect(try EvidenceJSON.encode(capture) == Self.foundation(capture))
+        let manifest = try EvidenceManifest(sessionID: 1, exportedAt: Self.instant, entries: [
+            .init(name: "a", byteCount: 1, sha256: String(repeating: "0", count: 64)),
+        ])
+        #expect(try EvidenceJSON.encode(manifest) == Self.foundation(manifest))
+    }
+
+    struct Odd: Encodable {
+        let text = "quote \" backslash \\ tab \t bell \u{7} slash / é"
+        let numbers: [Double] = [0, 2.5, -3, 0.1, 1e-7, 123_456_789.125]
+        let empty: [Int] = []
+        let nested = [["b": 1, "a": 2], [:]]
+        let flag = false
+    }
+
+    static let instant = Date(timeIntervalSince1970: 1_791_555_787.25)
+
+    @Test func escapesAndNumbersAsFoundationDoes() throws {
+        #expect(try String(decoding: EvidenceJSON.encode(Odd()), as: UTF8.self) == String(decoding: Self.foundation(Odd()), as: UTF8.self))
+    }
+}
