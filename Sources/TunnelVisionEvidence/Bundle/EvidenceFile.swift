@@ -28,9 +28,7 @@ public enum EvidenceFileName {
 /// fractional seconds, so that two exports of one session differ only where the export does.
 public enum EvidenceJSON {
     public static func encode(_ value: some Encodable) throws -> Data {
-        var bytes = try EvidenceJSONEncoder.encode(value)
-        bytes.append(0x0A)
-        return Data(bytes)
+        try EvidenceJSONEncoder.encode(value)
     }
 
     private static let instantStyle = Date.ISO8601FormatStyle(
