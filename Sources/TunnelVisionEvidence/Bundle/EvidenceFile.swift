@@ -28,7 +28,9 @@ public enum EvidenceFileName {
 /// fractional seconds, so that two exports of one session differ only where the export does.
 public enum EvidenceJSON {
     public static func encode(_ value: some Encodable) throws -> Data {
-        try EvidenceJSONEncoder.encode(value)
+        var bytes = try EvidenceJSONEncoder.encode(value)
+        bytes.append(0x0A)
+        return Data(bytes)
     }
 
     private static let instantStyle = Date.ISO8601FormatStyle(

@@ -5,12 +5,8 @@ import Foundation
 /// — flows.json of a long session is tens of megabytes. Each value is encoded into bytes as soon
 /// as it is complete; an object sorts its keys when it closes.
 struct EvidenceJSONEncoder {
-    /// The document, with a final line feed. The outermost value is joined straight into the
-    /// Data handed back, so that a document of tens of megabytes is not held twice more.
-    static func encode(_ value: some Encodable) throws -> Data {
-        var data = try Slot.bytes(of: value, depth: 0, as: Data.self)
-        data.append(0x0A)
-        return data
+    static func encode(_ value: some Encodable) throws -> [UInt8] {
+        try Slot.bytes(of: value, depth: 0)
     }
 
     /// Where one value is being encoded, at one depth of indentation.
@@ -29,13 +25,11 @@ struct EvidenceJSONEncoder {
 
         init(depth: Int) { self.depth = depth }
 
-        static func bytes<Output: RangeReplaceableCollection<UInt8>>(
-            of value: some Encodable, depth: Int, as output: Output.Type = [UInt8].self
-        ) throws -> Output {
-            if let scalar = scalarBytes(of: value) { return Output(scalar) }
+        static func bytes(of value: some Encodable, depth: Int) throws -> [UInt8] {
+            if let scalar = scalarBytes(of: value) { return scalar }
             let slot = Slot(depth: depth)
             try value.encode(to: SlotEncoder(slot: slot))
-            return slot.finished(as: output)
+            return slot.finished()
         }
 
         func members() -> Members {
@@ -52,24 +46,21 @@ struct EvidenceJSONEncoder {
             return elements
         }
 
-        func finished<Output: RangeReplaceableCollection<UInt8>>(as output: Output.Type = [UInt8].self) -> Output {
+        func finished() -> [UInt8] {
             switch content {
-            case .scalar(let bytes): return Output(bytes)
+            case .scalar(let bytes): return bytes
             case .object(let members):
                 let sorted = members.entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
                 return Self.container("{", "}", depth: depth, items: sorted.map { entry in
                     Self.string(entry.key) + Array(" : ".utf8) + entry.value
                 })
             case .array(let elements): return Self.container("[", "]", depth: depth, items: elements.values)
-            case nil: return Output("{}".utf8)
+            case nil: return Array("{}".utf8)
             }
         }
 
-        private static func container<Output: RangeReplaceableCollection<UInt8>>(
-            _ open: Character, _ close: Character, depth: Int, items: [[UInt8]]
-        ) -> Output {
-            var bytes = Output(String(open).utf8)
-            bytes.reserveCapacity(items.reduce(2 * depth + 4) { $0 + $1.count + 2 * depth + 4 })
+        private static func container(_ open: Character, _ close: Character, depth: Int, items: [[UInt8]]) -> [UInt8] {
+            var bytes = Array(String(open).utf8)
             bytes.append(0x0A)
             for (index, item) in items.enumerated() {
                 if index > 0 { bytes += [0x2C, 0x0A] }
@@ -78,7 +69,7 @@ struct EvidenceJSONEncoder {
             }
             bytes.append(0x0A)
             bytes += repeatElement(0x20, count: 2 * depth)
-            bytes += String(close).utf8
+            bytes += Array(String(close).utf8)
             return bytes
         }
 
