@@ -41,3 +41,27 @@ public enum EvidenceJSON {
         date.formatted(instantStyle)
     }
 }
+
+/// An instant cut into its UTC fields, to the second: how the report and the bundle's name
+/// write it.
+public struct EvidenceUTCStamp: Sendable, Hashable {
+    public let year, month, day, hour, minute, second: Int
+
+    public init(_ date: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        (year, month, day) = (parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        (hour, minute, second) = (parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// "2026-10-09 14:03:07".
+    public var readable: String {
+        String(format: "%04d-%02d-%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
+    }
+
+    /// "20261009-140307".
+    public var compact: String {
+        String(format: "%04d%02d%02d-%02d%02d%02d", year, month, day, hour, minute, second)
+    }
+}

@@ -27,11 +27,7 @@ extension EvidenceWording.Report {
 
     /// "2026-10-09 14:03:07 UTC": to the second, which is what a person compares.
     public static func instant(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) UTC"
+        EvidenceUTCStamp(date).readable + " UTC"
     }
 
     public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }

@@ -67,13 +67,7 @@ public struct EvidenceExporter: Sendable {
 
     /// `tunnelvision-evidence-session-<id>-<yyyyMMdd-HHmmss>` in UTC.
     public static func bundleName(sessionID: Int64, at instant: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
-        let stamp = String(
-            format: "%04d%02d%02d-%02d%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
-        return "tunnelvision-evidence-session-\(sessionID)-\(stamp)"
+        "tunnelvision-evidence-session-\(sessionID)-\(EvidenceUTCStamp(instant).compact)"
     }
 
     /// Everything that comes from the history, inside one read transaction: the documents and
