@@ -46,30 +46,47 @@ struct EvidenceJSONEncoder {
             return elements
         }
 
-        func finished() -> [UInt8] {
+        /// The value's bytes. Unless the container may still grow (a nested one being settled),
+        /// its members are let go as they are copied out, so that a long array is held about
+        /// once, not twice.
+        func finished(releasing: Bool = true) -> [UInt8] {
             switch content {
-            case .scalar(let bytes): return bytes
+            case .scalar(let bytes):
+                return bytes
             case .object(let members):
-                let sorted = members.entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-                return Self.container("{", "}", depth: depth, items: sorted.map { entry in
-                    Self.string(entry.key) + Array(" : ".utf8) + entry.value
-                })
-            case .array(let elements): return Self.container("[", "]", depth: depth, items: elements.values)
-            case nil: return Array("{}".utf8)
+                var entries = members.entries
+                if releasing { members.entries = [] }
+                entries.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                return Self.container(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth, count: entries.count) { index, bytes in
+                    bytes += Self.string(entries[index].key)
+                    bytes += [0x20, 0x3A, 0x20]
+                    bytes += entries[index].value
+                    entries[index].value = []
+                }
+            case .array(let elements):
+                var values = elements.values
+                if releasing { elements.values = [] }
+                return Self.container(UInt8(ascii: "["), UInt8(ascii: "]"), depth: depth, count: values.count) { index, bytes in
+                    bytes += values[index]
+                    values[index] = []
+                }
+            case nil:
+                return Array("{}".utf8)
             }
         }
 
-        private static func container(_ open: Character, _ close: Character, depth: Int, items: [[UInt8]]) -> [UInt8] {
-            var bytes = Array(String(open).utf8)
-            bytes.append(0x0A)
-            for (index, item) in items.enumerated() {
+        private static func container(
+            _ open: UInt8, _ close: UInt8, depth: Int, count: Int, item: (Int, inout [UInt8]) -> Void
+        ) -> [UInt8] {
+            var bytes: [UInt8] = [open, 0x0A]
+            for index in 0..<count {
                 if index > 0 { bytes += [0x2C, 0x0A] }
                 bytes += repeatElement(0x20, count: 2 * (depth + 1))
-                bytes += item
+                item(index, &bytes)
             }
             bytes.append(0x0A)
             bytes += repeatElement(0x20, count: 2 * depth)
-            bytes += Array(String(close).utf8)
+            bytes.append(close)
             return bytes
         }
 
@@ -166,11 +183,11 @@ struct EvidenceJSONEncoder {
         }
 
         private func placeholder(for key: Key, filledBy nested: Slot) -> () -> Void {
-            members.entries.append((key.stringValue, nested.finished()))
+            members.entries.append((key.stringValue, nested.finished(releasing: false)))
             let index = members.entries.count - 1
             let (members, settle) = (self.members, self.settle)
             return {
-                members.entries[index].value = nested.finished()
+                members.entries[index].value = nested.finished(releasing: false)
                 settle?()
             }
         }
@@ -207,11 +224,11 @@ struct EvidenceJSONEncoder {
         }
 
         private func placeholder(filledBy nested: Slot) -> () -> Void {
-            elements.values.append(nested.finished())
+            elements.values.append(nested.finished(releasing: false))
             let index = elements.values.count - 1
             let (elements, settle) = (self.elements, self.settle)
             return {
-                elements.values[index] = nested.finished()
+                elements.values[index] = nested.finished(releasing: false)
                 settle?()
             }
         }
