@@ -10,6 +10,13 @@ struct EvidenceExportBenchmark {
     static let directory = environment["TUNNELVISION_BENCH_EXPORT"].map { URL(fileURLWithPath: $0, isDirectory: true) }
     static let phase = environment["TUNNELVISION_BENCH_PHASE"] ?? ""
 
+    /// VmHWM: the most this process has held in memory so far.
+    static func peakMegabytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+
     @Test(.enabled(if: directory != nil && phase == "seed"))
     func seed() throws {
         let directory = try #require(Self.directory)
@@ -45,7 +52,7 @@ struct EvidenceExportBenchmark {
             }
             guard name != lastStep else { return }
             let now = ContinuousClock.now
-            stages.append("\(lastStep) \(now - last)")
+            stages.append("\(lastStep) \(now - last) (peak so far \(Self.peakMegabytes()) MB)")
             (last, lastStep) = (now, name)
         }
         let elapsed = ContinuousClock.now - started

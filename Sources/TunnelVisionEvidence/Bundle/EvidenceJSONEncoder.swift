@@ -57,7 +57,8 @@ struct EvidenceJSONEncoder {
                 var entries = members.entries
                 if releasing { members.entries = [] }
                 entries.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-                return Self.container(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth, count: entries.count) { index, bytes in
+                let size = entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.count + 8 }
+                return Self.container(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth, count: entries.count, size: size) { index, bytes in
                     bytes += Self.string(entries[index].key)
                     bytes += [0x20, 0x3A, 0x20]
                     bytes += entries[index].value
@@ -66,7 +67,8 @@ struct EvidenceJSONEncoder {
             case .array(let elements):
                 var values = elements.values
                 if releasing { elements.values = [] }
-                return Self.container(UInt8(ascii: "["), UInt8(ascii: "]"), depth: depth, count: values.count) { index, bytes in
+                let size = values.reduce(0) { $0 + $1.count }
+                return Self.container(UInt8(ascii: "["), UInt8(ascii: "]"), depth: depth, count: values.count, size: size) { index, bytes in
                     bytes += values[index]
                     values[index] = []
                 }
@@ -76,9 +78,12 @@ struct EvidenceJSONEncoder {
         }
 
         private static func container(
-            _ open: UInt8, _ close: UInt8, depth: Int, count: Int, item: (Int, inout [UInt8]) -> Void
+            _ open: UInt8, _ close: UInt8, depth: Int, count: Int, size: Int, item: (Int, inout [UInt8]) -> Void
         ) -> [UInt8] {
-            var bytes: [UInt8] = [open, 0x0A]
+            // Reserved whole: growing by doubling would hold up to twice a long array for a moment.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(size + count * (2 * depth + 4) + 2 * depth + 4)
+            bytes += [open, 0x0A]
             for index in 0..<count {
                 if index > 0 { bytes += [0x2C, 0x0A] }
                 bytes += repeatElement(0x20, count: 2 * (depth + 1))
