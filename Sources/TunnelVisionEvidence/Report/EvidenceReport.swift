@@ -5,6 +5,7 @@ import TunnelVisionModel
 /// How long the report's lists may run: past these, a list says what it leaves out and where
 /// the rest is.
 public struct EvidenceReportLimits: Sendable, Hashable {
+    /// Also how many finding ids a requirement lists.
     public let flowIDsPerFinding: Int
     public let tlsReadingRows: Int
 

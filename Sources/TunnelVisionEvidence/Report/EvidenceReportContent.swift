@@ -102,9 +102,9 @@ struct EvidenceReportContent {
             ]
             if let coverage = entry.toolCoverage { facts.append(EvidenceReportFact(Label.toolCoverage, coverage)) }
             if assessment.requirement.rule.readsFindings {
-                facts.append(EvidenceReportFact(Label.against, Words.findingList(entry.contraryFindingIDs)))
+                facts.append(EvidenceReportFact(Label.against, Words.findingList(entry.contraryFindingIDs, limit: limits.flowIDsPerFinding)))
                 if !entry.supportingKinds.isEmpty {
-                    facts.append(EvidenceReportFact(Label.inSupport, Words.findingList(entry.supportingFindingIDs)))
+                    facts.append(EvidenceReportFact(Label.inSupport, Words.findingList(entry.supportingFindingIDs, limit: limits.flowIDsPerFinding)))
                 }
             }
             facts.append(EvidenceReportFact(Label.connections, assessment.coverage.map(Words.coverage) ?? Words.noCheck))

@@ -84,7 +84,11 @@ extension EvidenceWording.Report {
 
     public static func aspect(number: Int, name: String) -> String { "(\(number)) \(name)" }
 
-    public static func findingList(_ ids: [String]) -> String { ids.isEmpty ? "None" : ids.joined(separator: ", ") }
+    public static func findingList(_ ids: [String], limit: Int) -> String {
+        guard !ids.isEmpty else { return "None" }
+        let shown = ids.prefix(limit).joined(separator: ", ")
+        return ids.count > limit ? shown + " … \(ids.count - limit) more in findings.json" : shown
+    }
 
     public static func coverage(_ summary: CheckCoverageSummary) -> String {
         "\(summary.totalFlows) in all: \(summary.findingFlows) behind a finding, \(summary.satisfiedFlows) looked at "

@@ -99,6 +99,16 @@ struct EvidenceReportTests {
         #expect(table.rows[0] == ["F1", "host0.unlisted.example", "10", "100 102 104 106 … 6 more in findings.json"])
         let readings = Self.text(of: report)
         #expect(readings.contains(EvidenceWording.Report.rowsOmitted(1, file: "flows.json")))
+        let unlisted = 30
+        let many = try Fixture.bundle(flows: (0..<unlisted).map { index in
+            Fixture.flow(Int64(200 + index), second: 100 + Double(index)) { $0.sni = "h\(index).unlisted.example" }
+        })
+        let againstPurp8 = try EvidenceReport(bundle: many, capture: Self.capture(), limits: limits).sections[3].blocks
+            .compactMap { block -> [EvidenceReportFact]? in
+                if case .facts(let facts) = block { return facts }
+                return nil
+            }.flatMap { $0 }.filter { $0.label == EvidenceWording.Report.Label.against }.map(\.value)
+        #expect(againstPurp8.contains("F1, F2, F3, F4 … \(unlisted - 4) more in findings.json"))
     }
 
     @Test func checkCountsAddUpToTheSessionsFlows() throws {
