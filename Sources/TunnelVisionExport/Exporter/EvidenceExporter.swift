@@ -34,7 +34,9 @@ public struct EvidenceExporter: Sendable {
         guard mkdir(folder.path, 0o700) == 0 else { throw .writeFailed("\(folder.path): \(String(cString: strerror(errno)))") }
 
         progress(.readingHistory)
-        let (bundle, capture) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, into: folder, progress: progress)
+        let (bundle, capture, documents) = try read(
+            sessionID: sessionID, exportedWith: exportedWith, now: now, into: folder, progress: progress)
+        defer { documents.wait() }
 
         progress(.drawingReport)
         var entries = [capture.entry]
@@ -43,7 +45,7 @@ public struct EvidenceExporter: Sendable {
             entries.append(EvidenceManifest.Entry(hashing: file))
         }
         try Self.catching {
-            try bundle.eachDocumentFile(keep)
+            entries += try documents.entries()
             try keep(capture.documentFile())
             try keep(EvidenceReportPDF.file(bundle: bundle, capture: capture.document, creator: exportedWith))
             try Self.save(EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file(), in: folder)
@@ -74,11 +76,12 @@ public struct EvidenceExporter: Sendable {
     /// the capture describe the same instant of it, or the export fails.
     private func read(
         sessionID: Int64, exportedWith: String, now: Date, into folder: URL, progress: (EvidenceExportStep) -> Void
-    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture) {
+    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, EvidenceDocumentWriter) {
         // Opening a path that is not there would create an empty history and call the session missing.
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw .historyUnreadable(.cannotOpen(path: databasePath, reason: "there is no database at this path"))
         }
+        var documents: EvidenceDocumentWriter?
         do {
             let store = try FlowStore(path: databasePath)
             return try store.reading { snapshot in
@@ -90,12 +93,16 @@ public struct EvidenceExporter: Sendable {
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
                     flows: try snapshot.flows(inAuditSession: sessionID), catalogue: catalogue,
                     exportedWith: exportedWith, exportedAt: now)
+                let writer = EvidenceDocumentWriter(bundle: bundle, folder: folder, save: Self.save)
+                documents = writer
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
                     for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith)
-                return (bundle, capture)
+                return (bundle, capture, writer)
             }
         } catch {
+            // The documents' thread may still be writing into the folder that is about to go.
+            documents?.wait()
             throw Self.classify(error)
         }
     }
