@@ -34,9 +34,7 @@ public struct EvidenceExporter: Sendable {
         guard mkdir(folder.path, 0o700) == 0 else { throw .writeFailed("\(folder.path): \(String(cString: strerror(errno)))") }
 
         progress(.readingHistory)
-        let (bundle, capture, documents) = try read(
-            sessionID: sessionID, exportedWith: exportedWith, now: now, into: folder, progress: progress)
-        defer { documents.wait() }
+        let (bundle, capture) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, into: folder, progress: progress)
 
         progress(.drawingReport)
         var entries = [capture.entry]
@@ -45,7 +43,7 @@ public struct EvidenceExporter: Sendable {
             entries.append(EvidenceManifest.Entry(hashing: file))
         }
         try Self.catching {
-            entries += try documents.entries()
+            try bundle.eachDocumentFile(keep)
             try keep(capture.documentFile())
             try keep(EvidenceReportPDF.file(bundle: bundle, capture: capture.document, creator: exportedWith))
             try Self.save(EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file(), in: folder)
@@ -76,12 +74,11 @@ public struct EvidenceExporter: Sendable {
     /// the capture describe the same instant of it, or the export fails.
     private func read(
         sessionID: Int64, exportedWith: String, now: Date, into folder: URL, progress: (EvidenceExportStep) -> Void
-    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, EvidenceDocumentWriter) {
+    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture) {
         // Opening a path that is not there would create an empty history and call the session missing.
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw .historyUnreadable(.cannotOpen(path: databasePath, reason: "there is no database at this path"))
         }
-        var documents: EvidenceDocumentWriter?
         do {
             let store = try FlowStore(path: databasePath)
             return try store.reading { snapshot in
@@ -93,16 +90,12 @@ public struct EvidenceExporter: Sendable {
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
                     flows: try snapshot.flows(inAuditSession: sessionID), catalogue: catalogue,
                     exportedWith: exportedWith, exportedAt: now)
-                let writer = EvidenceDocumentWriter(bundle: bundle, folder: folder, save: Self.save)
-                documents = writer
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
                     for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith)
-                return (bundle, capture, writer)
+                return (bundle, capture)
             }
         } catch {
-            // The documents' thread may still be writing into the folder that is about to go.
-            documents?.wait()
             throw Self.classify(error)
         }
     }
