@@ -50,7 +50,9 @@ let package = Package(
         .executableTarget(name: "tvwire", dependencies: ["TunnelVisionCapture", "TunnelVisionFlows", "TunnelVisionWire"]),
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
-        .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel"]),
+        // A second process for the store's concurrency tests.
+        .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
+        .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
@@ -60,8 +62,11 @@ let package = Package(
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
+            "TunnelVisionCapture",
         ]),
-        .testTarget(name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"]),
+        .testTarget(
+            name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,39 @@
+import Foundation
+
+/// `tunnelvision-<sequence, at least 6 digits>-<yyyyMMdd-HHmmss UTC>.pcap`.
+public enum CaptureFileName {
+    static let prefix = "tunnelvision-"
+    static let suffix = ".pcap"
+
+    public static func name(sequence: UInt32, createdAt: Date) -> String {
+        let digits = String(sequence)
+        let padded = String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+        return prefix + padded + "-" + stamp(createdAt) + suffix
+    }
+
+    /// The sequence a file name carries, or nil when the name is not one of ours.
+    public static func sequence(in name: String) -> UInt32? {
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+        let middle = name.dropFirst(prefix.count).dropLast(suffix.count)
+        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count >= 6, parts[1].count == 8, parts[2].count == 6,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let sequence = UInt32(parts[0]), sequence > 0 else { return nil }
+        return sequence
+    }
+
+    /// The highest sequence among the files of a directory (0 when there are none).
+    public static func highestSequence(inDirectory directory: String) -> UInt32 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap(sequence(in:)).max() ?? 0
+    }
+
+    private static func stamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+    }
+}

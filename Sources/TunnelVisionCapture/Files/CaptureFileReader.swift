@@ -1,0 +1,140 @@
+import Foundation
+
+/// One packet read back from a capture file.
+public struct CaptureRecord: Sendable, Hashable {
+    /// The record's instant at the microsecond precision the file keeps.
+    public let timestampNanoseconds: Int64
+    /// The packet's length on the wire; `bytes` is shorter when the snapshot length cut it.
+    public let originalLength: UInt32
+    public let bytes: [UInt8]
+}
+
+/// Reads records of one capture file by the offsets the history stores. The file header is
+/// checked once when the file opens; each record costs two positioned reads (its header, then
+/// its bytes), and a length is checked against the snapshot length before anything is allocated.
+public final class CaptureFileReader {
+    public let path: String
+    public let header: PcapFileHeader
+    private let descriptor: Int32
+
+    public init(path: String) throws(CaptureReadError) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw errno == ENOENT ? .missing(path: path) : .unreadable(path: path, errno: errno)
+        }
+        var bytes = [UInt8](repeating: 0, count: PcapFormat.fileHeaderLength)
+        let read: Int
+        do { read = try Self.readFully(descriptor, into: &bytes, at: 0, path: path) } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        switch PcapFileHeader.parse(bytes.prefix(read)) {
+        case .success(let header):
+            self.header = header
+        case .failure(let reason):
+            Glibc.close(descriptor)
+            throw .foreign(path: path, reason: reason)
+        }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// The record whose header starts at `offset`.
+    public func record(at offset: UInt64) throws(CaptureReadError) -> CaptureRecord {
+        let head = try recordHeader(at: offset)
+        guard let start = Self.dataOffset(of: offset), head.included > 0 else {
+            return CaptureRecord(timestampNanoseconds: head.timestampNanoseconds, originalLength: head.original, bytes: [])
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(head.included))
+        let read = try Self.readFully(descriptor, into: &bytes, at: start, path: path)
+        guard read == bytes.count else { throw .recordCutShort(path: path, offset: offset) }
+        return CaptureRecord(timestampNanoseconds: head.timestampNanoseconds, originalLength: head.original, bytes: bytes)
+    }
+
+    /// Walks the file from its first record: the offsets of every complete record, and where a
+    /// torn tail begins if the file ends inside a record (a crash between two writes).
+    public func recordOffsets() throws(CaptureReadError) -> (complete: [UInt64], tornTailAt: UInt64?) {
+        var size = stat()
+        guard fstat(descriptor, &size) == 0 else { throw .unreadable(path: path, errno: errno) }
+        let end = UInt64(max(0, size.st_size))
+        var offsets: [UInt64] = []
+        var offset = UInt64(PcapFormat.fileHeaderLength)
+        while offset < end {
+            let head: RecordHeader
+            do { head = try recordHeader(at: offset) } catch {
+                if case .recordCutShort = error { return (offsets, offset) }
+                throw error
+            }
+            let next = offset + UInt64(PcapFormat.recordHeaderLength) + UInt64(head.included)
+            guard next <= end else { return (offsets, offset) }
+            offsets.append(offset)
+            offset = next
+        }
+        return (offsets, nil)
+    }
+
+    private struct RecordHeader {
+        let timestampNanoseconds: Int64
+        let included: UInt32
+        let original: UInt32
+    }
+
+    private func recordHeader(at offset: UInt64) throws(CaptureReadError) -> RecordHeader {
+        guard offset >= UInt64(PcapFormat.fileHeaderLength), Self.dataOffset(of: offset) != nil else {
+            throw .noRecordAt(path: path, offset: offset)
+        }
+        var bytes = [UInt8](repeating: 0, count: PcapFormat.recordHeaderLength)
+        let read = try Self.readFully(descriptor, into: &bytes, at: offset, path: path)
+        guard read == bytes.count else { throw .recordCutShort(path: path, offset: offset) }
+        let field = { (index: Int) -> UInt32 in
+            let value = bytes.littleEndianUInt32(at: index)
+            return self.header.isByteSwapped ? value.byteSwapped : value
+        }
+        let included = field(8)
+        guard included <= header.snapshotLength else {
+            throw .recordLongerThanSnapshot(path: path, offset: offset, claimed: included)
+        }
+        let nanoseconds = Int64(field(0)) * 1_000_000_000 + Int64(min(field(4), 999_999)) * 1_000
+        return RecordHeader(timestampNanoseconds: nanoseconds, included: included, original: field(12))
+    }
+
+    private static func dataOffset(of recordOffset: UInt64) -> UInt64? {
+        let (sum, overflow) = recordOffset.addingReportingOverflow(UInt64(PcapFormat.recordHeaderLength))
+        return overflow || sum > UInt64(Int64.max) ? nil : sum
+    }
+
+    /// Reads until the buffer is full or the file ends; the count read.
+    private static func readFully(_ descriptor: Int32, into buffer: inout [UInt8], at offset: UInt64, path: String) throws(CaptureReadError) -> Int {
+        var total = 0
+        while total < buffer.count {
+            let position = off_t(offset) + off_t(total)
+            let result = buffer.withUnsafeMutableBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return pread(descriptor, base + total, bytes.count - total, position)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, errno: errno)
+            }
+            if result == 0 { break }
+            total += result
+        }
+        return total
+    }
+}
+
+/// After a crash the last file can end inside a record; cutting that tail off makes the file
+/// whole again for any pcap reader. Returns the file's new length.
+public func cutTornTail(ofCaptureFile path: String) throws(CaptureReadError) -> UInt64 {
+    let reader = try CaptureFileReader(path: path)
+    let walk = try reader.recordOffsets()
+    guard let tail = walk.tornTailAt else {
+        var size = stat()
+        guard stat(path, &size) == 0 else { throw .unreadable(path: path, errno: errno) }
+        return UInt64(max(0, size.st_size))
+    }
+    guard truncate(path, off_t(tail)) == 0 else { throw .unreadable(path: path, errno: errno) }
+    return tail
+}

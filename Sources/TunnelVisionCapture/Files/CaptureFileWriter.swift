@@ -1,0 +1,204 @@
+import Foundation
+import TunnelVisionModel
+
+/// How the capture is cut into files.
+public struct CaptureFileConfiguration: Sendable, Hashable {
+    public var directory: String
+    public var snapshotLength: UInt32
+    public var rotationBytes: UInt64
+    /// Whether `flush()` waits for the storage device (fdatasync) or only hands the bytes to the
+    /// kernel. A crash of the daemon loses nothing either way; a power cut needs the first.
+    public var flushReachesStorage: Bool
+
+    public init(
+        directory: String,
+        snapshotLength: UInt32 = PcapFormat.defaultSnapshotLength,
+        rotationBytes: UInt64 = 64 * 1024 * 1024,
+        flushReachesStorage: Bool = true
+    ) {
+        self.directory = directory
+        self.snapshotLength = max(1, snapshotLength)
+        self.rotationBytes = rotationBytes
+        self.flushReachesStorage = flushReachesStorage
+    }
+}
+
+/// A file the writer opened or finished, for the history's `capture_files` table.
+public enum CaptureFileChange: Sendable, Hashable {
+    case opened(CaptureFile)
+    case closed(CaptureFile)
+}
+
+/// Appends packets to rotating pcap files and says where each one went. One thread owns it.
+///
+/// Records go straight to the kernel, one `writev` each, so that a failed write can be undone
+/// exactly (the file is cut back to the record's start) and every location it returned points
+/// at bytes the kernel holds. `flush()` is the barrier before a database batch commits.
+public final class CaptureFileWriter {
+    public private(set) var configuration: CaptureFileConfiguration
+    private var nextSequence: UInt32?
+    private var open: OpenFile?
+    private var changes: [CaptureFileChange] = []
+    private let recordHeader = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: PcapFormat.recordHeaderLength, alignment: 4)
+
+    private struct OpenFile {
+        let descriptor: Int32
+        let sequence: UInt32
+        let path: String
+        let createdAt: Date
+        let snapshotLength: UInt32
+        var length: UInt64
+        var unflushed: Bool
+    }
+
+    /// `highestSequenceInHistory` is the largest sequence the database ever recorded; the
+    /// directory is read too, so that neither a pruned row nor a stray file makes a sequence
+    /// come round twice.
+    public init(configuration: CaptureFileConfiguration, highestSequenceInHistory: UInt32) throws(CaptureWriteError) {
+        self.configuration = configuration
+        let highest = max(highestSequenceInHistory, CaptureFileName.highestSequence(inDirectory: configuration.directory))
+        nextSequence = highest == .max ? nil : highest + 1
+        guard nextSequence != nil else { throw .sequencesExhausted }
+    }
+
+    deinit {
+        if let open { Glibc.close(open.descriptor) }
+        recordHeader.deallocate()
+    }
+
+    /// The file being written, as it stands now.
+    public var currentFile: CaptureFile? {
+        open.map { CaptureFile(sequence: $0.sequence, path: $0.path, createdAt: $0.createdAt, closedAt: nil, bytes: $0.length) }
+    }
+
+    /// Takes effect with the next packet, which starts a new file: one file has one snaplen.
+    public func setSnapshotLength(_ length: UInt32) {
+        configuration.snapshotLength = max(1, length)
+    }
+
+    /// Files opened and closed since the last call, oldest first.
+    public func takeChanges() -> [CaptureFileChange] {
+        defer { changes.removeAll(keepingCapacity: true) }
+        return changes
+    }
+
+    /// Appends one packet (cut to the snapshot length) and returns where its record starts.
+    public func write(_ packet: UnsafeRawBufferPointer, timestampNanoseconds: Int64) throws(CaptureWriteError) -> CaptureLocation {
+        let captured = min(UInt32(clamping: packet.count), configuration.snapshotLength)
+        let recordLength = UInt64(PcapFormat.recordHeaderLength) + UInt64(captured)
+        if needsNewFile(recordLength: recordLength) {
+            try rotate(at: Date(nanosecondsSinceEpoch: timestampNanoseconds))
+        }
+        guard var file = open else { throw .sequencesExhausted }
+
+        let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: timestampNanoseconds)
+        recordHeader.storeBytes(of: seconds.littleEndian, toByteOffset: 0, as: UInt32.self)
+        recordHeader.storeBytes(of: microseconds.littleEndian, toByteOffset: 4, as: UInt32.self)
+        recordHeader.storeBytes(of: captured.littleEndian, toByteOffset: 8, as: UInt32.self)
+        recordHeader.storeBytes(of: UInt32(clamping: packet.count).littleEndian, toByteOffset: 12, as: UInt32.self)
+
+        let start = file.length
+        let payload = UnsafeRawBufferPointer(rebasing: packet.prefix(Int(captured)))
+        if let failure = writeAll(descriptor: file.descriptor, header: UnsafeRawBufferPointer(recordHeader), payload: payload) {
+            // Leave no half record behind: whatever reached the file is cut off again.
+            _ = ftruncate(file.descriptor, off_t(start))
+            _ = lseek(file.descriptor, off_t(start), SEEK_SET)
+            throw .from(errno: failure, path: file.path, directory: configuration.directory)
+        }
+        file.length = start + recordLength
+        file.unflushed = true
+        open = file
+        return CaptureLocation(fileSequence: file.sequence, offset: start)
+    }
+
+    /// Makes every record written so far durable before the batch that points at them commits.
+    public func flush() throws(CaptureWriteError) {
+        guard var file = open, file.unflushed else { return }
+        if configuration.flushReachesStorage, fdatasync(file.descriptor) != 0 {
+            let failure = errno
+            throw .from(errno: failure, path: file.path, directory: configuration.directory)
+        }
+        file.unflushed = false
+        open = file
+    }
+
+    /// Finishes the current file (for a clean stop); the next write opens a new one.
+    public func close(at instant: Date) throws(CaptureWriteError) {
+        guard let file = open else { return }
+        try flush()
+        Glibc.close(file.descriptor)
+        open = nil
+        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
+    }
+
+    private func needsNewFile(recordLength: UInt64) -> Bool {
+        guard let file = open else { return true }
+        if file.snapshotLength != configuration.snapshotLength { return true }
+        let holdsRecords = file.length > UInt64(PcapFormat.fileHeaderLength)
+        return holdsRecords && file.length + recordLength > configuration.rotationBytes
+    }
+
+    private func rotate(at instant: Date) throws(CaptureWriteError) {
+        try close(at: instant)
+        guard let sequence = nextSequence else { throw .sequencesExhausted }
+        let path = configuration.directory + "/" + CaptureFileName.name(sequence: sequence, createdAt: instant)
+        // O_EXCL: a sequence is never written twice, not even over a file someone left behind.
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else {
+            let failure = errno
+            throw .from(errno: failure, path: path, directory: configuration.directory)
+        }
+        let header = PcapFormat.fileHeader(snapshotLength: configuration.snapshotLength)
+        let failure = header.withUnsafeBytes { writeAll(descriptor: descriptor, header: $0, payload: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if let failure {
+            Glibc.close(descriptor)
+            unlink(path)
+            throw .from(errno: failure, path: path, directory: configuration.directory)
+        }
+        nextSequence = sequence == .max ? nil : sequence + 1
+        let file = OpenFile(descriptor: descriptor, sequence: sequence, path: path, createdAt: instant,
+                            snapshotLength: configuration.snapshotLength, length: UInt64(header.count), unflushed: true)
+        open = file
+        changes.append(.opened(CaptureFile(sequence: sequence, path: path, createdAt: instant, closedAt: nil, bytes: file.length)))
+    }
+}
+
+/// Writes both buffers completely, resuming after short writes; the errno on failure.
+/// The vector lives on the stack: this runs once per packet.
+private func writeAll(descriptor: Int32, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> Int32? {
+    withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors -> Int32? in
+        vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: header.baseAddress), iov_len: header.count)
+        vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: payload.baseAddress), iov_len: payload.count)
+        var remaining = header.count + payload.count
+        var first = 0
+        while remaining > 0 {
+            guard let base = vectors.baseAddress else { return EINVAL }
+            let written = writev(descriptor, base + first, Int32(vectors.count - first))
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            remaining -= written
+            var consumed = written
+            while first < vectors.count, consumed >= vectors[first].iov_len {
+                consumed -= vectors[first].iov_len
+                first += 1
+            }
+            if first < vectors.count, consumed > 0 {
+                vectors[first].iov_base = vectors[first].iov_base?.advanced(by: consumed)
+                vectors[first].iov_len -= consumed
+            }
+        }
+        return nil
+    }
+}
+
+extension CaptureWriteError {
+    /// A full disk (or quota) is its own case: the daemon records packets as not captured
+    /// until space returns, where any other failure is reported as it is.
+    static func from(errno failure: Int32, path: String, directory: String) -> CaptureWriteError {
+        failure == ENOSPC || failure == EDQUOT ? .noSpace(directory: directory) : .io(path: path, errno: failure)
+    }
+}
