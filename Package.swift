@@ -48,7 +48,9 @@ let package = Package(
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
-        .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel"]),
+        // A second process for the store's concurrency tests.
+        .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
+        .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: ["TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel"]),

@@ -101,7 +101,8 @@ public struct DNSAnswerRecord: Sendable, Hashable {
 }
 
 /// What the engine hands the store in one transaction. Packets and answers name their flow by
-/// handle; every handle they name is among `flows` or was given a row by an earlier batch.
+/// handle, and every handle they name is among `flows` of the same batch (with its row, when an
+/// earlier batch gave it one): a packet changes its flow's counters, so the flow is written too.
 public struct HistoryBatch: Sendable, Hashable {
     public var flows: [FlowUpsert]
     public var packets: [PacketRecord]

@@ -1,0 +1,54 @@
+import Foundation
+import TunnelVisionModel
+
+/// One version of a requirements document: for each requirement, its id and title as the
+/// document gives them, and what this tool can say about it. A miswritten one is refused when
+/// it is loaded, never halfway through an assessment.
+public struct RequirementCatalogue: Sendable, Hashable {
+    /// The only format this tool reads.
+    public static let formatVersion = 1
+
+    /// The file name without `.json`: what `AuditProject.catalogueVersion` names.
+    public let identifier: String
+    /// The requirements document.
+    public let source: CatalogueSource
+    /// The document the TLS minimum comes from.
+    public let tlsSource: CatalogueSource
+    /// The thresholds a session is classified with.
+    public let policy: FindingsPolicy
+    /// In the catalogue's order, which is the document's.
+    public let requirements: [Requirement]
+
+    public init(data: Data) throws(RequirementCatalogueError) {
+        let document = try CatalogueDocument.decode(data)
+        guard document.formatVersion == Self.formatVersion else {
+            throw .unsupportedFormatVersion(found: document.formatVersion)
+        }
+        identifier = try CatalogueField.text(document.identifier, key: "identifier", in: .catalogue)
+        source = try CatalogueField.source(document.source, in: .source)
+        let minimum = document.tls?.minimumVersion
+        guard let version = minimum.flatMap(TLSProtocolVersion.init(catalogueText:)),
+              let policy = FindingsPolicy(minimumTLSVersion: version) else {
+            throw .invalidTLSMinimum(minimum)
+        }
+        self.policy = policy
+        tlsSource = try CatalogueField.source(document.tls?.source, in: .tlsSource)
+
+        let entries = document.requirements ?? []
+        guard !entries.isEmpty else { throw .noRequirements }
+        var requirements: [Requirement] = []
+        var ids: Set<String> = []
+        for (index, entry) in entries.enumerated() {
+            let requirement = try Requirement(entry, position: index + 1)
+            guard ids.insert(requirement.id).inserted else {
+                throw .repeatedRequirement(RequirementReference(position: index + 1, id: requirement.id))
+            }
+            requirements.append(requirement)
+        }
+        self.requirements = requirements
+    }
+
+    public func requirement(id: String) -> Requirement? {
+        requirements.first { $0.id == id }
+    }
+}

@@ -1,0 +1,97 @@
+/// The five things the classifier looks at in every flow, in the order a flow's findings are
+/// given. The raw value is what findings.json writes as `check`.
+public enum FindingsCheck: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Whether the flow was seen to travel in the clear (`cleartextTraffic`).
+    case encryption
+    /// Which TLS version was negotiated (`weakTLSVersion`).
+    case tlsVersion
+    /// Whether the destination is one the project allows (`hostNotInAllowlist`, `unnamedFlow`).
+    case host
+    /// Whether a connection accepted or refused the local CA (`pinningAbsent`, `pinningObserved`).
+    case pinning
+    /// Whether the flow began before the user consented (`activityBeforeConsent`).
+    case consent
+}
+
+/// What a finding states. The raw value is catalogue format: a catalogue's rule names these.
+public enum FindingKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A TLS version below the policy's minimum was negotiated.
+    case weakTLSVersion
+    /// An HTTP request was seen in the clear.
+    case cleartextTraffic
+    /// The flow's name is not covered by the project's allowlist.
+    case hostNotInAllowlist
+    /// The flow has no name to judge it by.
+    case unnamedFlow
+    /// A handshake completed on the local CA's certificate.
+    case pinningAbsent
+    /// A connection to the host refused the local CA's certificate.
+    case pinningObserved
+    /// The flow's first packet came before the first consent marker.
+    case activityBeforeConsent
+
+    /// The check whose outcome this kind is: a catalogue rule reads the kinds of one check only.
+    public var check: FindingsCheck {
+        switch self {
+        case .cleartextTraffic: .encryption
+        case .weakTLSVersion: .tlsVersion
+        case .hostNotInAllowlist, .unnamedFlow: .host
+        case .pinningAbsent, .pinningObserved: .pinning
+        case .activityBeforeConsent: .consent
+        }
+    }
+}
+
+/// A statement with exactly what it is about, and nothing that belongs to a single flow
+/// (no instant, no address): flows that prove the same statement make one finding.
+public enum FindingEvidence: Sendable, Hashable {
+    /// The version that was read and where it was read.
+    case weakTLSVersion(TLSVersionObservation)
+    /// The protocol that was seen in the clear.
+    case cleartextTraffic(CleartextProtocol)
+    /// The host, normalised, as the allowlist was asked about it.
+    case hostNotInAllowlist(host: String)
+    /// Why the flow has no name.
+    case unnamedFlow(UnnamedFlowReason)
+    /// The announced host, normalised, whose handshake completed on the local CA.
+    case pinningAbsent(host: String)
+    /// The announced host, normalised, a connection to which refused the local CA.
+    case pinningObserved(host: String)
+    /// Nothing more: the instant belongs to each flow, not to the statement.
+    case activityBeforeConsent
+
+    public var kind: FindingKind {
+        switch self {
+        case .weakTLSVersion: .weakTLSVersion
+        case .cleartextTraffic: .cleartextTraffic
+        case .hostNotInAllowlist: .hostNotInAllowlist
+        case .unnamedFlow: .unnamedFlow
+        case .pinningAbsent: .pinningAbsent
+        case .pinningObserved: .pinningObserved
+        case .activityBeforeConsent: .activityBeforeConsent
+        }
+    }
+
+    /// The host the statement is about, when it is about one.
+    public var host: String? {
+        switch self {
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .weakTLSVersion, .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: nil
+        }
+    }
+}
+
+/// One statement and the flows that prove it.
+public struct Finding: Sendable, Hashable {
+    /// What is stated.
+    public let evidence: FindingEvidence
+    /// The flows that prove it, in the order they happened; never empty.
+    public let flowIDs: [Int64]
+
+    public var kind: FindingKind { evidence.kind }
+
+    init(evidence: FindingEvidence, flowIDs: [Int64]) {
+        self.evidence = evidence
+        self.flowIDs = flowIDs
+    }
+}

@@ -1,0 +1,77 @@
+import TunnelVisionModel
+
+/// Why a flow has no name. It describes the flow only: whether DNS was encrypted is a fact of
+/// the session, and an address typed as a literal is not something the flow can tell.
+public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
+    /// No ClientHello was read, and DNS named nothing for the address.
+    case noClientHelloRead
+    /// A ClientHello was read and announced no name.
+    case serverNameNotAnnounced
+    /// A ClientHello announced no name and carried Encrypted Client Hello.
+    case encryptedClientHello
+}
+
+/// Why the destination of a named flow could not be judged.
+public enum HostGap: Sendable, Hashable {
+    /// The project allows nothing, so nothing can be outside it.
+    case allowlistEmpty
+    /// The address had several DNS names, some allowed and some not; says which side the attributed one is on.
+    case candidatesDisagree(attributedNameAllowed: Bool)
+
+    /// The key findings.json writes as the reason.
+    public var name: String {
+        switch self {
+        case .allowlistEmpty: "allowlistEmpty"
+        case .candidatesDisagree: "candidatesDisagree"
+        }
+    }
+}
+
+/// What the destination check says of one flow. Every flow went somewhere: there is no
+/// "not applicable", and a flow without a name is itself a finding.
+public enum HostAssessment: Sendable, Hashable {
+    /// The allowlist covers the name (and, for a DNS name, every candidate of the address).
+    case allowed
+    /// The allowlist does not cover the host, normalised.
+    case notInAllowlist(host: String)
+    /// The flow has no name.
+    case unnamed(UnnamedFlowReason)
+    /// Named, but the allowlist cannot settle it.
+    case notAssessed(HostGap)
+
+    public init(of flow: StoredFlow, project: AuditProject) {
+        guard let name = flow.name else {
+            self = .unnamed(Self.reasonForNoName(flow.state))
+            return
+        }
+        guard !project.allowlist.isEmpty else {
+            self = .notAssessed(.allowlistEmpty)
+            return
+        }
+        let host = DomainPattern.normalised(host: name.text)
+        let isAllowed = { (candidate: String) in project.allowlistEntry(matching: candidate) != nil }
+        // An announced name is what the app asked for: it is never second-guessed. A DNS name is
+        // only the latest of the address's names, so an allowed winner does not clear the rest.
+        let attributedAllowed = isAllowed(host)
+        let candidates = name.origin == .sni ? [] : name.otherCandidates
+        switch (attributedAllowed, candidates.allSatisfy(isAllowed), candidates.contains(where: isAllowed)) {
+        case (true, true, _): self = .allowed
+        case (false, _, false): self = .notInAllowlist(host: host)
+        default: self = .notAssessed(.candidatesDisagree(attributedNameAllowed: attributedAllowed))
+        }
+    }
+
+    private static func reasonForNoName(_ flow: FlowState) -> UnnamedFlowReason {
+        guard flow.hasClientHelloReading else { return .noClientHelloRead }
+        return flow.clientTLS?.hasEncryptedClientHello == true ? .encryptedClientHello : .serverNameNotAnnounced
+    }
+
+    var outcome: CheckOutcome<HostGap> {
+        switch self {
+        case .allowed: .satisfied
+        case .notInAllowlist(let host): .finding(.hostNotInAllowlist(host: host))
+        case .unnamed(let reason): .finding(.unnamedFlow(reason))
+        case .notAssessed(let gap): .unassessed(gap)
+        }
+    }
+}

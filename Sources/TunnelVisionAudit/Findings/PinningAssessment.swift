@@ -1,0 +1,60 @@
+import TunnelVisionModel
+
+/// Why a flow that may speak TLS says nothing about pinning.
+public enum PinningGap: String, Sendable, Hashable, CaseIterable {
+    /// The session was recorded with inspection off: the relay tried nothing.
+    case inspectionOff
+    /// The phone did not trust the local CA: a refusal would prove nothing.
+    case caNotTrusted
+    /// An inspection outcome exists, but no name was announced to state it about.
+    case outcomeWithoutAnnouncedName
+    /// QUIC is never inspected.
+    case quicNotInspected
+    /// TLS over TCP the relay did not inspect (no announced name, or not offered to it).
+    case noInspectionOutcome
+}
+
+/// What the pinning check says of one flow. It reads only the outcome the relay recorded and
+/// claims nothing about why a connection accepted or refused.
+public enum PinningAssessment: Sendable, Hashable {
+    /// A handshake completed on the local CA's certificate for this announced host, normalised.
+    case absent(host: String)
+    /// A connection to this announced host, normalised, refused the local CA's certificate.
+    case observed(host: String)
+    /// Applicable, but nothing can be said.
+    case notAssessed(PinningGap)
+    /// No sign of TLS or QUIC, or an HTTP request seen in the clear.
+    case notApplicable
+
+    public init(of flow: StoredFlow, conditions: InspectionConditions) {
+        let state = flow.state
+        let applies = state.hasInspectionOutcome
+            || (!state.openedWithHTTPRequest && (state.showsSignOfTLS || state.quic != nil))
+        // The conditions gate everything after applicability: an outcome recorded in a session
+        // declared without inspection, or without a trusted CA, is not reported.
+        if !applies {
+            self = .notApplicable
+        } else if !conditions.inspectionEnabled {
+            self = .notAssessed(.inspectionOff)
+        } else if !conditions.caTrusted {
+            self = .notAssessed(.caNotTrusted)
+        } else if state.hasInspectionOutcome {
+            guard let host = state.announcedHost else {
+                self = .notAssessed(.outcomeWithoutAnnouncedName)
+                return
+            }
+            self = state.tlsStatus == .inspected ? .absent(host: host) : .observed(host: host)
+        } else {
+            self = .notAssessed(state.quic != nil ? .quicNotInspected : .noInspectionOutcome)
+        }
+    }
+
+    var outcome: CheckOutcome<PinningGap> {
+        switch self {
+        case .absent(let host): .finding(.pinningAbsent(host: host))
+        case .observed(let host): .finding(.pinningObserved(host: host))
+        case .notAssessed(let gap): .unassessed(gap)
+        case .notApplicable: .notApplicable
+        }
+    }
+}

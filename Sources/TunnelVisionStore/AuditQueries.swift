@@ -1,0 +1,114 @@
+import Foundation
+import TunnelVisionModel
+
+/// The audit model's reads, shared by the store's writes (inside their transaction) and by
+/// `HistorySnapshot`.
+enum AuditQueries {
+    static let sessionColumns = """
+        id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
+        inspection_enabled, ca_trusted, started_at, ended_at, notes
+        """
+
+    static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
+        try db.statement("SELECT id, name, bundle_id, catalogue_version, created_at FROM audit_projects WHERE id = ?")
+            .bind(.integer(id))
+            .firstRow(readProject)
+            .map { try complete($0, db: db) }
+    }
+
+    static func projects(db: SQLiteConnection) throws -> [AuditProject] {
+        let rows = try db.statement(
+            "SELECT id, name, bundle_id, catalogue_version, created_at FROM audit_projects ORDER BY created_at DESC, id DESC"
+        ).rows(readProject)
+        return try rows.map { try complete($0, db: db) }
+    }
+
+    static func projectExists(_ id: Int64, db: SQLiteConnection) throws -> Bool {
+        try db.statement("SELECT 1 FROM audit_projects WHERE id = ?").bind(.integer(id)).firstRow { _ in true } ?? false
+    }
+
+    static func session(id: Int64, db: SQLiteConnection) throws -> AuditSession? {
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE id = ?").bind(.integer(id)).firstRow(readSession) ?? nil
+    }
+
+    static func sessions(forProject projectID: Int64, db: SQLiteConnection) throws -> [AuditSession] {
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE project_id = ? ORDER BY started_at DESC, id DESC")
+            .bind(.integer(projectID))
+            .rows(readSession)
+            .compactMap { $0 }
+    }
+
+    static func openSessionID(db: SQLiteConnection) throws -> Int64? {
+        try db.statement("SELECT id FROM audit_sessions WHERE ended_at IS NULL").firstRow { $0.int64(0) }
+    }
+
+    static func openSession(db: SQLiteConnection) throws -> AuditSession? {
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL").firstRow(readSession) ?? nil
+    }
+
+    static func recording(db: SQLiteConnection) throws -> AuditRecording? {
+        guard let session = try openSession(db: db) else { return nil }
+        let name = try db.statement("SELECT name FROM audit_projects WHERE id = ?")
+            .bind(.integer(session.projectID))
+            .firstRow { $0.text(0) }
+        return name.map { AuditRecording(session: session, projectName: $0) }
+    }
+
+    static func markers(forSession id: Int64, db: SQLiteConnection) throws -> [SessionMarker] {
+        try db.statement("SELECT id, session_id, ts, kind, label FROM audit_markers WHERE session_id = ? ORDER BY ts, id")
+            .bind(.integer(id))
+            .rows { row in
+                AuditSerialization.markerKind(code: row.int64(3), label: row.textOrNil(4)).map {
+                    SessionMarker(id: row.int64(0), sessionID: row.int64(1), date: row.date(2), kind: $0)
+                }
+            }
+            .compactMap { $0 }
+    }
+
+    // MARK: - Rows
+
+    private struct ProjectRow {
+        let id: Int64, name: String, bundleID: String?, catalogue: String?, createdAt: Date
+    }
+
+    private static func readProject(_ row: Row) -> ProjectRow {
+        ProjectRow(id: row.int64(0), name: row.text(1), bundleID: row.textOrNil(2), catalogue: row.textOrNil(3), createdAt: row.date(4))
+    }
+
+    private static func complete(_ row: ProjectRow, db: SQLiteConnection) throws -> AuditProject {
+        let allowlist = try db.statement("SELECT pattern, note FROM audit_allowlist WHERE project_id = ? ORDER BY position")
+            .bind(.integer(row.id))
+            .rows { entry in
+                // A pattern that no longer parses is left out rather than guessed at.
+                (try? DomainPattern(parsing: entry.text(0))).map { AllowlistEntry(pattern: $0, note: entry.textOrNil(1)) }
+            }
+            .compactMap { $0 }
+        return AuditProject(
+            id: row.id, name: row.name, bundleIdentifier: row.bundleID, catalogueVersion: row.catalogue,
+            allowlist: allowlist, createdAt: row.createdAt)
+    }
+
+    /// Nil for a row this version cannot read (an unknown kind).
+    private static func readSession(_ row: Row) -> AuditSession? {
+        guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
+            return nil
+        }
+        return AuditSession(
+            id: row.int64(0), projectID: row.int64(1), kind: kind,
+            environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
+            inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
+            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12))
+    }
+}
+
+extension HistorySnapshot {
+    public func auditProjects() throws -> [AuditProject] { try AuditQueries.projects(db: db) }
+    public func auditProject(id: Int64) throws -> AuditProject? { try AuditQueries.project(id: id, db: db) }
+    public func openAuditSession() throws -> AuditSession? { try AuditQueries.openSession(db: db) }
+    public func auditSession(id: Int64) throws -> AuditSession? { try AuditQueries.session(id: id, db: db) }
+    public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
+        try AuditQueries.sessions(forProject: projectID, db: db)
+    }
+    public func auditRecording() throws -> AuditRecording? { try AuditQueries.recording(db: db) }
+    public func markers(forSession id: Int64) throws -> [SessionMarker] { try AuditQueries.markers(forSession: id, db: db) }
+}

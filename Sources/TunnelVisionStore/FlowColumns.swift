@@ -1,0 +1,171 @@
+import Foundation
+import TunnelVisionModel
+
+/// How a flow's observations map to the columns of `flows`, and what an update may change.
+enum FlowColumns {
+    enum Update {
+        /// Part of the 5-tuple: written once.
+        case never
+        case replace
+        case minimum
+        case maximum
+        /// Decided once (a DNS name, the opening): the first value stays.
+        case keepFirst
+        /// Replaced when the new value is present; an absent reading never erases one.
+        case unlessAbsent
+        /// One reading spread over several columns: replaced whole when its first column is present.
+        case withGroup(leader: String)
+        /// Follows `dns_name`: replaced only while no name was stored.
+        case whileNoDNSName
+    }
+
+    static let all: [(name: String, update: Update)] = [
+        ("protocol", .never), ("a_address", .never), ("a_port", .never), ("b_address", .never), ("b_port", .never),
+        ("first_seen", .minimum), ("last_seen", .maximum),
+        ("bytes_out", .replace), ("bytes_in", .replace), ("packet_count", .replace),
+        ("tls_status", .maximum),
+        ("sni", .unlessAbsent),
+        ("dns_name", .keepFirst), ("dns_other_names", .whileNoDNSName),
+        ("stream_opening", .keepFirst),
+        ("client_versions_form", .unlessAbsent),
+        ("client_versions", .withGroup(leader: "client_versions_form")),
+        ("client_alpn", .withGroup(leader: "client_versions_form")),
+        ("client_alpn_omitted", .withGroup(leader: "client_versions_form")),
+        ("client_dropped_identifiers", .withGroup(leader: "client_versions_form")),
+        ("client_ech", .withGroup(leader: "client_versions_form")),
+        ("server_answer", .unlessAbsent),
+        ("server_version", .withGroup(leader: "server_answer")),
+        ("server_cipher", .withGroup(leader: "server_answer")),
+        ("server_from_hrr", .withGroup(leader: "server_answer")),
+        ("server_source", .withGroup(leader: "server_answer")),
+        ("server_alert", .withGroup(leader: "server_answer")),
+        ("server_certificates", .unlessAbsent),
+        ("quic_version", .unlessAbsent),
+        ("quic_end", .withGroup(leader: "quic_version")),
+    ]
+
+    /// `?1` is the capture session; the columns follow from `?2`. The audit session is read in
+    /// the same statement: whatever is open when the flow is first written tags it.
+    static let insertSQL: String = {
+        let names = all.map(\.name).joined(separator: ", ")
+        let values = all.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
+        return """
+            INSERT INTO flows (session, \(names), audit_session_id)
+            VALUES (?1, \(values), (SELECT id FROM audit_sessions WHERE ended_at IS NULL))
+            """
+    }()
+
+    /// `?1` is the row id. A tag, once set, never changes; an untagged flow flushed again while
+    /// a session is open is tagged then.
+    static let updateSQL: String = {
+        let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0 + 2) })
+        let sets: [String] = all.enumerated().compactMap { offset, column in
+            let new = "?\(offset + 2)", name = column.name
+            switch column.update {
+            case .never: return nil
+            case .replace: return "\(name) = \(new)"
+            case .minimum: return "\(name) = MIN(\(name), \(new))"
+            case .maximum: return "\(name) = MAX(\(name), \(new))"
+            case .keepFirst: return "\(name) = COALESCE(\(name), \(new))"
+            case .unlessAbsent: return "\(name) = COALESCE(\(new), \(name))"
+            case .withGroup(let leader):
+                return "\(name) = CASE WHEN ?\(position[leader]!) IS NULL THEN \(name) ELSE \(new) END"
+            case .whileNoDNSName:
+                return "\(name) = CASE WHEN dns_name IS NULL THEN \(new) ELSE \(name) END"
+            }
+        }
+        return """
+            UPDATE flows SET \(sets.joined(separator: ", ")),
+                audit_session_id = COALESCE(audit_session_id, (SELECT id FROM audit_sessions WHERE ended_at IS NULL))
+            WHERE id = ?1
+            """
+    }()
+
+    static let selectList = "id, " + all.map(\.name).joined(separator: ", ")
+
+    /// The values of `all`, in its order.
+    static func values(of flow: FlowState) -> [SQLValue] {
+        let client = flow.clientTLS
+        let negotiation = flow.serverTLS?.negotiation
+        var alert: SQLValue = .null
+        if case .refused(let code) = flow.serverTLS { alert = .integer(Int64(code)) }
+        let serverKind: SQLValue = switch flow.serverTLS {
+        case .negotiated: .integer(0)
+        case .refused: .integer(1)
+        case nil: .null
+        }
+        return [
+            .integer(Int64(flow.key.proto.rawValue)),
+            .text(flow.key.endpointA.address.description), .integer(Int64(flow.key.endpointA.port)),
+            .text(flow.key.endpointB.address.description), .integer(Int64(flow.key.endpointB.port)),
+            .date(flow.firstSeen), .date(flow.lastSeen),
+            .integer(Int64(clamping: flow.bytesOut)), .integer(Int64(clamping: flow.bytesIn)),
+            .integer(Int64(clamping: flow.packetCount)),
+            .integer(Int64(flow.tlsStatus.rawValue)),
+            .optionalText(flow.sni),
+            .optionalText(flow.resolvedName?.name),
+            .optionalText(flow.resolvedName.map { FlowCoding.json($0.otherNames) }),
+            .optionalInteger(flow.streamOpening.map { Int64($0.rawValue) }),
+            .optionalInteger(client.map { Int64($0.versionsForm.rawValue) }),
+            .optionalText(client.map { FlowCoding.versionsText($0.versions) }),
+            .optionalText(client.map { FlowCoding.json($0.applicationProtocols) }),
+            .optionalInteger(client.map { Int64($0.omittedApplicationProtocols) }),
+            .optionalInteger(client.map { Int64($0.droppedIdentifiers) }),
+            .optionalInteger(client.map { $0.hasEncryptedClientHello ? 1 : 0 }),
+            serverKind,
+            .optionalInteger(negotiation.map { Int64($0.version.rawValue) }),
+            .optionalInteger(negotiation.map { Int64($0.cipherSuite.rawValue) }),
+            .optionalInteger(negotiation.map { $0.fromHelloRetryRequest ? 1 : 0 }),
+            .optionalInteger(negotiation.map { Int64($0.source.rawValue) }),
+            alert,
+            .optionalText(flow.serverCertificates.map(FlowCoding.certificatesJSON)),
+            .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
+            .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
+        ]
+    }
+
+    /// Reads a row selected with `selectList`.
+    static func flow(from row: Row) -> StoredFlow {
+        var column: Int32 = 1
+        func next() -> Int32 { defer { column += 1 }; return column }
+        let proto = TransportProtocol(rawValue: UInt8(truncatingIfNeeded: row.int64(next())))
+        let a = Endpoint(address: IPAddress(row.text(next())) ?? IPAddress(v4: 0), port: UInt16(truncatingIfNeeded: row.int64(next())))
+        let b = Endpoint(address: IPAddress(row.text(next())) ?? IPAddress(v4: 0), port: UInt16(truncatingIfNeeded: row.int64(next())))
+        var state = FlowState(key: FlowKey(proto: proto, a, b), firstSeen: row.date(next()), lastSeen: row.date(next()))
+        state.bytesOut = UInt64(clamping: row.int64(next()))
+        state.bytesIn = UInt64(clamping: row.int64(next()))
+        state.packetCount = UInt64(clamping: row.int64(next()))
+        state.tlsStatus = TLSInspectionStatus(rawValue: UInt8(truncatingIfNeeded: row.int64(next()))) ?? .plaintext
+        state.sni = row.textOrNil(next())
+        let dnsName = row.textOrNil(next()), others = row.textOrNil(next())
+        state.resolvedName = dnsName.map { ResolvedName(name: $0, otherNames: others.map(FlowCoding.strings) ?? []) }
+        state.streamOpening = row.int64OrNil(next()).flatMap { StreamOpening(rawValue: UInt8(truncatingIfNeeded: $0)) }
+        let form = row.int64OrNil(next()), versions = row.textOrNil(next()), alpn = row.textOrNil(next())
+        let omitted = row.int64(next()), dropped = row.int64(next()), ech = row.bool(next())
+        if let form, let versionsForm = ClientTLSOffer.VersionsForm(rawValue: UInt8(truncatingIfNeeded: form)) {
+            state.clientTLS = ClientTLSOffer(
+                versionsForm: versionsForm, versions: FlowCoding.versions(versions ?? ""),
+                applicationProtocols: alpn.map(FlowCoding.strings) ?? [], omittedApplicationProtocols: Int(omitted),
+                droppedIdentifiers: Int(dropped), hasEncryptedClientHello: ech)
+        }
+        let answer = row.int64OrNil(next()), version = row.int64(next()), cipher = row.int64(next())
+        let hrr = row.bool(next()), source = row.int64(next()), alertCode = row.int64(next())
+        switch answer {
+        case 0:
+            state.serverTLS = .negotiated(TLSNegotiation(
+                version: TLSProtocolVersion(UInt16(truncatingIfNeeded: version)),
+                cipherSuite: CipherSuite(UInt16(truncatingIfNeeded: cipher)), fromHelloRetryRequest: hrr,
+                source: TLSReadingSource(rawValue: UInt8(truncatingIfNeeded: source)) ?? .serverHello))
+        case 1: state.serverTLS = .refused(alert: UInt8(truncatingIfNeeded: alertCode))
+        default: break
+        }
+        state.serverCertificates = row.textOrNil(next()).flatMap(FlowCoding.certificates)
+        let quicVersion = row.int64OrNil(next()), quicEnd = row.int64(next())
+        if let quicVersion {
+            state.quic = QUICReading(
+                version: QUICVersion(UInt32(truncatingIfNeeded: quicVersion)),
+                end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
+        }
+        return StoredFlow(id: row.int64(0), state: state)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import TunnelVisionModel
+
+/// Projects, sessions and markers: the audit half of the store.
+extension FlowStore {
+    public func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws -> AuditProject {
+        let name = try Self.validName(draft.name)
+        try Self.checkAllowlist(draft.allowlist)
+        return try write { db in
+            try db.statement("INSERT INTO audit_projects (name, bundle_id, catalogue_version, created_at) VALUES (?, ?, ?, ?)")
+                .bind(.text(name), .optionalText(draft.bundleIdentifier), .optionalText(draft.catalogueVersion), .date(date))
+                .run()
+            let id = db.lastInsertedRowID
+            try Self.insertAllowlist(draft.allowlist, project: id, db: db)
+            return try AuditQueries.project(id: id, db: db)!
+        }
+    }
+
+    public func auditProjects() throws -> [AuditProject] {
+        try reading { try $0.auditProjects() }
+    }
+
+    public func auditProject(id: Int64) throws -> AuditProject? {
+        try reading { try $0.auditProject(id: id) }
+    }
+
+    /// Replaces the whole allowlist, in the draft's order; the creation rules apply.
+    public func updateAuditProject(id: Int64, with draft: AuditProjectDraft) throws -> AuditProject {
+        let name = try Self.validName(draft.name)
+        try Self.checkAllowlist(draft.allowlist)
+        return try write { db in
+            try db.statement("UPDATE audit_projects SET name = ?, bundle_id = ?, catalogue_version = ? WHERE id = ?")
+                .bind(.text(name), .optionalText(draft.bundleIdentifier), .optionalText(draft.catalogueVersion), .integer(id))
+                .run()
+            guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
+            try db.statement("DELETE FROM audit_allowlist WHERE project_id = ?").bind(.integer(id)).run()
+            try Self.insertAllowlist(draft.allowlist, project: id, db: db)
+            return try AuditQueries.project(id: id, db: db)!
+        }
+    }
+
+    /// Its sessions go with it: their markers are deleted and their flows untagged.
+    public func deleteAuditProject(id: Int64) throws {
+        try write { db in
+            try db.statement("DELETE FROM audit_projects WHERE id = ?").bind(.integer(id)).run()
+            guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
+        }
+    }
+
+    public func startAuditSession(_ draft: AuditSessionDraft, at date: Date) throws -> AuditSession {
+        try write { db in
+            guard try AuditQueries.projectExists(draft.projectID, db: db) else {
+                throw AuditStoreError.projectNotFound(draft.projectID)
+            }
+            if let open = try AuditQueries.openSessionID(db: db) { throw AuditStoreError.sessionAlreadyOpen(open) }
+            let release = draft.kind.release
+            try db.statement("""
+                INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
+                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                """)
+                .bind(
+                    .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
+                    .optionalText(release?.version), .optionalText(release?.build),
+                    .text(draft.environment.deviceModel), .text(draft.environment.osVersion),
+                    .text(draft.environment.toolVersion), .bool(draft.inspection.inspectionEnabled),
+                    .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes))
+                .run()
+            return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!
+        }
+    }
+
+    public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
+        try write { db in
+            guard let session = try AuditQueries.session(id: id, db: db) else { throw AuditStoreError.sessionNotFound(id) }
+            guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
+            guard date.nanosecondsSinceEpoch >= session.startedAt.nanosecondsSinceEpoch else { throw AuditStoreError.dateBeforeSessionStart }
+            try db.statement("UPDATE audit_sessions SET ended_at = ? WHERE id = ?").bind(.date(date), .integer(id)).run()
+            return try AuditQueries.session(id: id, db: db)!
+        }
+    }
+
+    /// Open or ended: its markers go, its flows are untagged, and tagging stops.
+    public func deleteAuditSession(id: Int64) throws {
+        try write { db in
+            try db.statement("DELETE FROM audit_sessions WHERE id = ?").bind(.integer(id)).run()
+            guard db.changes == 1 else { throw AuditStoreError.sessionNotFound(id) }
+        }
+    }
+
+    public func openAuditSession() throws -> AuditSession? {
+        try reading { try $0.openAuditSession() }
+    }
+
+    public func auditSession(id: Int64) throws -> AuditSession? {
+        try reading { try $0.auditSession(id: id) }
+    }
+
+    public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
+        try reading { try $0.auditSessions(forProject: projectID) }
+    }
+
+    /// Markers go into an open session only, at or after its start.
+    public func addMarker(_ kind: SessionMarkerKind, toSession id: Int64, at date: Date) throws -> SessionMarker {
+        let kind = try Self.validMarker(kind)
+        return try write { db in
+            guard let session = try AuditQueries.session(id: id, db: db) else { throw AuditStoreError.sessionNotFound(id) }
+            return try Self.insertMarker(kind, into: session, at: date, db: db)
+        }
+    }
+
+    /// Reads the open session and places the marker in one write transaction, so that a
+    /// session ended by another process in between can never receive it.
+    public func addMarkerToOpenSession(_ kind: SessionMarkerKind, at date: Date) throws -> OpenSessionMarkerOutcome {
+        let kind = try Self.validMarker(kind)
+        return try write { db in
+            guard let recording = try AuditQueries.recording(db: db) else { return .noOpenSession }
+            let marker = try Self.insertMarker(kind, into: recording.session, at: date, db: db)
+            return .placed(marker, in: recording)
+        }
+    }
+
+    public func auditRecording() throws -> AuditRecording? {
+        try reading { try $0.auditRecording() }
+    }
+
+    public func markers(forSession id: Int64) throws -> [SessionMarker] {
+        try reading { try $0.markers(forSession: id) }
+    }
+
+    // MARK: - Rules
+
+    private static func validName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw AuditStoreError.emptyProjectName }
+        return trimmed
+    }
+
+    private static func checkAllowlist(_ entries: [AllowlistEntry]) throws {
+        var seen = Set<String>()
+        for entry in entries where !seen.insert(entry.pattern.text).inserted {
+            throw AuditStoreError.duplicateAllowlistPattern(entry.pattern.text)
+        }
+    }
+
+    private static func validMarker(_ kind: SessionMarkerKind) throws -> SessionMarkerKind {
+        guard case .custom(let label) = kind else { return kind }
+        let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw AuditStoreError.emptyMarkerLabel }
+        return .custom(trimmed)
+    }
+
+    private static func insertAllowlist(_ entries: [AllowlistEntry], project: Int64, db: SQLiteConnection) throws {
+        let insert = "INSERT INTO audit_allowlist (project_id, position, pattern, note) VALUES (?, ?, ?, ?)"
+        for (position, entry) in entries.enumerated() {
+            try db.statement(insert)
+                .bind(.integer(project), .integer(Int64(position)), .text(entry.pattern.text), .optionalText(entry.note))
+                .run()
+        }
+    }
+
+    private static func insertMarker(
+        _ kind: SessionMarkerKind, into session: AuditSession, at date: Date, db: SQLiteConnection
+    ) throws -> SessionMarker {
+        guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(session.id) }
+        guard date.nanosecondsSinceEpoch >= session.startedAt.nanosecondsSinceEpoch else { throw AuditStoreError.dateBeforeSessionStart }
+        let (code, label) = AuditSerialization.code(of: kind)
+        try db.statement("INSERT INTO audit_markers (session_id, ts, kind, label) VALUES (?, ?, ?, ?)")
+            .bind(.integer(session.id), .date(date), .integer(code.rawValue), .optionalText(label))
+            .run()
+        return SessionMarker(id: db.lastInsertedRowID, sessionID: session.id, date: date, kind: kind)
+    }
+}

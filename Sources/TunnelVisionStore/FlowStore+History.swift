@@ -1,0 +1,88 @@
+import Foundation
+import TunnelVisionModel
+
+/// What the capture daemon writes: capture sessions, flows with their packets, DNS answers.
+extension FlowStore {
+    /// One per daemon start (or offline import): the scope within which a 5-tuple is one flow.
+    public func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession {
+        try write { db in
+            try db.statement("INSERT INTO capture_sessions (started_at, ended_at, tool_version, input) VALUES (?, NULL, ?, ?)")
+                .bind(.date(date), .text(toolVersion), .text(input))
+                .run()
+            return CaptureSession(id: db.lastInsertedRowID, startedAt: date, endedAt: nil, toolVersion: toolVersion, input: input)
+        }
+    }
+
+    public func endCaptureSession(id: Int64, at date: Date) throws {
+        try write { db in
+            try db.statement("UPDATE capture_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
+                .bind(.date(date), .integer(id))
+                .run()
+        }
+    }
+
+    /// After a crash: every capture session still open is closed at its last packet (or its
+    /// start, when it recorded none). Returns the ids it closed.
+    @discardableResult
+    public func closeInterruptedCaptureSessions() throws -> [Int64] {
+        try write { db in
+            let open = try db.statement("SELECT id FROM capture_sessions WHERE ended_at IS NULL").rows { $0.int64(0) }
+            for id in open {
+                try db.statement("""
+                    UPDATE capture_sessions SET ended_at = MAX(started_at,
+                        COALESCE((SELECT MAX(last_seen) FROM flows WHERE session = ?1), started_at))
+                    WHERE id = ?1
+                    """).bind(.integer(id)).run()
+            }
+            return open
+        }
+    }
+
+    public func captureSessions() throws -> [CaptureSession] {
+        try reading { try $0.captureSessions() }
+    }
+
+    /// A batch that breaks its own contract: a programming error of the writer, not of the user.
+    public enum BatchError: Error, Sendable, Hashable {
+        case packetOfUnlistedFlow(FlowHandle)
+    }
+
+    /// Writes one batch in one transaction: flows first (inserted or updated, each tagged with
+    /// the audit session open at that moment), then their packets and DNS answers. Returns the
+    /// rows given to flows that had none.
+    @discardableResult
+    public func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64] {
+        guard !batch.isEmpty else { return [:] }
+        return try write { db in
+            var rows: [FlowHandle: Int64] = [:]
+            for upsert in batch.flows {
+                let values = FlowColumns.values(of: upsert.state)
+                if let rowID = upsert.rowID {
+                    try db.statement(FlowColumns.updateSQL).bind([.integer(rowID)] + values).run()
+                    rows[upsert.handle] = rowID
+                } else {
+                    try db.statement(FlowColumns.insertSQL).bind([.integer(captureSession)] + values).run()
+                    rows[upsert.handle] = db.lastInsertedRowID
+                }
+            }
+            let insertPacket = try db.statement(
+                "INSERT INTO packets (flow_id, ts, direction, wire_length, file_seq, file_offset) VALUES (?, ?, ?, ?, ?, ?)")
+            for packet in batch.packets {
+                guard let flowID = rows[packet.flow] else { throw BatchError.packetOfUnlistedFlow(packet.flow) }
+                insertPacket.reset()
+                try insertPacket.bindIntegers(
+                    flowID, packet.timestampNanoseconds, Int64(packet.direction.rawValue), Int64(packet.wireLength),
+                    Int64(packet.location.fileSequence), Int64(clamping: packet.location.offset))
+                try insertPacket.run()
+            }
+            for answer in batch.dnsAnswers {
+                try db.statement("INSERT INTO dns_answers (ts, query_name, address, ttl, flow_id) VALUES (?, ?, ?, ?, ?)")
+                    .bind(
+                        .integer(answer.timestampNanoseconds), .text(answer.queryName), .text(answer.address.description),
+                        .integer(Int64(answer.ttl)), .optionalInteger(rows[answer.flow]))
+                    .run()
+            }
+            return rows
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import CSQLite
+import Foundation
+
+/// The history and the audit model in one SQLite file, shared by the daemon and every tvctl
+/// call: WAL, foreign keys on, and a busy timeout so that two processes wait for each other
+/// instead of seeing "database is locked".
+// Unchecked: the one connection is only ever touched with `lock` held.
+public final class FlowStore: @unchecked Sendable {
+    public let path: String
+    private let connection: SQLiteConnection
+    private let lock = NSLock()
+
+    /// How long a call waits for another process's write before the history counts as busy.
+    static let busyTimeoutMilliseconds: Int32 = 15_000
+
+    /// Opens (creating it if needed) and migrates the database at `path`.
+    public convenience init(path: String) throws(HistoryError) {
+        try self.init(path: path, migratingTo: Schema.version)
+    }
+
+    /// Migrates only up to `version`: how a test makes a database of an older version.
+    init(path: String, migratingTo version: Int) throws(HistoryError) {
+        self.path = path
+        let opened: SQLiteConnection
+        do {
+            opened = try SQLiteConnection(path: path, readOnly: false)
+            opened.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+            try opened.execute("PRAGMA foreign_keys = ON")
+            try Self.enableWAL(on: opened)
+            try opened.execute("PRAGMA synchronous = NORMAL")
+            try Self.migrate(opened, to: version, path: path)
+        } catch let error as HistoryError {
+            throw error
+        } catch let failure as SQLiteFailure {
+            throw Self.historyError(failure, path: path)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        connection = opened
+    }
+
+    /// Runs the body with the connection; what SQLite throws becomes a HistoryError, and what
+    /// the body throws of its own (AuditStoreError) passes through untouched.
+    func access<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body(connection)
+        } catch let failure as SQLiteFailure {
+            throw Self.historyError(failure, path: path)
+        }
+    }
+
+    /// A write transaction that takes the write lock first.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try access { db in try db.transaction(immediate: true) { try body(db) } }
+    }
+
+    /// Reads inside one transaction, so that everything the body reads is of one instant of the
+    /// history even while the daemon keeps writing.
+    public func reading<T>(_ body: (HistorySnapshot) throws -> T) throws -> T {
+        try access { db in try db.transaction(immediate: false) { try body(HistorySnapshot(db: db)) } }
+    }
+
+    public var schemaVersion: Int {
+        get throws { try access { db in try Self.userVersion(db) } }
+    }
+
+    public static var currentSchemaVersion: Int { Schema.version }
+
+    private static func enableWAL(on db: SQLiteConnection) throws(SQLiteFailure) {
+        let statement = try db.statement("PRAGMA journal_mode = WAL")
+        _ = try? statement.firstRow { $0.text(0) }
+    }
+
+    private static func userVersion(_ db: SQLiteConnection) throws -> Int {
+        Int(try db.statement("PRAGMA user_version").firstRow { $0.int64(0) } ?? 0)
+    }
+
+    private static func migrate(_ db: SQLiteConnection, to target: Int, path: String) throws {
+        let found = try userVersion(db)
+        guard found <= Schema.version else {
+            throw HistoryError.newerSchema(path: path, found: found, supported: Schema.version)
+        }
+        guard found < target else { return }
+        try db.transaction(immediate: true) {
+            // Another process may have migrated while this one waited for the lock.
+            let current = try userVersion(db)
+            for step in current..<target {
+                try db.execute(Schema.migrations[step])
+                try db.execute("PRAGMA user_version = \(step + 1)")
+            }
+        }
+    }
+
+    static func historyError(_ failure: SQLiteFailure, path: String) -> HistoryError {
+        switch failure.primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy(path: path)
+        case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: .permissionDenied(path: path)
+        case SQLITE_CANTOPEN:
+            isDenied(path) ? .permissionDenied(path: path) : .cannotOpen(path: path, reason: failure.message)
+        case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt(path: path)
+        case SQLITE_FULL: .diskFull(path: path)
+        case SQLITE_IOERR where failure.message.contains("denied"): .permissionDenied(path: path)
+        default: .failed(path: path, code: failure.code, message: failure.message)
+        }
+    }
+
+    /// Whether this user lacks the rights to the file, or to the folder it would be made in.
+    private static func isDenied(_ path: String) -> Bool {
+        if FileManager.default.fileExists(atPath: path) {
+            return Glibc.access(path, R_OK | W_OK) != 0 && errno == EACCES
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        return Glibc.access(folder.isEmpty ? "." : folder, W_OK | X_OK) != 0 && errno == EACCES
+    }
+}
+
+/// The read side of the history inside one read transaction.
+/// Valid only inside the closure it was handed to.
+public struct HistorySnapshot {
+    let db: SQLiteConnection
+}

@@ -1,0 +1,32 @@
+/// The history did not answer: the database could not be opened, read or written.
+/// Nothing here is a rule the user broke; each case says what to look at.
+public enum HistoryError: Error, Sendable, Hashable {
+    /// The file or its folder is not readable/writable by this user.
+    case permissionDenied(path: String)
+    /// The file could not be opened at all (missing folder, not a database).
+    case cannotOpen(path: String, reason: String)
+    /// Another process held the database longer than the busy timeout.
+    case busy(path: String)
+    /// The file is damaged.
+    case corrupt(path: String)
+    /// Written by a newer TunnelVision: this version does not know its schema.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// The disk is full.
+    case diskFull(path: String)
+    /// Any other failure, with SQLite's own words.
+    case failed(path: String, code: Int32, message: String)
+}
+
+/// A rule of the audit model the caller can act on.
+public enum AuditStoreError: Error, Sendable, Equatable {
+    case emptyProjectName
+    case duplicateAllowlistPattern(String)
+    case projectNotFound(Int64)
+    case sessionNotFound(Int64)
+    /// Carries the session in the way.
+    case sessionAlreadyOpen(Int64)
+    case sessionAlreadyEnded(Int64)
+    /// An end or a marker dated before the session began.
+    case dateBeforeSessionStart
+    case emptyMarkerLabel
+}

@@ -1,0 +1,133 @@
+import Foundation
+import TunnelVisionModel
+
+/// Reads of the history. Each is also on `FlowStore`, where it is its own transaction.
+extension HistorySnapshot {
+    /// Oldest first (by first packet, then id).
+    public func flows(inAuditSession id: Int64, limit: Int = .max) throws -> [StoredFlow] {
+        try db.statement("""
+            SELECT \(FlowColumns.selectList) FROM flows WHERE audit_session_id = ?
+            ORDER BY first_seen, id LIMIT ?
+            """)
+            .bind(.integer(id), .integer(Int64(max(0, limit))))
+            .rows(FlowColumns.flow)
+    }
+
+    public func flowCount(inAuditSession id: Int64) throws -> Int {
+        Int(try db.statement("SELECT COUNT(*) FROM flows WHERE audit_session_id = ?").bind(.integer(id)).firstRow { $0.int64(0) } ?? 0)
+    }
+
+    public func flows(inCaptureSession id: Int64) throws -> [StoredFlow] {
+        try db.statement("SELECT \(FlowColumns.selectList) FROM flows WHERE session = ? ORDER BY first_seen, id")
+            .bind(.integer(id))
+            .rows(FlowColumns.flow)
+    }
+
+    public func flow(id: Int64) throws -> StoredFlow? {
+        try db.statement("SELECT \(FlowColumns.selectList) FROM flows WHERE id = ?").bind(.integer(id)).firstRow(FlowColumns.flow)
+    }
+
+    /// Per flow and per capture file (nil: never captured), how many packets the history holds.
+    public func packetCounts(inAuditSession id: Int64) throws -> [SessionPacketCount] {
+        try db.statement("""
+            SELECT p.flow_id, CASE WHEN p.file_offset = 0 THEN NULL ELSE p.file_seq END AS file, COUNT(*)
+            FROM packets p JOIN flows f ON f.id = p.flow_id
+            WHERE f.audit_session_id = ?
+            GROUP BY p.flow_id, file ORDER BY p.flow_id, file
+            """)
+            .bind(.integer(id))
+            .rows { row in
+                SessionPacketCount(
+                    flowID: row.int64(0), fileSequence: row.int64OrNil(1).map { UInt32(truncatingIfNeeded: $0) },
+                    count: Int(row.int64(2)))
+            }
+    }
+
+    /// The session's packets whose bytes are in one file, by ascending offset. Asked one file at
+    /// a time, so what is held is bounded by a file, not by how long the session ran.
+    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
+        guard fileSequence != 0 else { return [] }
+        return try db.statement("""
+            SELECT p.flow_id, p.ts, p.direction, p.wire_length, p.file_offset
+            FROM packets p JOIN flows f ON f.id = p.flow_id
+            WHERE f.audit_session_id = ? AND p.file_seq = ? AND p.file_offset <> 0
+            ORDER BY p.file_offset
+            """)
+            .bind(.integer(id), .integer(Int64(fileSequence)))
+            .rows { row in
+                SessionCapturedPacket(
+                    flowID: row.int64(0), timestampNanoseconds: row.int64(1),
+                    direction: Direction(rawValue: UInt8(truncatingIfNeeded: row.int64(2))) ?? .outbound,
+                    wireLength: UInt32(truncatingIfNeeded: row.int64(3)), fileOffset: UInt64(clamping: row.int64(4)))
+            }
+    }
+
+    /// The files the session's packets point at: a file carries no session of its own.
+    public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
+        Set(try db.statement("""
+            SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
+            WHERE f.audit_session_id = ? AND p.file_offset <> 0
+            """).bind(.integer(id)).rows { UInt32(truncatingIfNeeded: $0.int64(0)) })
+    }
+
+    /// The files that hold bytes of any session, in one query: what retention must keep.
+    public func auditEvidenceFileSequences() throws -> Set<UInt32> {
+        Set(try db.statement("""
+            SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
+            WHERE f.audit_session_id IS NOT NULL AND p.file_offset <> 0
+            """).rows { UInt32(truncatingIfNeeded: $0.int64(0)) })
+    }
+
+    public func captureSessions() throws -> [CaptureSession] {
+        try db.statement("SELECT id, started_at, ended_at, tool_version, input FROM capture_sessions ORDER BY id").rows { row in
+            CaptureSession(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3), input: row.text(4))
+        }
+    }
+
+    /// By sequence.
+    public func captureFiles() throws -> [CaptureFile] {
+        try db.statement("SELECT sequence, path, created_at, closed_at, bytes FROM capture_files ORDER BY sequence").rows { row in
+            CaptureFile(
+                sequence: UInt32(truncatingIfNeeded: row.int64(0)), path: row.text(1), createdAt: row.date(2),
+                closedAt: row.dateOrNil(3), bytes: UInt64(clamping: row.int64(4)))
+        }
+    }
+}
+
+extension FlowStore {
+    public func flows(inAuditSession id: Int64, limit: Int = .max) throws -> [StoredFlow] {
+        try reading { try $0.flows(inAuditSession: id, limit: limit) }
+    }
+
+    public func flowCount(inAuditSession id: Int64) throws -> Int {
+        try reading { try $0.flowCount(inAuditSession: id) }
+    }
+
+    public func flows(inCaptureSession id: Int64) throws -> [StoredFlow] {
+        try reading { try $0.flows(inCaptureSession: id) }
+    }
+
+    public func flow(id: Int64) throws -> StoredFlow? {
+        try reading { try $0.flow(id: id) }
+    }
+
+    public func packetCounts(inAuditSession id: Int64) throws -> [SessionPacketCount] {
+        try reading { try $0.packetCounts(inAuditSession: id) }
+    }
+
+    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
+        try reading { try $0.capturedPackets(inAuditSession: id, fileSequence: fileSequence) }
+    }
+
+    public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
+        try reading { try $0.captureFileSequences(inAuditSession: id) }
+    }
+
+    public func auditEvidenceFileSequences() throws -> Set<UInt32> {
+        try reading { try $0.auditEvidenceFileSequences() }
+    }
+
+    public func captureFiles() throws -> [CaptureFile] {
+        try reading { try $0.captureFiles() }
+    }
+}

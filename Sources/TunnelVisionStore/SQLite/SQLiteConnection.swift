@@ -1,0 +1,194 @@
+import CSQLite
+import Foundation
+
+/// What SQLite said when a call failed: its result code and its message.
+struct SQLiteFailure: Error, Sendable, Equatable {
+    let code: Int32
+    let message: String
+
+    var primaryCode: Int32 { code & 0xFF }
+    var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+}
+
+/// SQLITE_TRANSIENT: SQLite copies the bound bytes before the call returns.
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One connection. Not thread-safe on its own: `FlowStore` serialises access to it.
+final class SQLiteConnection {
+    private(set) var handle: OpaquePointer?
+    private var cache: [String: Statement] = [:]
+
+    init(path: String, readOnly: Bool) throws(SQLiteFailure) {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &db, flags, nil)
+        guard result == SQLITE_OK else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteFailure(code: result, message: message)
+        }
+        sqlite3_extended_result_codes(db, 1)
+        handle = db
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func failure(_ code: Int32) -> SQLiteFailure {
+        SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    func execute(_ sql: String) throws(SQLiteFailure) {
+        let result = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw failure(result) }
+    }
+
+    /// A prepared statement, reset and kept for the next call with the same text.
+    func statement(_ sql: String) throws(SQLiteFailure) -> Statement {
+        if let cached = cache[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard result == SQLITE_OK, let raw else { throw failure(result) }
+        let statement = Statement(raw: raw, connection: self)
+        cache[sql] = statement
+        return statement
+    }
+
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs the body in a transaction, rolled back when it throws. IMMEDIATE takes the write
+    /// lock up front, so the busy timeout applies instead of a deadlock-avoiding SQLITE_BUSY.
+    func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A value SQLite can bind.
+enum SQLValue {
+    case integer(Int64)
+    case text(String)
+    case null
+}
+
+final class Statement {
+    private let raw: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    fileprivate init(raw: OpaquePointer, connection: SQLiteConnection) {
+        self.raw = raw
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(raw) }
+
+    func reset() {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+    }
+
+    @discardableResult
+    func bind(_ values: SQLValue...) throws(SQLiteFailure) -> Statement {
+        try bind(values)
+    }
+
+    @discardableResult
+    func bind(_ values: [SQLValue]) throws(SQLiteFailure) -> Statement {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32
+            switch value {
+            case .integer(let number): result = sqlite3_bind_int64(raw, index, number)
+            case .text(let text): result = sqlite3_bind_text(raw, index, text, -1, transientDestructor)
+            case .null: result = sqlite3_bind_null(raw, index)
+            }
+            guard result == SQLITE_OK else { throw connection.failure(result) }
+        }
+        return self
+    }
+
+    /// Binds integers without building an array of values: the per-packet insert uses it.
+    func bindIntegers(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64, _ e: Int64, _ f: Int64) throws(SQLiteFailure) {
+        for (index, value) in [(Int32(1), a), (2, b), (3, c), (4, d), (5, e), (6, f)] {
+            let result = sqlite3_bind_int64(raw, index, value)
+            guard result == SQLITE_OK else { throw connection.failure(result) }
+        }
+    }
+
+    /// Steps once; true while a row is there to read.
+    func step() throws(SQLiteFailure) -> Bool {
+        let result = sqlite3_step(raw)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let failure = connection.failure(result)
+            sqlite3_reset(raw)
+            throw failure
+        }
+    }
+
+    func run() throws(SQLiteFailure) {
+        while try step() {}
+    }
+
+    func rows<T>(_ read: (Row) throws -> T) throws -> [T] {
+        var result: [T] = []
+        while try step() { result.append(try read(Row(raw: raw))) }
+        return result
+    }
+
+    func firstRow<T>(_ read: (Row) throws -> T) throws -> T? {
+        defer { sqlite3_reset(raw) }
+        return try step() ? try read(Row(raw: raw)) : nil
+    }
+}
+
+/// The current row of a statement, read by column index.
+struct Row {
+    fileprivate let raw: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+    func int64OrNil(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(raw, column) else { return "" }
+        return String(cString: bytes)
+    }
+
+    func textOrNil(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+extension SQLValue {
+    static func date(_ date: Date) -> SQLValue { .integer(date.nanosecondsSinceEpoch) }
+    static func optionalDate(_ date: Date?) -> SQLValue { date.map(SQLValue.date) ?? .null }
+    static func optionalText(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
+    static func optionalInteger(_ number: Int64?) -> SQLValue { number.map(SQLValue.integer) ?? .null }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+}
+
+extension Row {
+    func date(_ column: Int32) -> Date { Date(nanosecondsSinceEpoch: int64(column)) }
+    func dateOrNil(_ column: Int32) -> Date? { int64OrNil(column).map(Date.init(nanosecondsSinceEpoch:)) }
+}

@@ -1,0 +1,144 @@
+/// The schema as forward-only migrations. `PRAGMA user_version` is how many have run; a
+/// database is only ever moved forward, one step at a time, each step in its own transaction.
+enum Schema {
+    static var version: Int { migrations.count }
+
+    static let migrations: [String] = [
+        // 1: the history of what crossed the tap.
+        """
+        CREATE TABLE capture_sessions (
+            id INTEGER PRIMARY KEY,
+            started_at INTEGER NOT NULL,
+            ended_at INTEGER,
+            tool_version TEXT NOT NULL,
+            input TEXT NOT NULL
+        );
+        CREATE TABLE capture_files (
+            sequence INTEGER PRIMARY KEY CHECK (sequence > 0),
+            path TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            closed_at INTEGER,
+            bytes INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE flows (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES capture_sessions(id),
+            protocol INTEGER NOT NULL,
+            a_address TEXT NOT NULL,
+            a_port INTEGER NOT NULL,
+            b_address TEXT NOT NULL,
+            b_port INTEGER NOT NULL,
+            first_seen INTEGER NOT NULL,
+            last_seen INTEGER NOT NULL,
+            bytes_out INTEGER NOT NULL DEFAULT 0,
+            bytes_in INTEGER NOT NULL DEFAULT 0,
+            packet_count INTEGER NOT NULL DEFAULT 0,
+            tls_status INTEGER NOT NULL DEFAULT 0,
+            sni TEXT,
+            dns_name TEXT,
+            dns_other_names TEXT,
+            stream_opening INTEGER,
+            client_versions_form INTEGER,
+            client_versions TEXT,
+            client_alpn TEXT,
+            client_alpn_omitted INTEGER,
+            client_dropped_identifiers INTEGER,
+            client_ech INTEGER,
+            server_answer INTEGER,
+            server_version INTEGER,
+            server_cipher INTEGER,
+            server_from_hrr INTEGER,
+            server_source INTEGER,
+            server_alert INTEGER,
+            server_certificates TEXT,
+            quic_version INTEGER,
+            quic_end INTEGER
+        );
+        CREATE INDEX flows_session ON flows (session);
+        CREATE INDEX flows_last_seen ON flows (last_seen);
+        CREATE TABLE packets (
+            flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+            ts INTEGER NOT NULL,
+            direction INTEGER NOT NULL,
+            wire_length INTEGER NOT NULL,
+            file_seq INTEGER NOT NULL,
+            file_offset INTEGER NOT NULL
+        );
+        CREATE INDEX packets_flow ON packets (flow_id, ts);
+        CREATE TABLE dns_answers (
+            id INTEGER PRIMARY KEY,
+            ts INTEGER NOT NULL,
+            query_name TEXT NOT NULL,
+            address TEXT NOT NULL,
+            ttl INTEGER NOT NULL,
+            flow_id INTEGER REFERENCES flows(id) ON DELETE CASCADE
+        );
+        CREATE INDEX dns_answers_flow ON dns_answers (flow_id);
+        """,
+        // 2: the audit model, schema v6 of the spec.
+        """
+        CREATE TABLE audit_projects (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            bundle_id TEXT,
+            catalogue_version TEXT,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE audit_allowlist (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            pattern TEXT NOT NULL,
+            note TEXT,
+            UNIQUE (project_id, pattern)
+        );
+        CREATE TABLE audit_sessions (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+            kind INTEGER NOT NULL,
+            app_version TEXT,
+            build_number TEXT,
+            device_model TEXT NOT NULL,
+            os_version TEXT NOT NULL,
+            tool_version TEXT NOT NULL,
+            inspection_enabled INTEGER NOT NULL,
+            ca_trusted INTEGER NOT NULL,
+            started_at INTEGER NOT NULL,
+            ended_at INTEGER,
+            notes TEXT NOT NULL DEFAULT ''
+        );
+        CREATE UNIQUE INDEX audit_sessions_single_open ON audit_sessions ((ended_at IS NULL)) WHERE ended_at IS NULL;
+        CREATE TABLE audit_markers (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES audit_sessions(id) ON DELETE CASCADE,
+            ts INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            label TEXT
+        );
+        ALTER TABLE flows ADD COLUMN audit_session_id INTEGER REFERENCES audit_sessions(id) ON DELETE SET NULL;
+        CREATE INDEX flows_audit_session ON flows (audit_session_id, first_seen);
+        """,
+        // 3: what the daemon tells tvctl: its settings and a heartbeat.
+        """
+        CREATE TABLE daemon_settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE daemon_heartbeat (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            at INTEGER NOT NULL,
+            pid INTEGER NOT NULL,
+            capture_session INTEGER,
+            input TEXT NOT NULL,
+            packets_seen INTEGER NOT NULL,
+            bytes_seen INTEGER NOT NULL,
+            packets_recorded INTEGER NOT NULL,
+            packets_not_captured INTEGER NOT NULL,
+            packets_dropped INTEGER NOT NULL,
+            queue_depth INTEGER NOT NULL,
+            capture_bytes INTEGER NOT NULL
+        );
+        """,
+    ]
+}

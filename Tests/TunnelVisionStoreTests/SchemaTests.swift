@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TunnelVisionModel
+@testable import TunnelVisionStore
+
+@Suite struct SchemaTests {
+    func columns(_ table: String, _ store: FlowStore) throws -> [String] {
+        try store.access { db in try db.statement("SELECT name FROM pragma_table_info(?)").bind(.text(table)).rows { $0.text(0) } }
+    }
+
+    func foreignKeys(_ table: String, _ store: FlowStore) throws -> [String] {
+        try store.access { db in
+            try db.statement("SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list(?) ORDER BY \"from\"")
+                .bind(.text(table)).rows { "\($0.text(0)) → \($0.text(1)) \($0.text(2))" }
+        }
+    }
+
+    /// The audit tables are schema v6 of the spec, column for column.
+    @Test func auditTablesAreSchemaV6() throws {
+        let store = try TemporaryDatabase().open()
+        #expect(try columns("audit_projects", store) == ["id", "name", "bundle_id", "catalogue_version", "created_at"])
+        #expect(try columns("audit_allowlist", store) == ["id", "project_id", "position", "pattern", "note"])
+        #expect(try columns("audit_sessions", store) == [
+            "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
+            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
+        ])
+        #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
+        #expect(try columns("flows", store).last == "audit_session_id")
+        #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
+        #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
+        #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])
+        #expect(try foreignKeys("flows", store).contains("audit_session_id → audit_sessions SET NULL"))
+    }
+
+    @Test func indexesOfSchemaV6() throws {
+        let store = try TemporaryDatabase().open()
+        let sql = try store.access { db in
+            try db.statement("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").rows { ($0.text(0), $0.text(1)) }
+        }
+        let byName = Dictionary(uniqueKeysWithValues: sql)
+        #expect(byName["audit_sessions_single_open"] ==
+            "CREATE UNIQUE INDEX audit_sessions_single_open ON audit_sessions ((ended_at IS NULL)) WHERE ended_at IS NULL")
+        #expect(byName["flows_audit_session"] == "CREATE INDEX flows_audit_session ON flows (audit_session_id, first_seen)")
+        let unique = try store.access { db in
+            try db.statement("SELECT \"unique\", partial FROM pragma_index_list('audit_allowlist')").rows { ($0.bool(0), $0.bool(1)) }
+        }
+        #expect(unique.contains { $0.0 && !$0.1 })
+    }
+
+    @Test func walForeignKeysAndUserVersion() throws {
+        let store = try TemporaryDatabase().open()
+        let mode = try store.access { db in try db.statement("PRAGMA journal_mode").firstRow { $0.text(0) } }
+        let keys = try store.access { db in try db.statement("PRAGMA foreign_keys").firstRow { $0.int64(0) } }
+        #expect(mode == "wal")
+        #expect(keys == 1)
+        #expect(try store.schemaVersion == FlowStore.currentSchemaVersion)
+    }
+
+    /// A database written by the first version (history only) opens, migrates, and keeps its flows.
+    @Test func anOlderDatabaseOpensAndMigrates() throws {
+        let db = TemporaryDatabase()
+        let old = try FlowStore(path: db.path, migratingTo: 1)
+        #expect(try old.schemaVersion == 1)
+        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        try old.access { db in
+            try db.execute("""
+                INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen)
+                VALUES (\(capture.id), 17, '10.77.0.2', 5353, '10.0.0.1', 53, 1, 2)
+                """)
+        }
+        let migrated = try db.open()
+        #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
+        #expect(try migrated.flows(inCaptureSession: capture.id).count == 1)
+        let project = try migrated.createAuditProject(projectDraft(), at: at(1))
+        #expect(try migrated.auditProject(id: project.id) != nil)
+    }
+
+    @Test func aNewerDatabaseIsRefusedNotDowngraded() throws {
+        let db = TemporaryDatabase()
+        let store = try db.open()
+        try store.access { db in try db.execute("PRAGMA user_version = 99") }
+        #expect(throws: HistoryError.newerSchema(path: db.path, found: 99, supported: FlowStore.currentSchemaVersion)) {
+            try FlowStore(path: db.path)
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsCorrupt() throws {
+        let db = TemporaryDatabase()
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: db.path))
+        #expect(throws: HistoryError.corrupt(path: db.path)) { try FlowStore(path: db.path) }
+    }
+
+    @Test func aMissingFolderCannotBeOpened() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/history.sqlite"
+        #expect {
+            try FlowStore(path: path)
+        } throws: { error in
+            if case HistoryError.cannotOpen(let failedPath, _) = error { return failedPath == path }
+            return false
+        }
+    }
+}
