@@ -96,7 +96,7 @@ public enum ConfigurationParser {
         case "uplink": configuration.uplink = try interfaceName(value, or: invalid)
         case "client_network":
             let networks = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard networks.allSatisfy(isNetwork) else { throw invalid }
+            guard networks.allSatisfy({ IPNetwork($0) != nil }) else { throw invalid }
             configuration.clientNetworks += networks
         case "snaplen":
             guard let number = UInt32(value), (64...PcapFormat.defaultSnapshotLength).contains(number) else { throw invalid }
@@ -135,12 +135,5 @@ public enum ConfigurationParser {
     private static func interfaceName(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> String {
         guard value.utf8.count <= 15, !value.contains("/"), !value.contains(where: \.isWhitespace) else { throw error }
         return value
-    }
-
-    /// `address/prefix` for IPv4 (prefix ≤ 32) or IPv6 (prefix ≤ 128).
-    static func isNetwork(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let address = IPAddress(String(parts[0])), let prefix = Int(parts[1]), prefix >= 0 else { return false }
-        return prefix <= (address.family == .v4 ? 32 : 128)
     }
 }

@@ -89,7 +89,7 @@ public final class CaptureDaemon {
         recorderDone.join()
         let end = Date(nanosecondsSinceEpoch: clock.now())
         try? history.endCaptureSession(id: session.id, at: end)
-        log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.notCaptured))
+        log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
     }
 
     private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock,

@@ -8,6 +8,7 @@ public enum DaemonMessage: Sendable, Hashable {
     case captureSuspended(cause: String)
     case captureResumed(notCaptured: UInt64)
     case batchRefused(cause: String)
+    case recorderBehind(packets: UInt64)
     case retentionDeleted(files: Int, bytesAfter: UInt64)
     case retentionShortfall(RetentionShortfall)
     case retentionFailed(cause: String)
@@ -29,6 +30,8 @@ public enum DaemonMessage: Sendable, Hashable {
             "capture resumed; \(count) packets in between were recorded as not captured"
         case .batchRefused(let cause):
             "the history refused a batch (\(cause)); its packet rows are lost, their bytes stay in the capture file"
+        case .recorderBehind(let packets):
+            "the recorder fell behind: \(packets) packets in the last second were forwarded and stored as not captured"
         case .retentionDeleted(let files, let bytes):
             "retention deleted \(files) capture files; \(bytes) bytes of captures remain"
         case .retentionShortfall(.sizeCapHeldByEvidence(let evidence, let total)):

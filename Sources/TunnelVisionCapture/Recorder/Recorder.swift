@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// How often the recorder commits and reports.
 public struct RecorderCadence: Sendable, Hashable {
@@ -33,7 +34,9 @@ public final class Recorder: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
 
-    private var status: RecorderStatus
+    private var status: DaemonHeartbeat
+    private var queueFullAtLastBeat: UInt64 = 0
+    private var heartbeatFailing = false
     private var pendingPackets = 0
     private var lastCommit: Int64 = 0
     private var lastHeartbeat: Int64 = 0
@@ -57,7 +60,7 @@ public final class Recorder: @unchecked Sendable {
         self.cadence = cadence
         self.log = log
         self.retention = RetentionRunner(limits: retention, log: log)
-        status = RecorderStatus(at: session.startedAt, captureSessionID: session.id, input: session.input)
+        status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureSessionID: session.id, input: session.input)
     }
 
     /// Asks the thread to drain what is queued, commit it, close the file and return.
@@ -66,7 +69,7 @@ public final class Recorder: @unchecked Sendable {
     public var hasFinished: Bool { finished.load(ordering: .acquiring) }
 
     /// The status as of the last heartbeat (read after `run()` returned, or from its thread).
-    public var lastStatus: RecorderStatus { status }
+    public var lastStatus: DaemonHeartbeat { status }
 
     /// Runs until `stop()` and the queues are empty; meant for a thread of its own.
     public func run() {
@@ -93,7 +96,7 @@ public final class Recorder: @unchecked Sendable {
         }
         let now = clock.now()
         do { try writer.close(at: Date(nanosecondsSinceEpoch: now)) } catch { suspendCapture(error, now: now) }
-        commit(now: now)
+        commit(now: now, finishing: true)
         heartbeat(now: now)
         finished.store(true, ordering: .releasing)
     }
@@ -112,7 +115,7 @@ public final class Recorder: @unchecked Sendable {
                 suspendCapture(error, now: timestampNanoseconds)
             }
         }
-        if location.isCaptured { status.recorded += 1 } else { countNotCaptured() }
+        if location.isCaptured { status.packetsRecorded += 1 } else { countNotCaptured() }
         feed(packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: location)
     }
 
@@ -127,7 +130,7 @@ public final class Recorder: @unchecked Sendable {
     }
 
     private func countNotCaptured() {
-        status.notCaptured += 1
+        status.packetsNotCaptured += 1
         if captureBlockedUntil != nil { notCapturedWhileBlocked += 1 }
     }
 
@@ -137,7 +140,7 @@ public final class Recorder: @unchecked Sendable {
         captureBlockedUntil = now + cadence.captureRetryNanoseconds
     }
 
-    private func commit(now: Int64) {
+    private func commit(now: Int64, finishing: Bool = false) {
         lastCommit = now
         do { try writer.flush() } catch { suspendCapture(error, now: now) }
         for change in writer.takeChanges() {
@@ -148,11 +151,10 @@ public final class Recorder: @unchecked Sendable {
                 rotated = true
             }
         }
-        let batch = engine.takeBatch(now: now)
+        let batch = finishing ? engine.finishAll() : engine.takeBatch(now: now)
         pendingPackets = 0
         if !batch.isEmpty {
             do { engine.assign(rows: try history.write(batch, captureSession: session.id)) } catch {
-                status.failedBatches += 1
                 log.say(.batchRefused(cause: String(describing: error)))
             }
         }
@@ -167,11 +169,20 @@ public final class Recorder: @unchecked Sendable {
         status.at = Date(nanosecondsSinceEpoch: now)
         status.packetsSeen = counters.packetsSeen.load(ordering: .relaxed)
         status.bytesSeen = counters.bytesSeen.load(ordering: .relaxed)
-        status.dropped = counters.queueFull.load(ordering: .relaxed)
-        status.unrecorded = counters.unrecorded.load(ordering: .relaxed)
+        status.packetsDropped = counters.unrecorded.load(ordering: .relaxed)
         status.queueDepth = queues.packets.depth
+        let queueFull = counters.queueFull.load(ordering: .relaxed)
+        if queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
+        queueFullAtLastBeat = queueFull
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
-        do { try history.recordStatus(status) } catch { log.say(.heartbeatFailed(cause: String(describing: error))) }
+        status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
+        do {
+            try history.recordHeartbeat(status)
+            heartbeatFailing = false
+        } catch {
+            if !heartbeatFailing { log.say(.heartbeatFailed(cause: String(describing: error))) }
+            heartbeatFailing = true
+        }
     }
 
     static func describe(_ error: Error) -> String {

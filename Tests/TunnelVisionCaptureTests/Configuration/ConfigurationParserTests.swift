@@ -64,7 +64,7 @@ import Testing
         (["--snaplen", "300000"], .invalidValue(key: "snaplen", value: "300000")),
         (["--client-network", "10.0.0.0/33"], .invalidValue(key: "client_network", value: "10.0.0.0/33")),
         (["--client-network", "fd00::/129"], .invalidValue(key: "client_network", value: "fd00::/129")),
-        (["--client-network", "10.0.0.0"], .invalidValue(key: "client_network", value: "10.0.0.0")),
+        (["--client-network", "10.0.0.300/24"], .invalidValue(key: "client_network", value: "10.0.0.300/24")),
         (["--inspection", "maybe"], .invalidValue(key: "inspection", value: "maybe")),
         (["--tun", "a-name-longer-than-15"], .invalidValue(key: "tun", value: "a-name-longer-than-15")),
         (["--keep-days", "0"], .invalidValue(key: "keep_days", value: "0")),

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionModel
+import TunnelVisionStore
 @testable import TunnelVisionCapture
 
 /// Test-only stand-in for the flow engine: every packet belongs to one flow, and each batch
@@ -8,10 +9,12 @@ final class OneFlowEngine: PacketEngine {
     private(set) var processed: [(bytes: [UInt8], wireLength: Int, location: CaptureLocation)] = []
     private var pending: [PacketRecord] = []
     private(set) var row: Int64?
+    private var firstStamp: Int64?
     var onProcess: ((Int) -> Void)?
 
     func process(packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64, location: CaptureLocation) {
         processed.append((Array(packet), wireLength, location))
+        firstStamp = firstStamp ?? timestampNanoseconds
         pending.append(PacketRecord(flow: 1, timestampNanoseconds: timestampNanoseconds, direction: .outbound,
                                     wireLength: UInt32(wireLength), location: location))
         onProcess?(processed.count)
@@ -21,61 +24,63 @@ final class OneFlowEngine: PacketEngine {
         defer { pending.removeAll() }
         guard !pending.isEmpty else { return HistoryBatch() }
         let key = FlowKey(proto: .udp, Endpoint(address: IPAddress(v4: 1), port: 1), Endpoint(address: IPAddress(v4: 2), port: 2))
-        let state = FlowState(key: key, firstSeen: Date(nanosecondsSinceEpoch: now), packetCount: UInt64(processed.count))
+        let first = Date(nanosecondsSinceEpoch: firstStamp ?? now)
+        let last = Date(nanosecondsSinceEpoch: pending.last?.timestampNanoseconds ?? now)
+        let state = FlowState(key: key, firstSeen: first, lastSeen: last, packetCount: UInt64(processed.count))
         return HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: row, state: state)], packets: pending)
     }
 
     func assign(rows: [FlowHandle: Int64]) { row = rows[1] ?? row }
+
+    func finishAll() -> HistoryBatch { takeBatch(now: 0) }
 }
 
-/// Test-only stand-in for the store, in memory. It checks at each commit that the capture file
-/// already holds every packet the batch points at — the order the recorder promises.
-final class MemoryHistory: CaptureHistory {
-    private(set) var sessions: [CaptureSession] = []
-    private(set) var packets: [PacketRecord] = []
-    private(set) var files: [UInt32: CaptureFile] = [:]
-    private(set) var deletedFiles: [UInt32] = []
-    private(set) var statuses: [RecorderStatus] = []
-    private(set) var settings: [String: String] = [:]
-    private(set) var prunedBefore: [Date] = []
+/// The real store, watched: at each commit it checks that the capture file already holds every
+/// packet the batch points at — the order the recorder promises — and it can refuse the
+/// evidence list, as an unreadable database would.
+final class WatchedHistory: CaptureHistory {
+    let store: FlowStore
     private(set) var pointersMissingFromFiles = 0
-    var evidence: Set<UInt32> = []
-    var highestSequence: UInt32 = 0
+    private(set) var batches = 0
+    private(set) var deletedFiles: [UInt32] = []
+    private(set) var prunedBefore: [Date] = []
+    private(set) var heartbeats: [DaemonHeartbeat] = []
 
-    func closeInterruptedCaptureSessions() throws {
-        sessions = sessions.map { $0.endedAt == nil ? CaptureSession(id: $0.id, startedAt: $0.startedAt, endedAt: $0.startedAt, toolVersion: $0.toolVersion, input: $0.input) : $0 }
+    init(path: String) throws { store = try FlowStore(path: path) }
+
+    func closeInterruptedCaptureSessions() throws -> [Int64] { try store.closeInterruptedCaptureSessions() }
+    func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession {
+        try store.beginCaptureSession(toolVersion: toolVersion, input: input, at: date)
     }
-
-    func beginCaptureSession(toolVersion: String, input: String, at instant: Date) throws -> CaptureSession {
-        let session = CaptureSession(id: Int64(sessions.count + 1), startedAt: instant, endedAt: nil, toolVersion: toolVersion, input: input)
-        sessions.append(session)
-        return session
-    }
-
-    func endCaptureSession(id: Int64, at instant: Date) throws {
-        sessions = sessions.map { $0.id == id ? CaptureSession(id: $0.id, startedAt: $0.startedAt, endedAt: instant, toolVersion: $0.toolVersion, input: $0.input) : $0 }
-    }
-
+    func endCaptureSession(id: Int64, at date: Date) throws { try store.endCaptureSession(id: id, at: date) }
     func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64] {
+        let files = Dictionary(uniqueKeysWithValues: try store.captureFiles().map { ($0.sequence, $0.path) })
         for packet in batch.packets where packet.location.isCaptured {
-            let readable = files[packet.location.fileSequence].flatMap { try? CaptureFileReader(path: $0.path).record(at: packet.location.offset) }
-            if readable == nil { pointersMissingFromFiles += 1 }
+            let path = files[packet.location.fileSequence]
+            if path.flatMap({ try? CaptureFileReader(path: $0).record(at: packet.location.offset) }) == nil {
+                pointersMissingFromFiles += 1
+            }
         }
-        packets += batch.packets
-        return Dictionary(uniqueKeysWithValues: batch.flows.map { ($0.handle, $0.rowID ?? 100) })
+        batches += 1
+        return try store.write(batch, captureSession: captureSession)
     }
-
-    func recordCaptureFile(_ file: CaptureFile) throws { files[file.sequence] = file }
-    func captureFiles() throws -> [CaptureFile] { files.values.sorted { $0.sequence < $1.sequence } }
+    func recordCaptureFile(_ file: CaptureFile) throws { try store.recordCaptureFile(file) }
+    func captureFiles() throws -> [CaptureFile] { try store.captureFiles() }
     func deleteCaptureFile(sequence: UInt32) throws {
-        files[sequence] = nil
         deletedFiles.append(sequence)
+        try store.deleteCaptureFile(sequence: sequence)
     }
-    func highestCaptureFileSequence() throws -> UInt32 { max(highestSequence, files.keys.max() ?? 0) }
-    func auditEvidenceFileSequences() throws -> Set<UInt32> { evidence }
-    func prune(before instant: Date) throws { prunedBefore.append(instant) }
-    func saveDaemonSettings(_ settings: [String: String], at instant: Date) throws { self.settings = settings }
-    func recordStatus(_ status: RecorderStatus) throws { statuses.append(status) }
+    func highestCaptureFileSequence() throws -> UInt32 { try store.highestCaptureFileSequence() }
+    func auditEvidenceFileSequences() throws -> Set<UInt32> { try store.auditEvidenceFileSequences() }
+    func prune(before date: Date) throws -> Int {
+        prunedBefore.append(date)
+        return try store.prune(before: date)
+    }
+    func saveDaemonSettings(_ settings: [String: String], at date: Date) throws { try store.saveDaemonSettings(settings, at: date) }
+    func recordHeartbeat(_ beat: DaemonHeartbeat) throws {
+        heartbeats.append(beat)
+        try store.recordHeartbeat(beat)
+    }
 }
 
 /// Collects what the daemon would have logged.
