@@ -6,12 +6,13 @@ DAEMON_PID=
 
 sql() { sqlite3 -batch -noheader -cmd '.timeout 15000' "$WORK/history.sqlite" "$@"; }
 
+# Starts the daemon (extra arguments go to it) and waits for its first heartbeat.
 daemon_start() {
   # Not through a shell function: $! must be the daemon itself (ip netns exec execs it).
   ip netns exec "$GATEWAY" "$DAEMON" --config "$WORK/tunnelvisiond.conf" --db "$WORK/history.sqlite" --captures "$WORK/captures" \
     "$@" >>"$WORK/daemon.log" 2>&1 &
   DAEMON_PID=$!
-  daemon_wait_heartbeat
+  daemon_wait_heartbeat "$(sql "SELECT COALESCE(MAX(id), 0) FROM capture_sessions" 2>/dev/null || echo 0)"
 }
 
 # Waits until the daemon's heartbeat names a capture session newer than any before.
