@@ -11,16 +11,6 @@ public enum DaemonStartError: Error, Sendable {
     case interface(InterfaceTapError)
     case inputUnavailable(String)
 
-    public var message: String {
-        switch self {
-        case .history(let cause): "cannot open the history (\(cause)); check --db and the group's write access."
-        case .captureDirectory(let path, let code): "cannot use the capture directory \(path) (\(String(cString: strerror(code)))); check --captures."
-        case .capture(let error): "cannot start the capture: \(Recorder.describe(error))."
-        case .tun(let error): error.message
-        case .interface(let error): error.message
-        case .inputUnavailable(let input): "this build cannot read \(input)."
-        }
-    }
 }
 
 /// One run of the daemon: one capture session from start to stop. The input thread and the

@@ -7,14 +7,6 @@ public enum InterfaceTapError: Error, Sendable, Hashable {
     case cannotOpen(interface: String, reason: String)
     case unsupportedLinkType(interface: String, linkType: Int32)
 
-    public var message: String {
-        switch self {
-        case .cannotOpen(let interface, let reason):
-            "cannot capture on \(interface) (\(reason)); the daemon needs CAP_NET_RAW and an existing interface."
-        case .unsupportedLinkType(let interface, let linkType):
-            "\(interface) has link type \(linkType); the passive tap reads Ethernet, Linux cooked and raw IP interfaces."
-        }
-    }
 }
 
 /// The passive input: copies the packets of an existing interface through libpcap, for labs

@@ -136,7 +136,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// The cause is said once when capture stops working, not once per packet.
     private func suspendCapture(_ error: Error, now: Int64) {
-        if captureBlockedUntil == nil { log.say(.captureSuspended(cause: Self.describe(error))) }
+        if captureBlockedUntil == nil { log.say(.captureSuspended(cause: CaptureWriteError.describe(error))) }
         captureBlockedUntil = now + cadence.captureRetryNanoseconds
     }
 
@@ -185,12 +185,4 @@ public final class Recorder: @unchecked Sendable {
         }
     }
 
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case CaptureWriteError.noSpace(let directory): "no space left in \(directory)"
-        case CaptureWriteError.io(let path, let code): "\(path): \(String(cString: strerror(code)))"
-        case CaptureWriteError.sequencesExhausted: "every capture file sequence was used"
-        default: String(describing: error)
-        }
-    }
 }
