@@ -42,7 +42,8 @@ public final class CaptureDaemon {
         let session: CaptureSession
         let writer: CaptureFileWriter
         do {
-            try history.closeInterruptedCaptureSessions()
+            let interrupted = try history.closeInterruptedCaptureSessions()
+            if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
             try mendFilesOfAnInterruptedRun()
             session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
             try history.saveDaemonSettings(configuration.publishedSettings, at: start)

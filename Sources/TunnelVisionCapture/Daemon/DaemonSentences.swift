@@ -6,7 +6,7 @@ import Foundation
 /// What the daemon writes to its log (standard error, which systemd hands to the journal).
 public enum DaemonMessage: Sendable, Hashable {
     case started(input: String, captureSession: Int64, directory: String)
-    case closedInterruptedSession
+    case closedInterruptedSessions([Int64])
     case cutTornTail(path: String, bytes: UInt64)
     case captureSuspended(cause: String)
     case captureResumed(notCaptured: UInt64)
@@ -23,8 +23,8 @@ public enum DaemonMessage: Sendable, Hashable {
         switch self {
         case .started(let input, let session, let directory):
             "capturing from \(input) as capture session \(session), files in \(directory)"
-        case .closedInterruptedSession:
-            "the previous capture session ended without a stop; it was closed at its last packet"
+        case .closedInterruptedSessions(let ids):
+            "capture session \(ids.map(String.init).joined(separator: ", ")) ended without a stop; closed at its last packet"
         case .cutTornTail(let path, let bytes):
             "\(path) ended inside a record after a crash; cut back to \(bytes) bytes"
         case .captureSuspended(let cause):
