@@ -7,5 +7,4 @@ public enum ConfigurationError: Error, Sendable, Hashable {
     case unknownFlag(String)
     case missingValue(flag: String)
     case conflictingInputs
-
 }

@@ -10,7 +10,6 @@ public enum DaemonStartError: Error, Sendable {
     case tun(TunDeviceError)
     case interface(InterfaceTapError)
     case inputUnavailable(String)
-
 }
 
 /// One run of the daemon: one capture session from start to stop. The input thread and the

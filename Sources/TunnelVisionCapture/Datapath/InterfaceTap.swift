@@ -6,7 +6,6 @@ import Synchronization
 public enum InterfaceTapError: Error, Sendable, Hashable {
     case cannotOpen(interface: String, reason: String)
     case unsupportedLinkType(interface: String, linkType: Int32)
-
 }
 
 /// The passive input: copies the packets of an existing interface through libpcap, for labs
@@ -19,7 +18,6 @@ public final class InterfaceTap: @unchecked Sendable {
     private let counters: DatapathCounters
     private let clock: PacketClock
     private let stopping = Atomic<Bool>(false)
-
 
     public init(interface: String, snapshotLength: Int, queues: RecorderQueues,
                 counters: DatapathCounters, clock: PacketClock) throws(InterfaceTapError) {

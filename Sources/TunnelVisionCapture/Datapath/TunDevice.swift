@@ -5,7 +5,6 @@ public enum TunDeviceError: Error, Sendable, Hashable {
     case cannotOpenClonePath(errno: Int32)
     case cannotAttach(name: String, errno: Int32)
     case cannotBringUp(name: String, errno: Int32)
-
 }
 
 /// The daemon's TUN device: raw IPv4 and IPv6 packets without a packet-information prefix.

@@ -184,5 +184,4 @@ public final class Recorder: @unchecked Sendable {
             heartbeatFailing = true
         }
     }
-
 }
