@@ -32,7 +32,6 @@ public final class Recorder: @unchecked Sendable {
     private let log: DaemonLog
     private var retention: RetentionRunner
     private let stopping = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
 
     private var status: DaemonHeartbeat
     private var queueFullAtLastBeat: UInt64 = 0
@@ -66,8 +65,6 @@ public final class Recorder: @unchecked Sendable {
     /// Asks the thread to drain what is queued, commit it, close the file and return.
     public func stop() { stopping.store(true, ordering: .releasing) }
 
-    public var hasFinished: Bool { finished.load(ordering: .acquiring) }
-
     /// The status as of the last heartbeat (read after `run()` returned, or from its thread).
     public var lastStatus: DaemonHeartbeat { status }
 
@@ -98,7 +95,6 @@ public final class Recorder: @unchecked Sendable {
         do { try writer.close(at: Date(nanosecondsSinceEpoch: now)) } catch { suspendCapture(error, now: now) }
         commit(now: now, finishing: true)
         heartbeat(now: now)
-        finished.store(true, ordering: .releasing)
     }
 
     private func recordCaptured(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
