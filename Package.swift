@@ -58,8 +58,11 @@ let package = Package(
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
+            "TunnelVisionCapture",
         ]),
-        .testTarget(name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"]),
+        .testTarget(
+            name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
