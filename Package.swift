@@ -44,7 +44,7 @@ let package = Package(
             "TunnelVisionExport", "TunnelVisionCapture",
         ]),
 
-        .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture"]),
+        .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
