@@ -20,7 +20,12 @@ final class TemporaryDirectory {
         _ = FileManager.default.createFile(atPath: file(name), contents: Data(bytes))
     }
 
-    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    var names: [String] { names(in: nil) }
+
+    func names(in subdirectory: String?) -> [String] {
+        let listed = subdirectory.map(file) ?? path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: listed)) ?? []).sorted()
+    }
 }
 
 /// Runs a tool that is not ours (tshark, capinfos) and returns what it printed.
@@ -43,4 +48,10 @@ func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
     return result.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
 }
 
-let externalCaptures = "/work/shared/captures/external"
+/// Real captures from other projects: shared/ lies beside the repository (in CI too), else where
+/// the sessions keep it.
+let externalCaptures: String = {
+    let beside = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../../shared/captures/external").standardized.path
+    return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/captures/external"
+}()

@@ -1,0 +1,76 @@
+import CPcap
+import Foundation
+import Synchronization
+
+/// Why the passive tap could not start.
+public enum InterfaceTapError: Error, Sendable, Hashable {
+    case cannotOpen(interface: String, reason: String)
+    case unsupportedLinkType(interface: String, linkType: Int32)
+}
+
+/// The passive input: copies the packets of an existing interface through libpcap, for labs
+/// that cannot re-route through the daemon. It forwards nothing. The capture files hold raw IP,
+/// so each frame's link header is cut off first; frames that carry no IP are skipped.
+public final class InterfaceTap: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private let linkType: Int32
+    private let queues: RecorderQueues
+    private let counters: DatapathCounters
+    private let clock: PacketClock
+    private let stopping = Atomic<Bool>(false)
+
+    public init(interface: String, snapshotLength: Int, queues: RecorderQueues,
+                counters: DatapathCounters, clock: PacketClock) throws(InterfaceTapError) {
+        var errors = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+        guard let handle = pcap_create(interface, &errors) else {
+            throw .cannotOpen(interface: interface, reason: String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        pcap_set_snaplen(handle, Int32(clamping: snapshotLength + LinkHeader.longest))
+        pcap_set_immediate_mode(handle, 1)
+        pcap_set_buffer_size(handle, 32 * 1024 * 1024)
+        pcap_set_timeout(handle, 100)
+        guard pcap_activate(handle) >= 0 else {
+            let reason = String(cString: pcap_geterr(handle))
+            pcap_close(handle)
+            throw .cannotOpen(interface: interface, reason: reason)
+        }
+        let linkType = pcap_datalink(handle)
+        guard LinkHeader.isSupported(linkType) else {
+            pcap_close(handle)
+            throw .unsupportedLinkType(interface: interface, linkType: linkType)
+        }
+        self.linkType = linkType
+        self.handle = handle
+        self.queues = queues
+        self.counters = counters
+        self.clock = clock
+    }
+
+    deinit { pcap_close(handle) }
+
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        pcap_breakloop(handle)
+    }
+
+    /// Runs until `stop()`; meant for a thread of its own.
+    public func run() {
+        var header: UnsafeMutablePointer<pcap_pkthdr>?
+        var data: UnsafePointer<UInt8>?
+        while !stopping.load(ordering: .acquiring) {
+            counters.loops.add(1, ordering: .relaxed)
+            let result = pcap_next_ex(handle, &header, &data)
+            guard result == 1, let header, let data else {
+                if result < 0 { usleep(10_000) }
+                continue
+            }
+            let frame = UnsafeRawBufferPointer(start: data, count: Int(header.pointee.caplen))
+            guard let cut = LinkHeader.length(of: frame, linkType: linkType), cut < frame.count else { continue }
+            let wireLength = Int(header.pointee.len) - cut
+            let packet = UnsafeRawBufferPointer(rebasing: frame[cut...])
+            counters.packetsSeen.add(1, ordering: .relaxed)
+            counters.bytesSeen.add(UInt64(max(0, wireLength)), ordering: .relaxed)
+            queues.offer(packet, wireLength: wireLength, timestampNanoseconds: clock.now(), counters: counters)
+        }
+    }
+}
