@@ -177,11 +177,12 @@ public struct FlowEngine {
         }
     }
 
-    /// Takes a flow out of the table; its last state goes into the next batch.
+    /// Takes a flow out of the table; its last state goes into the next batch unless an earlier
+    /// batch already carried it unchanged.
     private mutating func finish(slot: Int) {
         let flow = table.remove(slot)
         awaitingRows[flow.handle] = nil
-        pending.flows.append(flow.upsert)
+        if flow.isDirty { pending.flows.append(flow.upsert) }
     }
 
     private mutating func count(_ packet: DecodedPacket, direction: Direction, into slot: Int, at now: Int64) {
