@@ -14,6 +14,7 @@ public struct FlowEngine {
 
     var table: FlowTable
     var attribution = DNSAttribution()
+    var certificates = CertificateSummaryCache()
     private var fragments = FragmentPorts()
     private var nextHandle: FlowHandle = 1
     /// Slots of live flows that have no row yet, by handle, for `assign(rows:)`.
