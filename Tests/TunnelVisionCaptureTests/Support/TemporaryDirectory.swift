@@ -20,7 +20,12 @@ final class TemporaryDirectory {
         _ = FileManager.default.createFile(atPath: file(name), contents: Data(bytes))
     }
 
-    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    var names: [String] { names(in: nil) }
+
+    func names(in subdirectory: String?) -> [String] {
+        let listed = subdirectory.map(file) ?? path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: listed)) ?? []).sorted()
+    }
 }
 
 /// Runs a tool that is not ours (tshark, capinfos) and returns what it printed.

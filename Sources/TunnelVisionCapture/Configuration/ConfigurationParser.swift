@@ -1,0 +1,139 @@
+import Foundation
+import TunnelVisionModel
+
+/// Reads `tunnelvisiond.conf` and the command line into one `DaemonConfiguration`. Both use the
+/// same keys: `client_network = …` in the file is `--client-network …` on the command line.
+public enum ConfigurationParser {
+    public static let usage = """
+        usage: tunnelvisiond [--config FILE] [--db FILE] [--captures DIR]
+                             [--tun NAME | --interface IF | --read FILE]
+                             [--client-interface IF] [--client-network CIDR]... [--uplink IF]
+                             [--snaplen N] [--rotate-bytes N] [--keep-days N] [--keep-bytes N]
+                             [--inspection on|off] [--mtu N] [--queue-packets N] [--flush-to-storage yes|no]
+        """
+
+    /// The command line, with the file it names (or the default one, if present) read first.
+    public static func parse(arguments: [String], readFile: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) })
+        throws(ConfigurationError) -> DaemonConfiguration {
+        let flags = try pairs(fromArguments: arguments)
+        var configuration = DaemonConfiguration()
+        let named = flags.last { $0.key == "config" }?.value
+        let path = named ?? DaemonConfiguration.defaultPath
+        if let text = readFile(path) {
+            for entry in try pairs(fromFile: text, path: path) {
+                try apply(entry.key, entry.value, to: &configuration, location: (path, entry.line))
+            }
+        } else if named != nil {
+            throw .unreadableFile(path: path)
+        }
+        // Networks given on the command line replace the file's list rather than adding to it.
+        if flags.contains(where: { $0.key == "client_network" }) { configuration.clientNetworks = [] }
+        var inputs = 0
+        for (key, value) in flags where key != "config" {
+            if ["tun", "interface", "read"].contains(key) { inputs += 1 }
+            try apply(key, value, to: &configuration, location: nil)
+        }
+        guard inputs <= 1 else { throw .conflictingInputs }
+        return configuration
+    }
+
+    static func pairs(fromArguments arguments: [String]) throws(ConfigurationError) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--"), argument.count > 2 else { throw .unknownFlag(argument) }
+            var name = String(argument.dropFirst(2))
+            var value: String
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            } else {
+                guard index + 1 < arguments.count else { throw .missingValue(flag: argument) }
+                index += 1
+                value = arguments[index]
+            }
+            let key = name.replacingOccurrences(of: "-", with: "_")
+            guard key == "config" || keys.contains(key) else { throw .unknownFlag(argument) }
+            value = value.trimmingCharacters(in: .whitespaces)
+            result.append((key, value))
+            index += 1
+        }
+        return result
+    }
+
+    static func pairs(fromFile text: String, path: String) throws(ConfigurationError) -> [(key: String, value: String, line: Int)] {
+        var result: [(key: String, value: String, line: Int)] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let parts = trimmed.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { throw .malformedLine(path: path, line: number + 1) }
+            let key = parts[0].trimmingCharacters(in: .whitespaces)
+            guard keys.contains(key) else { throw .unknownKey(key, path: path, line: number + 1) }
+            result.append((key, parts[1].trimmingCharacters(in: .whitespaces), number + 1))
+        }
+        return result
+    }
+
+    static let keys: Set<String> = [
+        "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
+        "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage",
+    ]
+
+    private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
+                              location: (path: String, line: Int)?) throws(ConfigurationError) {
+        let invalid = ConfigurationError.invalidValue(key: key, value: value)
+        guard !value.isEmpty else { throw invalid }
+        switch key {
+        case "db": configuration.database = value
+        case "captures": configuration.captureDirectory = value
+        case "tun": configuration.input = .tun(name: try interfaceName(value, or: invalid))
+        case "interface": configuration.input = .interface(name: try interfaceName(value, or: invalid))
+        case "read": configuration.input = .file(path: value)
+        case "client_interface": configuration.clientInterface = try interfaceName(value, or: invalid)
+        case "uplink": configuration.uplink = try interfaceName(value, or: invalid)
+        case "client_network":
+            let networks = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard networks.allSatisfy({ IPNetwork($0) != nil }) else { throw invalid }
+            configuration.clientNetworks += networks
+        case "snaplen":
+            guard let number = UInt32(value), (64...PcapFormat.defaultSnapshotLength).contains(number) else { throw invalid }
+            configuration.snapshotLength = number
+        case "rotate_bytes":
+            guard let number = UInt64(value), number >= 4096 else { throw invalid }
+            configuration.rotationBytes = number
+        case "keep_days":
+            guard let number = Double(value), number > 0, number.isFinite else { throw invalid }
+            configuration.retention.maximumAge = number * 86_400
+        case "keep_bytes":
+            guard let number = UInt64(value), number > 0 else { throw invalid }
+            configuration.retention.maximumBytes = number
+        case "inspection": configuration.inspection = try flag(value, or: invalid)
+        case "flush_to_storage": configuration.flushReachesStorage = try flag(value, or: invalid)
+        case "mtu":
+            guard let number = Int(value), (576...65_535).contains(number) else { throw invalid }
+            configuration.mtu = number
+        case "queue_packets":
+            guard let number = Int(value), (64...1_048_576).contains(number) else { throw invalid }
+            configuration.queuePackets = number
+        default:
+            throw location.map { .unknownKey(key, path: $0.path, line: $0.line) } ?? .unknownFlag("--" + key)
+        }
+    }
+
+    private static func flag(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> Bool {
+        switch value.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: throw error
+        }
+    }
+
+    /// Linux interface names: 1–15 bytes, no slash, no whitespace.
+    private static func interfaceName(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> String {
+        guard value.utf8.count <= 15, !value.contains("/"), !value.contains(where: \.isWhitespace) else { throw error }
+        return value
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TunnelVisionModel
+
+/// Where the daemon's packets come from.
+public enum CaptureInput: Sendable, Hashable {
+    /// The inline tap: the daemon owns the TUN device and forwards every packet it records.
+    case tun(name: String)
+    /// A passive tap of an existing interface through libpcap; nothing is forwarded.
+    case interface(name: String)
+    /// A pcap or pcapng file ingested as if it had crossed the tap.
+    case file(path: String)
+
+    /// How the capture session names its input ("tun:tv0").
+    public var label: String {
+        switch self {
+        case .tun(let name): "tun:\(name)"
+        case .interface(let name): "interface:\(name)"
+        case .file(let path): "file:\(path)"
+        }
+    }
+}
+
+/// Everything `tunnelvisiond.conf` and the command line can say. The file holds `key = value`
+/// lines (`#` starts a comment); flags given on the command line win over the file.
+public struct DaemonConfiguration: Sendable, Hashable {
+    public static let defaultPath = "/etc/tunnelvision/tunnelvisiond.conf"
+
+    public var database = "/var/lib/tunnelvision/history.sqlite"
+    public var captureDirectory = "/var/lib/tunnelvision/captures"
+    public var input = CaptureInput.tun(name: "tv0")
+    public var clientInterface = "wg0"
+    public var clientNetworks: [String] = []
+    public var uplink = "eth0"
+    public var mtu = 1500
+    public var snapshotLength = PcapFormat.defaultSnapshotLength
+    public var rotationBytes: UInt64 = 64 * 1024 * 1024
+    public var retention = RetentionLimits()
+    public var inspection = false
+    public var queuePackets = 8192
+    public var flushReachesStorage = true
+
+    public init() {}
+
+    /// The settings the daemon publishes in the database for `tvctl` to read.
+    public var publishedSettings: [String: String] {
+        [
+            "input": input.label,
+            "inspection": inspection ? "on" : "off",
+            "client_interface": clientInterface,
+            "client_networks": clientNetworks.joined(separator: ","),
+            "uplink": uplink,
+            "captures": captureDirectory,
+            "snaplen": String(snapshotLength),
+            "rotate_bytes": String(rotationBytes),
+            "keep_days": String(retention.maximumAge / 86_400),
+            "keep_bytes": String(retention.maximumBytes),
+        ]
+    }
+
+    var captureFiles: CaptureFileConfiguration {
+        CaptureFileConfiguration(directory: captureDirectory, snapshotLength: snapshotLength,
+                                 rotationBytes: rotationBytes, flushReachesStorage: flushReachesStorage)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+import TunnelVisionModel
+
+/// Why the daemon did not start; each says what to do.
+public enum DaemonStartError: Error, Sendable {
+    case history(String)
+    case captureDirectory(path: String, errno: Int32)
+    case capture(CaptureWriteError)
+    case tun(TunDeviceError)
+    case interface(InterfaceTapError)
+    case inputUnavailable(String)
+
+    public var message: String {
+        switch self {
+        case .history(let cause): "cannot open the history (\(cause)); check --db and the group's write access."
+        case .captureDirectory(let path, let code): "cannot use the capture directory \(path) (\(String(cString: strerror(code)))); check --captures."
+        case .capture(let error): "cannot start the capture: \(Recorder.describe(error))."
+        case .tun(let error): error.message
+        case .interface(let error): error.message
+        case .inputUnavailable(let input): "this build cannot read \(input)."
+        }
+    }
+}
+
+/// One run of the daemon: one capture session from start to stop. The input thread and the
+/// recorder thread run beside the caller's thread, which only waits for a stop signal.
+public final class CaptureDaemon {
+    public let configuration: DaemonConfiguration
+    private let history: CaptureHistory
+    private let engine: PacketEngine
+    private let log: DaemonLog
+    private let notifier: ServiceManagerNotifier
+    private let toolVersion: String
+
+    public init(configuration: DaemonConfiguration, history: CaptureHistory, engine: PacketEngine, toolVersion: String,
+                log: DaemonLog = DaemonLog(), notifier: ServiceManagerNotifier = ServiceManagerNotifier()) {
+        self.configuration = configuration
+        self.history = history
+        self.engine = engine
+        self.toolVersion = toolVersion
+        self.log = log
+        self.notifier = notifier
+    }
+
+    /// Runs until SIGTERM or SIGINT (or the input ends), then ends the capture session.
+    /// `makeSource` builds inputs this module does not own (the offline file reader).
+    public func run(makeSource: ((CaptureInput, RecorderQueues, DatapathCounters, PacketClock) throws -> PacketSource?)? = nil) throws(DaemonStartError) {
+        StopSignals.block()
+        let clock = PacketClock()
+        let start = Date(nanosecondsSinceEpoch: clock.now())
+        let session: CaptureSession
+        let writer: CaptureFileWriter
+        do {
+            try history.closeInterruptedCaptureSessions()
+            try mendFilesOfAnInterruptedRun()
+            session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+            try history.saveDaemonSettings(configuration.publishedSettings, at: start)
+            try makeDirectory(configuration.captureDirectory)
+            writer = try CaptureFileWriter(configuration: configuration.captureFiles,
+                                           highestSequenceInHistory: history.highestCaptureFileSequence())
+        } catch let error as DaemonStartError {
+            throw error
+        } catch let error as CaptureWriteError {
+            throw .capture(error)
+        } catch {
+            throw .history(String(describing: error))
+        }
+
+        let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: max(configuration.mtu, 2048))
+        let counters = DatapathCounters()
+        let source = try makeInput(queues: queues, counters: counters, clock: clock, makeSource: makeSource)
+        let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
+                                session: session, clock: clock, retention: configuration.retention, log: log)
+        let notifier = self.notifier
+        recorder.onHeartbeat = { notifier.watchdog() }
+
+        let inputDone = DaemonThread.start(name: "tv-input") { source.run() }
+        let recorderDone = DaemonThread.start(name: "tv-recorder") { recorder.run() }
+        log.say(.started(input: configuration.input.label, captureSession: session.id, directory: configuration.captureDirectory))
+        notifier.ready()
+
+        let signal = StopSignals.wait(until: { inputDone.hasFinished })
+        notifier.stopping()
+        if let signal { log.say(.stopping(signal: signal)) }
+        source.stop()
+        inputDone.join()
+        recorder.stop()
+        recorderDone.join()
+        let end = Date(nanosecondsSinceEpoch: clock.now())
+        try? history.endCaptureSession(id: session.id, at: end)
+        log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
+    }
+
+    private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock,
+                           makeSource: ((CaptureInput, RecorderQueues, DatapathCounters, PacketClock) throws -> PacketSource?)?) throws(DaemonStartError) -> PacketSource {
+        switch configuration.input {
+        case .tun(let name):
+            do { return TunForwarder(device: try TunDevice(name: name), queues: queues, counters: counters, clock: clock) } catch {
+                throw .tun(error)
+            }
+        case .interface(let name):
+            do {
+                return try InterfaceTap(interface: name, snapshotLength: Int(configuration.snapshotLength),
+                                        queues: queues, counters: counters, clock: clock)
+            } catch { throw .interface(error) }
+        case .file:
+            let made: PacketSource?
+            do { made = try makeSource?(configuration.input, queues, counters, clock) } catch {
+                throw .inputUnavailable("\(configuration.input.label): \(error)")
+            }
+            guard let made else { throw .inputUnavailable(configuration.input.label) }
+            return made
+        }
+    }
+
+    /// A crash leaves the last file without an end, possibly inside a record: cut the torn tail
+    /// so every reader accepts the file, and close its row at what the file now holds.
+    private func mendFilesOfAnInterruptedRun() throws {
+        for file in try history.captureFiles() where file.closedAt == nil {
+            var length = file.bytes
+            do {
+                let before = file.bytes
+                length = try cutTornTail(ofCaptureFile: file.path)
+                if length < before { log.say(.cutTornTail(path: file.path, bytes: length)) }
+            } catch {
+                continue  // a missing or foreign file keeps its row as it was
+            }
+            var info = stat()
+            let modified = stat(file.path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : file.createdAt
+            try history.recordCaptureFile(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt,
+                                                      closedAt: max(modified, file.createdAt), bytes: length))
+        }
+    }
+
+    private func makeDirectory(_ path: String) throws(DaemonStartError) {
+        if mkdir(path, 0o2770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        guard access(path, W_OK) == 0 else { throw .captureDirectory(path: path, errno: errno) }
+    }
+}
+
+/// A thread that can be waited for.
+final class DaemonThread: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let finished = Atomic<Bool>(false)
+
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> DaemonThread {
+        let handle = DaemonThread()
+        let thread = Thread {
+            body()
+            handle.finished.store(true, ordering: .releasing)
+            handle.done.signal()
+        }
+        thread.name = name
+        thread.start()
+        return handle
+    }
+
+    var hasFinished: Bool { finished.load(ordering: .acquiring) }
+
+    func join() { done.wait() }
+}
+
+/// SIGTERM and SIGINT, taken synchronously by the main thread.
+enum StopSignals {
+    static func block() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// The signal that arrived, or nil when `otherwise` became true first.
+    static func wait(until otherwise: () -> Bool) -> Int32? {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        var timeout = timespec(tv_sec: 0, tv_nsec: 200_000_000)
+        while !otherwise() {
+            let signal = sigtimedwait(&set, nil, &timeout)
+            if signal > 0 { return signal }
+        }
+        return nil
+    }
+}

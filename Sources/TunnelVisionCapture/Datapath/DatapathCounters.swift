@@ -1,0 +1,36 @@
+import Glibc
+import Synchronization
+
+/// What the input thread counts, read once a second by the recorder for the heartbeat.
+public final class DatapathCounters: Sendable {
+    public let packetsSeen = Atomic<UInt64>(0)
+    public let bytesSeen = Atomic<UInt64>(0)
+    /// Packets the recorder had no room for: forwarded, and stored as not captured.
+    public let queueFull = Atomic<UInt64>(0)
+    /// Packets for which not even a row could be kept (both queues full): forwarded only.
+    public let unrecorded = Atomic<UInt64>(0)
+    /// Packets the kernel refused when written back into the TUN device.
+    public let forwardFailures = Atomic<UInt64>(0)
+    /// Rises while the input thread runs; the watchdog is fed only while it moves.
+    public let loops = Atomic<UInt64>(0)
+
+    public init() {}
+}
+
+/// Wall-clock nanoseconds from the monotonic clock, anchored once per capture session, so a
+/// clock step during a capture does not reorder its packets.
+public struct PacketClock: Sendable {
+    private let offset: Int64
+
+    public init() {
+        offset = Self.read(CLOCK_REALTIME) - Self.read(CLOCK_MONOTONIC)
+    }
+
+    public func now() -> Int64 { Self.read(CLOCK_MONOTONIC) &+ offset }
+
+    static func read(_ clock: clockid_t) -> Int64 {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,73 @@
+import Synchronization
+
+/// A bounded queue of packets from one producer thread to one consumer thread, allocated once.
+/// The producer reads straight into a slot, so a packet is never copied on its way to the
+/// recorder; when every slot is taken the producer learns it at once and never waits.
+public final class PacketRing: @unchecked Sendable {
+    public let slotCount: Int
+    public let slotCapacity: Int
+    private let storage: UnsafeMutableRawPointer
+    private let lengths: UnsafeMutablePointer<Int>
+    private let wireLengths: UnsafeMutablePointer<Int>
+    private let stamps: UnsafeMutablePointer<Int64>
+    // Monotonic counters; a slot's index is the counter modulo the slot count.
+    private let published = Atomic<Int>(0)
+    private let consumed = Atomic<Int>(0)
+
+    public init(slotCount: Int, slotCapacity: Int) {
+        self.slotCount = max(1, slotCount)
+        self.slotCapacity = max(1, slotCapacity)
+        storage = .allocate(byteCount: self.slotCount * self.slotCapacity, alignment: 64)
+        lengths = .allocate(capacity: self.slotCount)
+        wireLengths = .allocate(capacity: self.slotCount)
+        stamps = .allocate(capacity: self.slotCount)
+    }
+
+    deinit {
+        storage.deallocate()
+        lengths.deallocate()
+        wireLengths.deallocate()
+        stamps.deallocate()
+    }
+
+    /// How many packets wait for the consumer.
+    public var depth: Int { published.load(ordering: .acquiring) - consumed.load(ordering: .acquiring) }
+
+    // MARK: Producer side
+
+    /// The next free slot's buffer, or nil when the consumer is a whole ring behind.
+    public func reserve() -> UnsafeMutableRawBufferPointer? {
+        let next = published.load(ordering: .relaxed)
+        guard next - consumed.load(ordering: .acquiring) < slotCount else { return nil }
+        return UnsafeMutableRawBufferPointer(start: storage + (next % slotCount) * slotCapacity, count: slotCapacity)
+    }
+
+    /// Hands the reserved slot to the consumer: `length` bytes of it hold a packet that was
+    /// `wireLength` bytes long on the wire.
+    public func publish(length: Int, wireLength: Int, timestampNanoseconds: Int64) {
+        let next = published.load(ordering: .relaxed)
+        let index = next % slotCount
+        lengths[index] = min(max(0, length), slotCapacity)
+        wireLengths[index] = wireLength
+        stamps[index] = timestampNanoseconds
+        published.store(next + 1, ordering: .releasing)
+    }
+
+    // MARK: Consumer side
+
+    /// Calls `body` with each waiting packet in order (at most `limit`), freeing each slot after.
+    /// Returns how many it handed over.
+    @discardableResult
+    public func drain(limit: Int, _ body: (UnsafeRawBufferPointer, _ wireLength: Int, _ timestampNanoseconds: Int64) -> Void) -> Int {
+        var next = consumed.load(ordering: .relaxed)
+        let end = min(published.load(ordering: .acquiring), next + limit)
+        let count = end - next
+        while next < end {
+            let index = next % slotCount
+            body(UnsafeRawBufferPointer(start: storage + index * slotCapacity, count: lengths[index]), wireLengths[index], stamps[index])
+            next += 1
+            consumed.store(next, ordering: .releasing)
+        }
+        return count
+    }
+}

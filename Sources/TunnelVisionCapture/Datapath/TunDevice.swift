@@ -1,0 +1,85 @@
+import Foundation
+
+/// Why the TUN device could not be had.
+public enum TunDeviceError: Error, Sendable, Hashable {
+    case cannotOpenClonePath(errno: Int32)
+    case cannotAttach(name: String, errno: Int32)
+    case cannotBringUp(name: String, errno: Int32)
+
+    public var message: String {
+        switch self {
+        case .cannotOpenClonePath(let code):
+            "cannot open /dev/net/tun (\(String(cString: strerror(code)))); the daemon needs the tun module and CAP_NET_ADMIN."
+        case .cannotAttach(let name, let code):
+            "cannot attach to TUN device \(name) (\(String(cString: strerror(code)))); run scripts/gateway up, or give the daemon CAP_NET_ADMIN."
+        case .cannotBringUp(let name, let code):
+            "cannot bring \(name) up (\(String(cString: strerror(code)))); run scripts/gateway up first."
+        }
+    }
+}
+
+/// The daemon's TUN device: raw IPv4 and IPv6 packets without a packet-information prefix.
+/// If the gateway script made it persistent for the daemon's user, attaching needs no
+/// privilege; otherwise the daemon creates it and brings it up itself.
+public final class TunDevice {
+    public let name: String
+    public let descriptor: Int32
+
+    private static let setInterface: UInt = 0x4004_54CA  // TUNSETIFF = _IOW('T', 202, int)
+    private static let tunMode: Int16 = 0x0001           // IFF_TUN
+    private static let noPacketInformation: Int16 = 0x1000  // IFF_NO_PI
+
+    public init(name: String) throws(TunDeviceError) {
+        let descriptor = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpenClonePath(errno: errno) }
+        var request = InterfaceRequest(name: name)
+        request.setShort(Self.tunMode | Self.noPacketInformation)
+        let attached = request.withPointer { ioctl(descriptor, Self.setInterface, $0) }
+        guard attached == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .cannotAttach(name: name, errno: code)
+        }
+        self.name = name
+        self.descriptor = descriptor
+        do { try bringUp() } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    private func bringUp() throws(TunDeviceError) {
+        let control = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard control >= 0 else { throw .cannotBringUp(name: name, errno: errno) }
+        defer { close(control) }
+        var request = InterfaceRequest(name: name)
+        guard request.withPointer({ ioctl(control, UInt(SIOCGIFFLAGS), $0) }) == 0 else { throw .cannotBringUp(name: name, errno: errno) }
+        let flags = request.short
+        if flags & Int16(IFF_UP) != 0 { return }
+        request.setShort(flags | Int16(IFF_UP))
+        guard request.withPointer({ ioctl(control, UInt(SIOCSIFFLAGS), $0) }) == 0 else { throw .cannotBringUp(name: name, errno: errno) }
+    }
+}
+
+/// `struct ifreq` as bytes: 16 for the name, then the union whose first member is a short.
+struct InterfaceRequest {
+    private var bytes = [UInt8](repeating: 0, count: 40)
+
+    init(name: String) {
+        for (index, byte) in name.utf8.prefix(15).enumerated() { bytes[index] = byte }
+    }
+
+    var short: Int16 { Int16(bitPattern: UInt16(bytes[16]) | UInt16(bytes[17]) << 8) }
+
+    mutating func setShort(_ value: Int16) {
+        let bits = UInt16(bitPattern: value)
+        bytes[16] = UInt8(truncatingIfNeeded: bits)
+        bytes[17] = UInt8(truncatingIfNeeded: bits >> 8)
+    }
+
+    mutating func withPointer(_ body: (UnsafeMutableRawPointer) -> Int32) -> Int32 {
+        bytes.withUnsafeMutableBytes { buffer in buffer.baseAddress.map(body) ?? -1 }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Synchronization
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// How often the recorder commits and reports.
+public struct RecorderCadence: Sendable, Hashable {
+    /// A batch commits at least this often, so a flow's row is at most this far behind.
+    public var commitNanoseconds: Int64 = 250_000_000
+    /// …or as soon as this many packets wait for one.
+    public var commitPackets = 4096
+    public var heartbeatNanoseconds: Int64 = 1_000_000_000
+    /// After a failed capture write, how long packets go uncaptured before writing is tried again.
+    public var captureRetryNanoseconds: Int64 = 1_000_000_000
+
+    public init() {}
+}
+
+/// The recorder thread: takes packets off the input's queues, writes their bytes to the capture,
+/// feeds the flow engine, and commits the engine's batches — the capture flushed first, so no
+/// row ever points at bytes that are not in the file. When the capture cannot be written, packets
+/// still become rows, marked not captured, and writing resumes by itself.
+public final class Recorder: @unchecked Sendable {
+    private let queues: RecorderQueues
+    private let counters: DatapathCounters
+    private let writer: CaptureFileWriter
+    private let engine: PacketEngine
+    private let history: CaptureHistory
+    private let session: CaptureSession
+    private let clock: PacketClock
+    private let cadence: RecorderCadence
+    private let log: DaemonLog
+    private var retention: RetentionRunner
+    private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+
+    private var status: DaemonHeartbeat
+    private var queueFullAtLastBeat: UInt64 = 0
+    private var heartbeatFailing = false
+    private var pendingPackets = 0
+    private var lastCommit: Int64 = 0
+    private var lastHeartbeat: Int64 = 0
+    private var captureBlockedUntil: Int64?
+    private var notCapturedWhileBlocked: UInt64 = 0
+    private var rotated = false
+
+    /// Called after each heartbeat that found the input thread alive: the watchdog's food.
+    public var onHeartbeat: (@Sendable () -> Void)?
+
+    public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
+                engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
+                retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog) {
+        self.queues = queues
+        self.counters = counters
+        self.writer = writer
+        self.engine = engine
+        self.history = history
+        self.session = session
+        self.clock = clock
+        self.cadence = cadence
+        self.log = log
+        self.retention = RetentionRunner(limits: retention, log: log)
+        status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureSessionID: session.id, input: session.input)
+    }
+
+    /// Asks the thread to drain what is queued, commit it, close the file and return.
+    public func stop() { stopping.store(true, ordering: .releasing) }
+
+    public var hasFinished: Bool { finished.load(ordering: .acquiring) }
+
+    /// The status as of the last heartbeat (read after `run()` returned, or from its thread).
+    public var lastStatus: DaemonHeartbeat { status }
+
+    /// Runs until `stop()` and the queues are empty; meant for a thread of its own.
+    public func run() {
+        var lastLoops: UInt64 = 0
+        lastCommit = clock.now()
+        lastHeartbeat = lastCommit
+        while true {
+            let stopRequested = stopping.load(ordering: .acquiring)
+            let moved = queues.packets.drain(limit: 1024, recordCaptured) + queues.headers.drain(limit: 1024, recordHeadersOnly)
+            let now = clock.now()
+            if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds {
+                commit(now: now)
+            }
+            if now - lastHeartbeat >= cadence.heartbeatNanoseconds {
+                heartbeat(now: now)
+                let loops = counters.loops.load(ordering: .relaxed)
+                if loops != lastLoops { onHeartbeat?() }
+                lastLoops = loops
+            }
+            if moved == 0 {
+                if stopRequested { break }
+                usleep(500)
+            }
+        }
+        let now = clock.now()
+        do { try writer.close(at: Date(nanosecondsSinceEpoch: now)) } catch { suspendCapture(error, now: now) }
+        commit(now: now, finishing: true)
+        heartbeat(now: now)
+        finished.store(true, ordering: .releasing)
+    }
+
+    private func recordCaptured(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
+        var location = CaptureLocation.notCaptured
+        if captureBlockedUntil.map({ timestampNanoseconds >= $0 }) ?? true {
+            do {
+                location = try writer.write(packet, timestampNanoseconds: timestampNanoseconds)
+                if captureBlockedUntil != nil {
+                    log.say(.captureResumed(notCaptured: notCapturedWhileBlocked))
+                    captureBlockedUntil = nil
+                    notCapturedWhileBlocked = 0
+                }
+            } catch {
+                suspendCapture(error, now: timestampNanoseconds)
+            }
+        }
+        if location.isCaptured { status.packetsRecorded += 1 } else { countNotCaptured() }
+        feed(packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: location)
+    }
+
+    private func recordHeadersOnly(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
+        countNotCaptured()
+        feed(packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: .notCaptured)
+    }
+
+    private func feed(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64, location: CaptureLocation) {
+        engine.process(packet: packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: location)
+        pendingPackets += 1
+    }
+
+    private func countNotCaptured() {
+        status.packetsNotCaptured += 1
+        if captureBlockedUntil != nil { notCapturedWhileBlocked += 1 }
+    }
+
+    /// The cause is said once when capture stops working, not once per packet.
+    private func suspendCapture(_ error: Error, now: Int64) {
+        if captureBlockedUntil == nil { log.say(.captureSuspended(cause: Self.describe(error))) }
+        captureBlockedUntil = now + cadence.captureRetryNanoseconds
+    }
+
+    private func commit(now: Int64, finishing: Bool = false) {
+        lastCommit = now
+        do { try writer.flush() } catch { suspendCapture(error, now: now) }
+        for change in writer.takeChanges() {
+            switch change {
+            case .opened(let file): try? history.recordCaptureFile(file)
+            case .closed(let file):
+                try? history.recordCaptureFile(file)
+                rotated = true
+            }
+        }
+        let batch = finishing ? engine.finishAll() : engine.takeBatch(now: now)
+        pendingPackets = 0
+        if !batch.isEmpty {
+            do { engine.assign(rows: try history.write(batch, captureSession: session.id)) } catch {
+                log.say(.batchRefused(cause: String(describing: error)))
+            }
+        }
+        if rotated {
+            rotated = false
+            retention.run(history: history, now: Date(nanosecondsSinceEpoch: now))
+        }
+    }
+
+    private func heartbeat(now: Int64) {
+        lastHeartbeat = now
+        status.at = Date(nanosecondsSinceEpoch: now)
+        status.packetsSeen = counters.packetsSeen.load(ordering: .relaxed)
+        status.bytesSeen = counters.bytesSeen.load(ordering: .relaxed)
+        status.packetsDropped = counters.unrecorded.load(ordering: .relaxed)
+        status.queueDepth = queues.packets.depth
+        let queueFull = counters.queueFull.load(ordering: .relaxed)
+        if queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
+        queueFullAtLastBeat = queueFull
+        if let file = writer.currentFile { try? history.recordCaptureFile(file) }
+        status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
+        do {
+            try history.recordHeartbeat(status)
+            heartbeatFailing = false
+        } catch {
+            if !heartbeatFailing { log.say(.heartbeatFailed(cause: String(describing: error))) }
+            heartbeatFailing = true
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case CaptureWriteError.noSpace(let directory): "no space left in \(directory)"
+        case CaptureWriteError.io(let path, let code): "\(path): \(String(cString: strerror(code)))"
+        case CaptureWriteError.sequencesExhausted: "every capture file sequence was used"
+        default: String(describing: error)
+        }
+    }
+}

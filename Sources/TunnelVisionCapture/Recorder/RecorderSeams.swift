@@ -1,0 +1,32 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// What the recorder needs of the history, named as `FlowStore` names it. Tests run the recorder
+/// on a real store; the protocol lets them watch the order of calls as well.
+public protocol CaptureHistory: AnyObject {
+    @discardableResult func closeInterruptedCaptureSessions() throws -> [Int64]
+    func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession
+    func endCaptureSession(id: Int64, at date: Date) throws
+    /// One transaction; flows are tagged with the open audit session in the statement that writes them.
+    func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64]
+    func recordCaptureFile(_ file: CaptureFile) throws
+    func captureFiles() throws -> [CaptureFile]
+    func deleteCaptureFile(sequence: UInt32) throws
+    func highestCaptureFileSequence() throws -> UInt32
+    func auditEvidenceFileSequences() throws -> Set<UInt32>
+    @discardableResult func prune(before date: Date) throws -> Int
+    func saveDaemonSettings(_ settings: [String: String], at date: Date) throws
+    func recordHeartbeat(_ beat: DaemonHeartbeat) throws
+}
+
+extension FlowStore: CaptureHistory {}
+
+/// What the recorder needs of the flow engine. Packets arrive as raw IP (link type 101).
+public protocol PacketEngine: AnyObject {
+    func process(packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64, location: CaptureLocation)
+    func takeBatch(now: Int64) -> HistoryBatch
+    func assign(rows: [FlowHandle: Int64])
+    /// Ends every live flow: the last batch of a capture session.
+    func finishAll() -> HistoryBatch
+}

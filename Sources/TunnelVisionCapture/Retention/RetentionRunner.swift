@@ -1,0 +1,43 @@
+import Foundation
+import TunnelVisionModel
+
+/// Applies the retention plan: deletes the planned files and their rows, prunes history rows
+/// older than the age limit (tagged flows are kept by the store), and says what it could not do —
+/// each shortfall once, not at every rotation.
+struct RetentionRunner {
+    let limits: RetentionLimits
+    let log: DaemonLog
+    private var lastShortfall: RetentionShortfall?
+
+    init(limits: RetentionLimits, log: DaemonLog) {
+        self.limits = limits
+        self.log = log
+    }
+
+    mutating func run(history: CaptureHistory, now: Date) {
+        let files: [CaptureFile]
+        do { files = try history.captureFiles() } catch {
+            log.say(.retentionFailed(cause: String(describing: error)))
+            return
+        }
+        let evidence = Result { try history.auditEvidenceFileSequences() }
+        let plan = RetentionPlanner.plan(files: files, evidence: evidence, limits: limits, now: now)
+        var deleted = 0
+        for file in plan.deletions {
+            guard unlink(file.path) == 0 || errno == ENOENT else { continue }
+            do {
+                try history.deleteCaptureFile(sequence: file.sequence)
+                deleted += 1
+            } catch {
+                log.say(.retentionFailed(cause: String(describing: error)))
+            }
+        }
+        if deleted > 0 { log.say(.retentionDeleted(files: deleted, bytesAfter: plan.bytesAfter)) }
+        if plan.shortfall != lastShortfall, let shortfall = plan.shortfall { log.say(.retentionShortfall(shortfall)) }
+        lastShortfall = plan.shortfall
+        guard plan.shortfall != .evidenceUnknown else { return }
+        do { try history.prune(before: now.addingTimeInterval(-limits.maximumAge)) } catch {
+            log.say(.retentionFailed(cause: String(describing: error)))
+        }
+    }
+}
