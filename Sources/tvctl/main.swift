@@ -1,1 +1,9 @@
-print("tvctl: not built yet")
+import Foundation
+import TunnelVisionControl
+
+// The instant comes first: a marker is dated when the command was typed, not when the
+// database answered.
+let startedAt = Date()
+let invocation = Invocation(
+    console: .standard, environment: ProcessInfo.processInfo.environment, startedAt: startedAt)
+exit(TVCtl.run(Array(CommandLine.arguments.dropFirst()), invocation: invocation))

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What every command reaches for: its arguments, the library over the chosen history, and
+/// the way it answers (a table for people, JSON for scripts).
+struct CommandContext {
+    let arguments: ParsedArguments
+    let invocation: Invocation
+
+    init(_ arguments: ParsedArguments, _ invocation: Invocation) {
+        self.arguments = arguments
+        self.invocation = invocation
+    }
+
+    var library: ControlLibrary {
+        ControlLibrary(location: DatabaseLocation(option: arguments.value("db"), environment: invocation.environment))
+    }
+
+    var wantsJSON: Bool { arguments.flag("json") }
+    var style: TextStyle { invocation.style }
+    var command: String { arguments.commandPath }
+
+    /// Local time for people: the zone TZ names, else the system's.
+    var zone: TimeZone { .current }
+
+    func say(_ line: String = "") { invocation.console.print(line) }
+
+    func emit<Value: Encodable>(_ value: Value) {
+        invocation.console.writeOutput(JSONShape.encoded(value))
+    }
+
+    func show(_ table: TextTable) {
+        invocation.console.writeOutput(table.rendered(style: style))
+    }
+
+    /// A required positional word (the parser has checked it is there).
+    func word(_ index: Int) -> String { arguments.positional(index) ?? "" }
+
+    /// Deleting asks a person and needs `--yes` from a script.
+    func confirm(_ question: String) throws(ControlError) {
+        if arguments.flag("yes") { return }
+        guard invocation.console.inputIsTerminal else { throw .usage(.confirmationNeeded(command: command)) }
+        invocation.console.writeError(question)
+        let answer = invocation.console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else { throw .refusal(.deletionDeclined) }
+    }
+}
+
+/// Options more than one command shares, spelled once.
+enum SharedOptions {
+    static let json = OptionSpec.flag("json", "Print JSON for scripts instead of a table.")
+    static let yes = OptionSpec.flag("yes", short: "y", "Delete without asking (needed when not on a terminal).")
+    static let database = OptionSpec.value(
+        "db", "PATH", "The history database (default: $TUNNELVISION_DB, else \(DatabaseLocation.daemonDefault)).")
+}

@@ -1,0 +1,73 @@
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// `tvctl diff EARLIER LATER`: what changed between two releases of one project.
+enum DiffCommand {
+    static let spec = CommandSpec(
+        "diff", summary: "Compare two releases of a project: new, gone and undetermined domains, TLS changes.",
+        discussion: "The later session is the one that started later, whatever the order given. Both must be ended audit sessions of the same project (a baseline has no release). Domains are judged against today's allowlist.",
+        positionals: [.required("EARLIER", "A session's number."), .required("LATER", "Another session's number.")],
+        options: [SharedOptions.json],
+        examples: [
+            CommandExample("tvctl diff 5 7", "What release 7 contacts that release 5 did not, and the reverse."),
+            CommandExample("tvctl diff 5 7 --json | jq .unexpectedNewDomains", "Only the new domains outside the allowlist."),
+        ],
+        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+
+    static func run(_ context: CommandContext) throws(ControlError) {
+        let firstID = try SessionReference.id(context.word(0), command: context.command)
+        let secondID = try SessionReference.id(context.word(1), command: context.command)
+        let first = try SessionEvidence.read(sessionID: firstID, library: context.library)
+        let second = try SessionEvidence.read(sessionID: secondID, library: context.library)
+        // Built outside the visit, as the spec's AuditLibrary does: a refusal is a rule of the
+        // model, not a history that did not answer.
+        let diff: ReleaseDiff
+        do {
+            diff = try ReleaseDiff(
+                between: first.session, flows: first.flows, and: second.session, flows: second.flows, project: first.project)
+        } catch {
+            throw .refusal(.diff(refusal(error, firstID: firstID)))
+        }
+        let project = first.project
+        if context.wantsJSON {
+            context.emit(JSONShape.ReleaseDiffShape(diff, project: project))
+            return
+        }
+        show(diff, project: project, context: context)
+    }
+
+    private static func show(_ diff: ReleaseDiff, project: AuditProject, context: CommandContext) {
+        let earlier = "session \(diff.earlier.id), \(Wording.release(of: diff.earlier.kind))"
+        let later = "session \(diff.later.id), \(Wording.release(of: diff.later.kind))"
+        context.say(context.style.bold("\(project.name): \(earlier) → \(later)"))
+        if project.allowlist.isEmpty {
+            context.say("The allowlist is empty, so no new domain can be called unexpected.")
+        } else {
+            let unexpected = diff.unexpectedNewDomains.count
+            context.say("\(Wording.plural(unexpected, "new domain")) not in today's allowlist of \(Wording.plural(project.allowlist.count, "entry", "entries")).")
+        }
+        section("New in the later session", diff.newDomains, context) { DiffPresentation.domains($0, side: \.later) }
+        section("Gone from the later session", diff.goneDomains, context) { DiffPresentation.domains($0, side: \.earlier) }
+        section("Undetermined (only a candidate name of an address)", diff.undeterminedDomains, context, DiffPresentation.undetermined)
+        section("TLS changes", diff.domainsWithTLSChange, context, DiffPresentation.tlsChanges)
+        context.say()
+        context.say("Flows without a name: \(diff.earlierUnnamedFlowIDs.count) in session \(diff.earlier.id), \(diff.laterUnnamedFlowIDs.count) in session \(diff.later.id).")
+    }
+
+    private static func section(
+        _ title: String, _ domains: [DomainComparison], _ context: CommandContext, _ table: ([DomainComparison]) -> TextTable
+    ) {
+        context.say()
+        context.say("\(title): \(domains.count)")
+        if !domains.isEmpty { context.show(table(domains)) }
+    }
+
+    private static func refusal(_ refusal: ReleaseDiff.Refusal, firstID: Int64) -> DiffRefusal {
+        switch refusal {
+        case .sameSession: .sameSession(firstID)
+        case .differentProjects, .notTheSessionsProject: .differentProjects
+        case .baseline(let id): .baseline(sessionID: id)
+        case .stillOpen(let id): .stillOpen(sessionID: id)
+        }
+    }
+}

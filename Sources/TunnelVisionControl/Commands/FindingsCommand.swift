@@ -1,0 +1,71 @@
+import Foundation
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// `tvctl findings SESSION`: what a session's traffic shows, per requirement of its project's catalogue.
+enum FindingsCommand {
+    static let spec = CommandSpec(
+        "findings", summary: "What a session's traffic shows: a verdict per requirement, the findings, each check's reach.",
+        discussion: "A verdict is what the traffic showed, never the assessor's test result: 'observed without contradiction' is bounded by what the tool can see (printed under the table). The project's catalogue is used, or the default one.",
+        positionals: [SessionCommands.sessionArgument], options: [SharedOptions.json],
+        examples: [
+            CommandExample("tvctl findings 7", "The requirements, findings and checks of session 7."),
+            CommandExample("tvctl findings 7 --json | jq '.findings[] | select(.kind == \"hostNotInAllowlist\") | .host'", "The hosts outside the allowlist."),
+        ],
+        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+
+    static func run(_ context: CommandContext) throws(ControlError) {
+        let id = try SessionReference.id(context.word(0), command: context.command)
+        let read = try SessionEvidence.read(sessionID: id, library: context.library)
+        let catalogue = try CatalogueCommands.catalogue(for: read.project)
+        let assessment = SessionAssessment(
+            catalogue: catalogue, flows: read.flows, project: read.project, session: read.session, markers: read.markers)
+
+        if context.wantsJSON {
+            context.emit(JSONShape.SessionFindingsShape(
+                assessment, session: JSONShape.Session(read.session, projectName: read.project.name, flowCount: read.flows.count, markers: read.markers),
+                flowCount: read.flows.count))
+            return
+        }
+        let session = read.session
+        context.say(context.style.bold("Session \(session.id), \(Wording.recording(project: read.project.name, kind: session.kind)): \(Wording.plural(read.flows.count, "flow"))"))
+        context.say("Catalogue \(catalogue.identifier) (\(catalogue.source.document) \(catalogue.source.version)); TLS minimum \(catalogue.policy.minimumTLSVersion.displayText).")
+        if session.isOpen { context.say("Still recording: this is what the flows so far show.") }
+        context.say()
+        context.show(FindingsPresentation.requirements(assessment))
+        let bounded = assessment.requirements.filter { $0.verdict == .observedWithoutContradiction }
+        for requirement in bounded {
+            if let coverage = requirement.requirement.toolCoverage {
+                context.say("  \(requirement.requirement.id): \(coverage)")
+            }
+        }
+        context.say()
+        if assessment.findings.findings.isEmpty {
+            context.say("No findings.")
+        } else {
+            context.show(FindingsPresentation.findings(assessment.findings.findings))
+        }
+        context.say()
+        context.show(FindingsPresentation.checks(assessment.findings))
+    }
+}
+
+/// A session with everything a classification reads: its project, markers and every flow.
+struct SessionEvidence {
+    let session: AuditSession
+    let project: AuditProject
+    let markers: [SessionMarker]
+    let flows: [StoredFlow]
+
+    static func read(sessionID: Int64, library: ControlLibrary) throws(ControlError) -> SessionEvidence {
+        try library.read { store in
+            let session = try SessionReference.session(sessionID, in: store)
+            guard let project = try store.auditProject(id: session.projectID) else {
+                throw ControlError.refusal(.projectNotFound(String(session.projectID)))
+            }
+            return SessionEvidence(
+                session: session, project: project, markers: try store.markers(forSession: sessionID),
+                flows: try store.flows(inAuditSession: sessionID, limit: Int.max))
+        }
+    }
+}

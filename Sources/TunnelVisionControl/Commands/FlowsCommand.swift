@@ -1,0 +1,82 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// `tvctl flows`: the flows of a session, once or as a live view while it records.
+enum FlowsCommand {
+    static let spec = CommandSpec(
+        "flows", summary: "Show the flows of a session (the open one unless named).",
+        discussion: "Oldest first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
+        positionals: [.optional("SESSION", "The session's number.")],
+        options: [
+            .value("limit", "N", short: "n", "Show at most N flows (default \(defaultLimit))."),
+            .flag("follow", short: "f", "Keep showing flows while the session records."),
+            SharedOptions.json,
+        ],
+        examples: [
+            CommandExample("tvctl flows", "The flows of what is recording now."),
+            CommandExample("tvctl flows 7 --limit 500 --json", "Up to 500 flows of session 7, for a script."),
+            CommandExample("tvctl flows -f", "Watch the recording live."),
+        ],
+        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+
+    static let defaultLimit = 100
+    static let limitRange = 1...10_000_000
+
+    static func run(_ context: CommandContext) throws(ControlError) {
+        let limit = try context.arguments.integer("limit", in: limitRange) ?? defaultLimit
+        let named = try context.arguments.positional(0).map { text throws(ControlError) in
+            try SessionReference.id(text, command: context.command)
+        }
+        let follows = context.arguments.flag("follow")
+        // A live view shows the newest flows, and the store hands them oldest first: it reads them all.
+        let snapshot = try FlowSnapshot.read(session: named, limit: follows ? Int.max : limit, library: context.library)
+        if follows {
+            FlowsFollow(context: context, limit: limit, sessionID: snapshot.session.id).run(from: snapshot)
+            return
+        }
+        if context.wantsJSON {
+            context.emit(JSONShape.FlowList(
+                session: JSONShape.Session(snapshot.session, projectName: snapshot.projectName, flowCount: snapshot.flowCount),
+                flowCount: snapshot.flowCount, flows: snapshot.flows.map(JSONShape.Flow.init)))
+            return
+        }
+        context.say(snapshot.headline(zone: context.zone))
+        if !snapshot.flows.isEmpty { context.show(FlowTable.table(snapshot.flows, zone: context.zone)) }
+        if snapshot.flowCount > snapshot.flows.count {
+            context.say("Showing the first \(Formatting.count(snapshot.flows.count)) of \(Formatting.count(snapshot.flowCount)) flows: --limit shows more.")
+        }
+    }
+}
+
+/// A session and its flows as read in one visit.
+struct FlowSnapshot {
+    let session: AuditSession
+    let projectName: String
+    let flowCount: Int
+    let flows: [StoredFlow]
+
+    static func read(session named: Int64?, limit: Int, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
+        try library.read { store in
+            let session: AuditSession
+            if let named {
+                session = try SessionReference.session(named, in: store)
+            } else {
+                guard let open = try store.openAuditSession() else { throw ControlError.refusal(.noOpenRecording(purpose: .flows)) }
+                session = open
+            }
+            return FlowSnapshot(
+                session: session, projectName: try store.auditProject(id: session.projectID)?.name ?? "",
+                flowCount: try store.flowCount(inAuditSession: session.id),
+                flows: try store.flows(inAuditSession: session.id, limit: limit))
+        }
+    }
+
+    /// "Session 7, Acme Health 2.4.1 (310): 1,234 flows, recording since 14:02:11."
+    func headline(zone: TimeZone) -> String {
+        let state = session.endedAt.map { "recorded \(Formatting.dateTime(session.startedAt, in: zone)) to \(Formatting.time($0, in: zone))" }
+            ?? "recording since \(Formatting.time(session.startedAt, in: zone))"
+        return "Session \(session.id), \(Wording.recording(project: projectName, kind: session.kind)): "
+            + "\(Wording.plural(flowCount, "flow")), \(state)."
+    }
+}

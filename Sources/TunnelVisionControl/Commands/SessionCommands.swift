@@ -1,0 +1,197 @@
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// `tvctl session …`: recordings (audit sessions), one open at a time.
+enum SessionCommands {
+    static let group = CommandSpec(
+        group: "session", summary: "Start, end, list, show and delete recordings.",
+        discussion: "A session is one recording of a project: a baseline without the app, or one release of it. One is open at a time; every flow that starts while it is open is tagged with it.",
+        examples: [
+            CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15'", "Record release 2.4.1 (310)."),
+            CommandExample("tvctl session end", "End the open recording."),
+        ],
+        subcommands: [start, end, list, show, delete])
+
+    static let sessionArgument = PositionalSpec.required("ID", "The session's number.")
+
+    static let start = CommandSpec(
+        "start", summary: "Start recording a project.",
+        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is read from the daemon's settings; whether the phone trusts the inspection CA is yours to declare. Refused while another recording is open.",
+        positionals: [ProjectCommands.projectArgument],
+        options: [
+            .flag("baseline", "Record without the audited app (a baseline has no release)."),
+            .value("release", "VERSION", "The app's version, as the store shows it."),
+            .value("build", "BUILD", "The app's build number."),
+            .value("device", "MODEL", "The test phone's model."),
+            .value("os", "VERSION", "The test phone's operating system and version."),
+            .flag("ca-trusted", "The phone trusts the inspection CA (needed to read pinning)."),
+            .value("notes", "TEXT", "Anything the report should say about this recording."),
+            SharedOptions.json,
+        ],
+        examples: [
+            CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
+            CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --ca-trusted", "Record a release on a phone that trusts the CA."),
+        ],
+        action: { arguments, invocation throws(ControlError) in try start(CommandContext(arguments, invocation)) })
+
+    static let end = CommandSpec(
+        "end", summary: "End a recording (the open one unless named).",
+        positionals: [.optional("ID", "The session to end.")], options: [SharedOptions.json],
+        examples: [CommandExample("tvctl session end", "End whatever is recording.")],
+        action: { arguments, invocation throws(ControlError) in try end(CommandContext(arguments, invocation)) })
+
+    static let list = CommandSpec(
+        "list", summary: "List sessions, newest first.",
+        positionals: [.optional("P", "Only this project's (by id or unique name).")], options: [SharedOptions.json],
+        examples: [
+            CommandExample("tvctl session list", "Every session of every project."),
+            CommandExample("tvctl session list 'Acme Health' --json", "One project's sessions, for a script."),
+        ],
+        action: { arguments, invocation throws(ControlError) in try list(CommandContext(arguments, invocation)) })
+
+    static let show = CommandSpec(
+        "show", summary: "Show a session: what it declared, its markers and its flow count.",
+        positionals: [sessionArgument], options: [SharedOptions.json],
+        examples: [CommandExample("tvctl session show 7", "Session 7.")],
+        action: { arguments, invocation throws(ControlError) in try show(CommandContext(arguments, invocation)) })
+
+    static let delete = CommandSpec(
+        "delete", summary: "Delete a session and its markers (its flows stay, untagged).",
+        discussion: "Deleting a session also lets retention take its traffic. Asks on a terminal; a script passes --yes.",
+        positionals: [sessionArgument], options: [SharedOptions.yes],
+        examples: [CommandExample("tvctl session delete 7 --yes", "Delete session 7 without asking.")],
+        action: { arguments, invocation throws(ControlError) in try delete(CommandContext(arguments, invocation)) })
+
+    // MARK: Actions
+
+    static func start(_ context: CommandContext) throws(ControlError) {
+        let arguments = context.arguments
+        let kind = try sessionKind(context)
+        guard let device = arguments.value("device") else { throw .usage(.missingOption("--device MODEL", command: context.command)) }
+        guard let os = arguments.value("os") else { throw .usage(.missingOption("--os VERSION", command: context.command)) }
+        let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag("ca-trusted"))
+        let now = context.invocation.clock()
+        let (session, project) = try context.library.visit { store in
+            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            // The store refuses a second open session too; asking first lets the refusal name it.
+            if let open = try store.openAuditSession() { throw ControlError.refusal(.sessionAlreadyOpen(open.id)) }
+            let draft = AuditSessionDraft(
+                projectID: project.id, kind: kind, environment: conditions.environment,
+                inspection: conditions.inspection(daemonSettings: try? store.daemonSettings()),
+                notes: arguments.value("notes") ?? "")
+            return (try store.startAuditSession(draft, at: now), project)
+        }
+        if context.wantsJSON {
+            context.emit(JSONShape.Session(session, projectName: project.name, flowCount: 0, markers: []))
+        } else {
+            context.say(Wording.sessionStarted(session, project: project.name))
+        }
+    }
+
+    static func end(_ context: CommandContext) throws(ControlError) {
+        let named = try context.arguments.positional(0).map { text throws(ControlError) in
+            try SessionReference.id(text, command: context.command)
+        }
+        let now = context.invocation.clock()
+        let (session, projectName, flows) = try context.library.visit { store in
+            let id: Int64
+            if let named {
+                id = named
+            } else {
+                guard let open = try store.openAuditSession() else { throw ControlError.refusal(.noOpenRecording(purpose: .end)) }
+                id = open.id
+            }
+            let session = try store.endAuditSession(id: id, at: now)
+            let project = try store.auditProject(id: session.projectID)
+            return (session, project?.name ?? "", try store.flowCount(inAuditSession: id))
+        }
+        if context.wantsJSON {
+            context.emit(JSONShape.Session(session, projectName: projectName, flowCount: flows))
+        } else {
+            context.say(Wording.sessionEnded(session, project: projectName, flows: flows, zone: context.zone))
+        }
+    }
+
+    static func list(_ context: CommandContext) throws(ControlError) {
+        let rows = try context.library.read { store in
+            let projects = try context.arguments.positional(0).map { [try ProjectReference($0).resolve(in: store)] }
+                ?? store.auditProjects()
+            var rows: [AuditTables.SessionRow] = []
+            for project in projects {
+                for session in try store.auditSessions(forProject: project.id) {
+                    rows.append(.init(session: session, projectName: project.name, flowCount: try store.flowCount(inAuditSession: session.id)))
+                }
+            }
+            return rows.sorted { ($0.session.startedAt, $0.session.id) > ($1.session.startedAt, $1.session.id) }
+        }
+        if context.wantsJSON {
+            context.emit(rows.map { JSONShape.Session($0.session, projectName: $0.projectName, flowCount: $0.flowCount) })
+        } else if rows.isEmpty {
+            context.say("No sessions yet: 'tvctl session start' records one.")
+        } else {
+            context.show(AuditTables.sessions(rows, zone: context.zone))
+        }
+    }
+
+    static func show(_ context: CommandContext) throws(ControlError) {
+        let id = try SessionReference.id(context.word(0), command: context.command)
+        let (session, projectName, flows, markers) = try context.library.read { store in
+            let session = try SessionReference.session(id, in: store)
+            let project = try store.auditProject(id: session.projectID)
+            return (session, project?.name ?? "", try store.flowCount(inAuditSession: id), try store.markers(forSession: id))
+        }
+        if context.wantsJSON {
+            context.emit(JSONShape.Session(session, projectName: projectName, flowCount: flows, markers: markers))
+            return
+        }
+        let zone = context.zone
+        context.say(context.style.bold("Session \(session.id), \(Wording.recording(project: projectName, kind: session.kind))"))
+        AuditTables.facts([
+            ("Project", "\(session.projectID), \(projectName)"),
+            ("Recorded", session.kind.release == nil ? "baseline, without the app" : "release \(Wording.release(of: session.kind))"),
+            ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
+            ("Tool", "TunnelVision \(session.environment.toolVersion)"),
+            ("Inspection", session.inspection.inspectionEnabled ? "on" : "off"),
+            ("CA", session.inspection.caTrusted ? "trusted by the phone" : "not trusted by the phone"),
+            ("Pinning", session.inspection.supportsPinningEvidence ? "can be read from this session" : "cannot be read from this session"),
+            ("Started", Formatting.dateTime(session.startedAt, in: zone)),
+            ("Ended", session.endedAt.map { Formatting.dateTime($0, in: zone) } ?? "still recording"),
+            ("Flows", Formatting.count(flows)),
+            ("Notes", session.notes.isEmpty ? AuditTables.none : session.notes),
+        ]).forEach(context.say)
+        context.say()
+        if markers.isEmpty {
+            context.say("No markers: consent cannot be judged in this session.")
+        } else {
+            context.show(AuditTables.markers(markers, zone: zone))
+        }
+    }
+
+    static func delete(_ context: CommandContext) throws(ControlError) {
+        let id = try SessionReference.id(context.word(0), command: context.command)
+        let library = context.library
+        let (session, projectName, flows) = try library.read { store in
+            let session = try SessionReference.session(id, in: store)
+            return (session, try store.auditProject(id: session.projectID)?.name ?? "", try store.flowCount(inAuditSession: id))
+        }
+        try context.confirm(Wording.confirmSessionDeletion(session, project: projectName, flows: flows))
+        try library.visit { store in try store.deleteAuditSession(id: id) }
+        context.say(Wording.sessionDeleted(session, project: projectName))
+    }
+
+    // MARK: Helpers
+
+    private static func sessionKind(_ context: CommandContext) throws(ControlError) -> AuditSessionKind {
+        let arguments = context.arguments
+        let release = arguments.value("release")
+        let build = arguments.value("build")
+        switch (arguments.flag("baseline"), release, build) {
+        case (true, nil, nil):
+            return .baseline
+        case (false, let version?, let build?):
+            return .audit(AppRelease(version: version, build: build))
+        default:
+            throw .usage(.sessionKindUnclear(command: context.command))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import TunnelVisionModel
+
+/// tvctl as a function: a command line in, an exit status out.
+public enum TVCtl {
+    public static let parser = ArgumentParser(root: CommandTree.root, globalOptions: [SharedOptions.database])
+
+    /// Runs one command line (without the program name) and returns the exit status:
+    /// 0 done, 1 refused, 2 not understood, 3 the history did not answer.
+    public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
+        let console = invocation.console
+        do {
+            switch try parser.parse(arguments) {
+            case .version:
+                console.print("tvctl \(TunnelVisionBuild.version)")
+            case .help(let spec, let path):
+                console.writeOutput(HelpText.page(for: spec, commandPath: path, globalOptions: parser.globalOptions))
+            case .run(let spec, let parsed):
+                try spec.action?(parsed, invocation)
+            }
+            return 0
+        } catch {
+            console.writeError("tvctl: " + error.sentence + "\n")
+            return error.exitCode
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import TunnelVisionModel
+
+/// Everything a tvctl command can fail with, sorted by what the person can do about it.
+/// The exit code follows from the case: a refusal the user can act on is 1, a command line
+/// that does not say something runnable is 2, a history that did not answer is 3.
+public enum ControlError: Error, Sendable, Equatable {
+    case refusal(Refusal)
+    case usage(UsageError)
+    case historyUnanswered(HistoryProblem)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .refusal: 1
+        case .usage: 2
+        case .historyUnanswered: 3
+        }
+    }
+
+    /// The one sentence printed on standard error.
+    public var sentence: String {
+        switch self {
+        case .refusal(let refusal): Wording.sentence(for: refusal)
+        case .usage(let usage): Wording.sentence(for: usage)
+        case .historyUnanswered(let problem): Wording.sentence(for: problem)
+        }
+    }
+}
+
+/// A rule of the audit model or of the command said no; nothing was changed.
+public enum Refusal: Sendable, Equatable {
+    case emptyProjectName
+    case duplicateAllowlistPattern(String)
+    case projectNotFound(String)
+    case projectNameAmbiguous(String, ids: [Int64])
+    case projectNameTaken(String)
+    case patternNotInAllowlist(String, project: String)
+    case sessionNotFound(Int64)
+    case sessionAlreadyOpen(Int64)
+    case sessionAlreadyEnded(Int64)
+    case dateBeforeSessionStart
+    case emptyMarkerLabel
+    /// `mark`, `session end` and `flows` without a session need an open recording.
+    case noOpenRecording(purpose: OpenRecordingPurpose)
+    case deletionDeclined
+    case diff(DiffRefusal)
+    case catalogue(CatalogueRefusal)
+    case export(String)
+    case inspectionUnavailable
+}
+
+public enum OpenRecordingPurpose: Sendable, Equatable {
+    case mark, end, flows
+}
+
+/// Why two sessions cannot be compared (the release diff's own refusals, named by session).
+public enum DiffRefusal: Sendable, Equatable {
+    case sameSession(Int64)
+    case differentProjects
+    case baseline(sessionID: Int64)
+    case stillOpen(sessionID: Int64)
+}
+
+public enum CatalogueRefusal: Sendable, Equatable {
+    case notInstalled(identifier: String)
+    case unusable(identifier: String, reason: String)
+    case directoryUnreadable(path: String)
+    case fileUnreadable(path: String)
+    case fileRefused(path: String, reason: String)
+}
+
+/// The command line does not say something tvctl can run.
+public enum UsageError: Sendable, Equatable {
+    case missingSubcommand(command: String)
+    case unknownCommand(String, command: String)
+    case unknownOption(String, command: String)
+    case missingValue(String, valueName: String, command: String)
+    case flagWithValue(String, command: String)
+    case repeatedOption(String, command: String)
+    case missingArgument(String, command: String)
+    case unexpectedArgument(String, command: String)
+    case invalidNumber(option: String, text: String, range: ClosedRange<Int>, command: String)
+    case invalidSessionID(String, command: String)
+    case invalidPattern(String, reason: DomainPattern.ParseError, command: String)
+    case invalidInstant(String, command: String)
+    case sessionKindUnclear(command: String)
+    case missingOption(String, command: String)
+    case confirmationNeeded(command: String)
+}
+
+/// The history did not answer: nothing about the audit was decided.
+public enum HistoryProblem: Sendable, Equatable {
+    case missing(path: String)
+    case permissionDenied(path: String)
+    case busy(path: String)
+    case corrupt(path: String)
+    case newerSchema(path: String, found: Int, supported: Int)
+    case diskFull(path: String)
+    case cannotOpen(path: String, detail: String)
+    case failed(path: String, detail: String)
+}

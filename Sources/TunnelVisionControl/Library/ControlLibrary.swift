@@ -1,0 +1,93 @@
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// The library under the commands, as the spec's AuditLibrary is under the app's screens: it
+/// opens the store for one operation and classifies whatever that operation throws into a
+/// rule the person can act on or a history that did not answer.
+public struct ControlLibrary: Sendable {
+    public let location: DatabaseLocation
+
+    public init(location: DatabaseLocation) {
+        self.location = location
+    }
+
+    /// One visit to the history. Only a command that seeds a history may create the file:
+    /// every other command would leave an empty database behind a mistyped path.
+    public func visit<Result>(
+        creatingHistory: Bool = false, _ body: (FlowStore) throws -> Result
+    ) throws(ControlError) -> Result {
+        if !creatingHistory {
+            switch HistoryAccess.standing(of: location) {
+            case .missing: throw .historyUnanswered(.missing(path: location.path))
+            case .permissionDenied: throw .historyUnanswered(.permissionDenied(path: location.path))
+            case .reachable: break
+            }
+        }
+        do {
+            let store = try FlowStore(path: location.path)
+            return try body(store)
+        } catch {
+            throw classify(error)
+        }
+    }
+
+    /// One visit that only reads, inside one read transaction: everything it reads belongs to
+    /// one instant of the history, even while the daemon writes.
+    public func read<Result>(_ body: (HistorySnapshot) throws -> Result) throws(ControlError) -> Result {
+        try visit { store in try store.reading(body) }
+    }
+
+    /// What the store threw, as the person needs to hear it.
+    public func classify(_ error: any Error) -> ControlError {
+        switch error {
+        case let error as ControlError:
+            return error
+        case let error as AuditStoreError:
+            return .refusal(Refusal(error))
+        case let error as HistoryError:
+            return .historyUnanswered(problem(from: error))
+        default:
+            return .historyUnanswered(.failed(path: location.path, detail: String(describing: error)))
+        }
+    }
+
+    private func problem(from error: HistoryError) -> HistoryProblem {
+        let problem = HistoryProblem(error, path: location.path)
+        switch problem {
+        case .permissionDenied, .cannotOpen, .failed:
+            // SQLite cannot tell a refused permission from a missing directory; the kernel can.
+            return HistoryAccess.refusedByPermission(location) ? .permissionDenied(path: location.path) : problem
+        case .missing, .busy, .corrupt, .newerSchema, .diskFull:
+            return problem
+        }
+    }
+}
+
+extension HistoryProblem {
+    init(_ error: HistoryError, path: String) {
+        switch error {
+        case .permissionDenied: self = .permissionDenied(path: path)
+        case .cannotOpen(_, let reason): self = .cannotOpen(path: path, detail: reason)
+        case .busy: self = .busy(path: path)
+        case .corrupt: self = .corrupt(path: path)
+        case .newerSchema(_, let found, let supported): self = .newerSchema(path: path, found: found, supported: supported)
+        case .diskFull: self = .diskFull(path: path)
+        case .failed(_, _, let message): self = .failed(path: path, detail: message)
+        }
+    }
+}
+
+extension Refusal {
+    init(_ error: AuditStoreError) {
+        switch error {
+        case .emptyProjectName: self = .emptyProjectName
+        case .duplicateAllowlistPattern(let pattern): self = .duplicateAllowlistPattern(pattern)
+        case .projectNotFound(let id): self = .projectNotFound(String(id))
+        case .sessionNotFound(let id): self = .sessionNotFound(id)
+        case .sessionAlreadyOpen(let id): self = .sessionAlreadyOpen(id)
+        case .sessionAlreadyEnded(let id): self = .sessionAlreadyEnded(id)
+        case .dateBeforeSessionStart: self = .dateBeforeSessionStart
+        case .emptyMarkerLabel: self = .emptyMarkerLabel
+        }
+    }
+}

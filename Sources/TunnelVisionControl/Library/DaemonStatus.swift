@@ -1,0 +1,89 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `tvctl status` knows, read from the history: the daemon's heartbeat and settings, the
+/// capture session it writes, the recording, and the disk.
+struct DaemonStatus {
+    /// A heartbeat older than this means the daemon is not running: it beats every second.
+    static let silenceLimit: TimeInterval = 10
+
+    let heartbeat: DaemonHeartbeat?
+    let captureSession: CaptureSession?
+    let inspectionEnabled: Bool
+    let recording: AuditRecording?
+    let recordingFlows: Int
+    let captureFiles: [CaptureFile]
+    let historyBytes: UInt64
+    let freeBytes: UInt64?
+
+    func isRunning(at now: Date) -> Bool {
+        guard let heartbeat else { return false }
+        return now.timeIntervalSince(heartbeat.at) <= Self.silenceLimit
+    }
+
+    static func read(library: ControlLibrary) throws(ControlError) -> DaemonStatus {
+        let location = library.location
+        return try library.visit { store in
+            // Settings that cannot be read count as inspection off, as they do for the daemon.
+            let settings = try? store.daemonSettings()
+            // Its own read: the store's reads cannot nest inside one another.
+            let heartbeat = try store.latestHeartbeat()
+            return try store.reading { snapshot in
+                let capture = try heartbeat?.captureSessionID.flatMap { id in
+                    try snapshot.captureSessions().first { $0.id == id }
+                }
+                let recording = try snapshot.auditRecording()
+                return DaemonStatus(
+                    heartbeat: heartbeat, captureSession: capture,
+                    inspectionEnabled: RecordingConditions.inspectionEnabled(daemonSettings: settings),
+                    recording: recording,
+                    recordingFlows: try recording.map { try snapshot.flowCount(inAuditSession: $0.session.id) } ?? 0,
+                    captureFiles: try snapshot.captureFiles(),
+                    historyBytes: fileBytes(location.path) + fileBytes(location.path + "-wal"),
+                    freeBytes: freeBytes(in: location.directory))
+            }
+        }
+    }
+
+    /// Packets and bytes per second between two heartbeats, or since the capture session began.
+    struct Rates: Equatable {
+        let packetsPerSecond: Double
+        let bytesPerSecond: Double
+        /// "heartbeats" or "captureSession".
+        let basis: String
+    }
+
+    static func rates(between earlier: DaemonHeartbeat?, and later: DaemonHeartbeat?, captureSession: CaptureSession?) -> Rates? {
+        guard let later else { return nil }
+        if let earlier, later.at > earlier.at, later.captureSessionID == earlier.captureSessionID,
+           later.packetsSeen >= earlier.packetsSeen, later.bytesSeen >= earlier.bytesSeen {
+            let seconds = later.at.timeIntervalSince(earlier.at)
+            return Rates(
+                packetsPerSecond: Double(later.packetsSeen - earlier.packetsSeen) / seconds,
+                bytesPerSecond: Double(later.bytesSeen - earlier.bytesSeen) / seconds, basis: "heartbeats")
+        }
+        guard let captureSession, later.at > captureSession.startedAt else { return nil }
+        let seconds = later.at.timeIntervalSince(captureSession.startedAt)
+        return Rates(
+            packetsPerSecond: Double(later.packetsSeen) / seconds, bytesPerSecond: Double(later.bytesSeen) / seconds,
+            basis: "captureSession")
+    }
+
+    private static func fileBytes(_ path: String) -> UInt64 {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_size > 0 else { return 0 }
+        return UInt64(status.st_size)
+    }
+
+    private static func freeBytes(in directory: String) -> UInt64? {
+        var filesystem = statvfs()
+        guard statvfs(directory, &filesystem) == 0 else { return nil }
+        let (bytes, overflow) = UInt64(filesystem.f_bavail).multipliedReportingOverflow(by: UInt64(filesystem.f_frsize))
+        return overflow ? UInt64.max : bytes
+    }
+}

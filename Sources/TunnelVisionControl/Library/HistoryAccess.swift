@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the file system says about reaching the history, asked with the caller's own rights.
+/// SQLite reports a refused open as "unable to open database file"; the kernel knows it was a
+/// permission, and that is what a person outside the group needs to hear.
+enum HistoryAccess {
+    enum Standing: Equatable {
+        case reachable
+        case missing
+        case permissionDenied
+    }
+
+    /// Before opening: is there a file, and may this user read and write it?
+    static func standing(of location: DatabaseLocation) -> Standing {
+        var status = stat()
+        if stat(location.path, &status) != 0 {
+            switch errno {
+            case EACCES: return .permissionDenied
+            default: return .missing
+            }
+        }
+        if access(location.path, R_OK | W_OK) != 0, errno == EACCES { return .permissionDenied }
+        return .reachable
+    }
+
+    /// After SQLite refused to open or to write: whether a permission on the file, its journal
+    /// or its directory is the reason.
+    static func refusedByPermission(_ location: DatabaseLocation) -> Bool {
+        if denied(location.directory, X_OK) { return true }
+        if denied(location.path, R_OK | W_OK) { return true }
+        for journal in [location.path + "-wal", location.path + "-shm"] {
+            if exists(journal) {
+                if denied(journal, R_OK | W_OK) { return true }
+            } else if denied(location.directory, W_OK | X_OK) {
+                // SQLite has to create the journal beside the database, in a directory it may not write.
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func denied(_ path: String, _ mode: Int32) -> Bool {
+        access(path, mode) != 0 && (errno == EACCES || errno == EPERM)
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// The one way a marker is placed in whatever is recording, as the spec's OpenSessionMarking
+/// is for every door of the app: `tvctl mark` and `tvctl mark -i` both come through here.
+/// The instant is the caller's, taken before the database was opened; the store reads the
+/// open session and inserts the marker in one write transaction, so a session ended by
+/// another process in between refuses the marker rather than receiving it.
+public struct OpenSessionMarking: Sendable {
+    public let library: ControlLibrary
+
+    public init(library: ControlLibrary) {
+        self.library = library
+    }
+
+    /// The marker as placed and where; a refusal when nothing is recording.
+    public func mark(_ kind: SessionMarkerKind, at instant: Date) throws(ControlError) -> (SessionMarker, AuditRecording) {
+        let outcome = try library.visit { store in try store.addMarkerToOpenSession(kind, at: instant) }
+        switch outcome {
+        case .placed(let marker, let recording): return (marker, recording)
+        case .noOpenSession: throw .refusal(.noOpenRecording(purpose: .mark))
+        }
+    }
+
+    /// What is recording now, named; nil when nothing is.
+    public func recording() throws(ControlError) -> AuditRecording? {
+        try library.visit { store in try store.auditRecording() }
+    }
+
+    /// "consent", "login", "logout", or any other text as a label of its own.
+    public static func kind(of word: String) -> SessionMarkerKind {
+        switch word.lowercased() {
+        case "consent": .consentGiven
+        case "login": .loggedIn
+        case "logout": .loggedOut
+        default: .custom(word)
+        }
+    }
+
+    /// The key of `mark -i` that stands for each marker.
+    public static func kind(ofKey key: UInt8) -> SessionMarkerKind? {
+        switch key {
+        case UInt8(ascii: "c"), UInt8(ascii: "C"): .consentGiven
+        case UInt8(ascii: "l"), UInt8(ascii: "L"): .loggedIn
+        case UInt8(ascii: "o"), UInt8(ascii: "O"): .loggedOut
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import TunnelVisionModel
+
+/// What a session declares about its recording, the part of the spec's
+/// AuditRecordingConditions that a Linux gateway can know: the test phone is not the machine
+/// tvctl runs on, so the technician declares its model, its OS and whether it trusts the CA;
+/// the tool version is this build's; inspection is what the daemon's settings say.
+public struct RecordingConditions: Sendable, Hashable {
+    public let deviceModel: String
+    public let osVersion: String
+    public let caTrusted: Bool
+
+    public init(deviceModel: String, osVersion: String, caTrusted: Bool) {
+        self.deviceModel = deviceModel
+        self.osVersion = osVersion
+        self.caTrusted = caTrusted
+    }
+
+    public var environment: AuditEnvironment {
+        AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: TunnelVisionBuild.version)
+    }
+
+    /// Settings that could not be read count as inspection off, which is what the daemon does.
+    public func inspection(daemonSettings: [String: String]?) -> InspectionConditions {
+        InspectionConditions(inspectionEnabled: Self.inspectionEnabled(daemonSettings: daemonSettings), caTrusted: caTrusted)
+    }
+
+    public static func inspectionEnabled(daemonSettings: [String: String]?) -> Bool {
+        daemonSettings?[inspectionKey] == "on"
+    }
+
+    static let inspectionKey = "inspection"
+}

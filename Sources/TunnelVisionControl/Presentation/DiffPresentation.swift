@@ -1,0 +1,173 @@
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// How a release diff is shown: new, gone and undetermined domains, then TLS changes.
+enum DiffPresentation {
+    static func standing(_ standing: AllowlistStanding) -> String {
+        switch standing {
+        case .listed(let entry): "allowed (\(entry.pattern.text))"
+        case .unlisted: "not in the allowlist"
+        case .allowlistEmpty: "allowlist empty"
+        }
+    }
+
+    static func presence(_ presence: DomainPresence) -> String {
+        switch presence {
+        case .absent: "absent"
+        case .candidateOnly: "candidate only"
+        case .seen: "seen"
+        }
+    }
+
+    static func versions(_ versions: [TLSProtocolVersion]) -> String {
+        versions.isEmpty ? AuditTables.none : versions.map(\.displayText).joined(separator: ", ")
+    }
+
+    static func floor(_ shift: TLSFloorShift) -> String {
+        switch shift {
+        case .lowered: "lowered"
+        case .raised: "raised"
+        case .held: "held"
+        case .notOrdered: "not ordered"
+        }
+    }
+
+    static func gap(_ gap: TLSComparisonGap) -> String {
+        switch gap {
+        case .notReadInEarlierSession: "not read in the earlier session"
+        case .notReadInLaterSession: "not read in the later session"
+        case .notReadInEitherSession: "not read in either session"
+        }
+    }
+
+    /// New or gone domains: the host, how the allowlist stands on it, and its flows.
+    static func domains(_ comparisons: [DomainComparison], side: KeyPath<DomainComparison, DomainObservation?>) -> TextTable {
+        var table = TextTable([.init("HOST"), .init("ALLOWLIST"), .init("FLOWS", .right)])
+        for comparison in comparisons {
+            table.append([comparison.host, standing(comparison.standing), String(comparison[keyPath: side]?.flowIDs.count ?? 0)])
+        }
+        return table
+    }
+
+    static func undetermined(_ comparisons: [DomainComparison]) -> TextTable {
+        var table = TextTable([.init("HOST"), .init("ALLOWLIST"), .init("EARLIER"), .init("LATER")])
+        for comparison in comparisons {
+            guard case .undetermined(let earlier, let later) = comparison.status else { continue }
+            table.append([comparison.host, standing(comparison.standing), presence(earlier), presence(later)])
+        }
+        return table
+    }
+
+    /// One row per domain and negotiator whose versions differ.
+    static func tlsChanges(_ comparisons: [DomainComparison]) -> TextTable {
+        var table = TextTable([.init("HOST"), .init("NEGOTIATED BY"), .init("EARLIER"), .init("LATER"), .init("WEAKEST")])
+        for comparison in comparisons {
+            guard case .inBoth(let app, let tunnel) = comparison.status else { continue }
+            for (negotiator, versions) in [(TLSNegotiator.app, app), (.tunnel, tunnel)] {
+                guard case .different(let earlier, let later, let shift) = versions else { continue }
+                table.append([comparison.host, negotiator.rawValue, Self.versions(earlier), Self.versions(later), floor(shift)])
+            }
+        }
+        return table
+    }
+}
+
+extension JSONShape {
+    public struct TLSComparisonShape: Encodable, Sendable, Hashable {
+        /// same, different or notCompared.
+        public let comparison: String
+        public let earlier: [String]
+        public let later: [String]
+        public let floor: String?
+        public let gap: String?
+
+        init(_ comparison: TLSVersionComparison) {
+            switch comparison {
+            case .same(let versions):
+                self.comparison = "same"; earlier = versions.map(\.displayText); later = earlier; floor = nil; gap = nil
+            case .different(let before, let after, let shift):
+                self.comparison = "different"; earlier = before.map(\.displayText); later = after.map(\.displayText)
+                switch shift {
+                case .lowered: floor = "lowered"
+                case .raised: floor = "raised"
+                case .held: floor = "held"
+                case .notOrdered: floor = "notOrdered"
+                }
+                gap = nil
+            case .notCompared(let reason):
+                self.comparison = "notCompared"; earlier = []; later = []; floor = nil
+                switch reason {
+                case .notReadInEarlierSession: gap = "notReadInEarlierSession"
+                case .notReadInLaterSession: gap = "notReadInLaterSession"
+                case .notReadInEitherSession: gap = "notReadInEitherSession"
+                }
+            }
+        }
+    }
+
+    public struct DomainShape: Encodable, Sendable, Hashable {
+        public let host: String
+        /// new, gone, inBoth or undetermined.
+        public let status: String
+        /// listed, unlisted or allowlistEmpty.
+        public let allowlist: String
+        public let allowlistPattern: String?
+        public let earlierPresence: String
+        public let laterPresence: String
+        public let earlierFlowIDs: [Int64]
+        public let laterFlowIDs: [Int64]
+        public let earlierCandidateFlowIDs: [Int64]
+        public let laterCandidateFlowIDs: [Int64]
+        public let appTLS: TLSComparisonShape?
+        public let tunnelTLS: TLSComparisonShape?
+
+        init(_ comparison: DomainComparison) {
+            host = comparison.host
+            switch comparison.standing {
+            case .listed(let entry): allowlist = "listed"; allowlistPattern = entry.pattern.text
+            case .unlisted: allowlist = "unlisted"; allowlistPattern = nil
+            case .allowlistEmpty: allowlist = "allowlistEmpty"; allowlistPattern = nil
+            }
+            func presence(_ observation: DomainObservation?) -> String {
+                switch observation?.presence ?? .absent {
+                case .absent: "absent"
+                case .candidateOnly: "candidateOnly"
+                case .seen: "seen"
+                }
+            }
+            earlierPresence = presence(comparison.earlier)
+            laterPresence = presence(comparison.later)
+            earlierFlowIDs = comparison.earlier?.flowIDs ?? []
+            laterFlowIDs = comparison.later?.flowIDs ?? []
+            earlierCandidateFlowIDs = comparison.earlier?.candidateFlowIDs ?? []
+            laterCandidateFlowIDs = comparison.later?.candidateFlowIDs ?? []
+            switch comparison.status {
+            case .new: status = "new"; appTLS = nil; tunnelTLS = nil
+            case .gone: status = "gone"; appTLS = nil; tunnelTLS = nil
+            case .undetermined: status = "undetermined"; appTLS = nil; tunnelTLS = nil
+            case .inBoth(let app, let tunnel):
+                status = "inBoth"; appTLS = TLSComparisonShape(app); tunnelTLS = TLSComparisonShape(tunnel)
+            }
+        }
+    }
+
+    public struct ReleaseDiffShape: Encodable, Sendable, Hashable {
+        public let project: Project
+        public let earlier: Session
+        public let later: Session
+        public let unexpectedNewDomains: [String]
+        public let domains: [DomainShape]
+        public let earlierUnnamedFlowIDs: [Int64]
+        public let laterUnnamedFlowIDs: [Int64]
+
+        init(_ diff: ReleaseDiff, project: AuditProject) {
+            self.project = Project(project)
+            earlier = Session(diff.earlier, projectName: project.name)
+            later = Session(diff.later, projectName: project.name)
+            unexpectedNewDomains = diff.unexpectedNewDomains.map(\.host)
+            domains = diff.domains.map(DomainShape.init)
+            earlierUnnamedFlowIDs = diff.earlierUnnamedFlowIDs
+            laterUnnamedFlowIDs = diff.laterUnnamedFlowIDs
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// How the findings of a session are shown: per requirement, per finding, per check.
+/// Findings are numbered F1, F2… in the order they happened, as in an evidence bundle.
+enum FindingsPresentation {
+    static func identifier(ofFindingAt index: Int) -> String { "F\(index + 1)" }
+
+    /// The identifiers of the findings among all of the session's.
+    static func identifiers(of subset: [Finding], in all: [Finding]) -> [String] {
+        subset.compactMap { finding in all.firstIndex(of: finding).map(identifier(ofFindingAt:)) }
+    }
+
+    static func verdict(_ verdict: RequirementVerdict) -> String {
+        switch verdict {
+        case .contradicted: "contradicted"
+        case .observedWithoutContradiction: "observed without contradiction"
+        case .notAssessed(.outsideToolScope): "not assessed: outside the tool's scope"
+        case .notAssessed(.nothingObserved): "not assessed: nothing observed"
+        }
+    }
+
+    /// What the finding is about, without a sentence: the host, the version and where it was
+    /// read, the protocol, or why the flow has no name.
+    static func subject(of evidence: FindingEvidence) -> String {
+        switch evidence {
+        case .weakTLSVersion(let observation): "\(observation.version.displayText) (\(observation.basis.name))"
+        case .cleartextTraffic(let cleartext): cleartext.rawValue
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .unnamedFlow(let reason): reason.rawValue
+        case .activityBeforeConsent: AuditTables.none
+        }
+    }
+
+    static func requirements(_ assessment: SessionAssessment) -> TextTable {
+        var table = TextTable([.init("REQUIREMENT"), .init("VERDICT"), .init("AGAINST"), .init("FOR"), .init("CHECK")])
+        let all = assessment.findings.findings
+        for requirement in assessment.requirements {
+            table.append([
+                requirement.requirement.id, verdict(requirement.verdict),
+                list(identifiers(of: requirement.contraryFindings, in: all)),
+                list(identifiers(of: requirement.supportingFindings, in: all)),
+                requirement.requirement.rule.check?.rawValue ?? AuditTables.none,
+            ])
+        }
+        return table
+    }
+
+    static func findings(_ findings: [Finding]) -> TextTable {
+        var table = TextTable([.init("ID"), .init("KIND"), .init("ABOUT"), .init("FLOWS", .right), .init("FLOW IDS")])
+        for (index, finding) in findings.enumerated() {
+            table.append([
+                identifier(ofFindingAt: index), finding.kind.rawValue, subject(of: finding.evidence),
+                String(finding.flowIDs.count), flowIDs(finding.flowIDs),
+            ])
+        }
+        return table
+    }
+
+    static func checks(_ findings: SessionFindings) -> TextTable {
+        var table = TextTable([
+            .init("CHECK"), .init("BEHIND A FINDING", .right), .init("NOTHING TO REPORT", .right),
+            .init("NOT ASSESSED", .right), .init("NOT APPLICABLE", .right),
+        ])
+        for check in FindingsCheck.allCases {
+            let summary = findings.summary(of: check)
+            table.append([
+                check.rawValue, String(summary.findingFlows), String(summary.satisfiedFlows),
+                String(summary.unassessedFlows), String(summary.notApplicableFlows),
+            ])
+        }
+        return table
+    }
+
+    /// "3, 8, 12 …" — at most a dozen ids; the JSON has them all.
+    static func flowIDs(_ ids: [Int64]) -> String {
+        let shown = ids.prefix(12).map(String.init).joined(separator: ", ")
+        return ids.count > 12 ? shown + " …" : shown
+    }
+
+    private static func list(_ identifiers: [String]) -> String {
+        identifiers.isEmpty ? AuditTables.none : identifiers.joined(separator: " ")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import TunnelVisionModel
+
+/// What tvctl says when something was done: what, and where.
+extension Wording {
+    /// "2.4.1 (310)", or "baseline".
+    public static func release(of kind: AuditSessionKind) -> String {
+        switch kind {
+        case .baseline: "baseline"
+        case .audit(let release): "\(release.version) (\(release.build))"
+        }
+    }
+
+    /// "Acme Health 2.4.1 (310)".
+    public static func recording(project: String, kind: AuditSessionKind) -> String {
+        project + " " + release(of: kind)
+    }
+
+    /// "consent given", "logged in", "logged out", or the label in quotes.
+    public static func marker(_ kind: SessionMarkerKind) -> String {
+        switch kind {
+        case .consentGiven: "consent given"
+        case .loggedIn: "logged in"
+        case .loggedOut: "logged out"
+        case .custom(let label): "“\(label)”"
+        }
+    }
+
+    /// "consent given at 14:03:07 in session 7, Acme Health 2.4.1 (310)".
+    public static func markerPlaced(_ marker: SessionMarker, in recording: AuditRecording, zone: TimeZone) -> String {
+        "\(Wording.marker(marker.kind)) at \(Formatting.time(marker.date, in: zone)) in session \(recording.session.id), "
+            + self.recording(project: recording.projectName, kind: recording.session.kind)
+    }
+
+    static func projectCreated(_ project: AuditProject) -> String {
+        "Created project \(project.id), \(project.name)."
+    }
+
+    static func projectUpdated(_ project: AuditProject) -> String {
+        "Updated project \(project.id), \(project.name)."
+    }
+
+    static func patternAllowed(_ pattern: String, project: AuditProject) -> String {
+        "\(pattern) is allowed for \(project.name) (\(entries(project.allowlist.count)) in its allowlist)."
+    }
+
+    static func patternDisallowed(_ pattern: String, project: AuditProject) -> String {
+        "\(pattern) is no longer allowed for \(project.name) (\(entries(project.allowlist.count)) in its allowlist)."
+    }
+
+    static func projectDeleted(_ project: AuditProject, sessions: Int) -> String {
+        "Deleted project \(project.id), \(project.name), and its \(plural(sessions, "session"))."
+    }
+
+    static func confirmProjectDeletion(_ project: AuditProject, sessions: Int) -> String {
+        "Delete project \(project.id), \(project.name), with its \(plural(sessions, "session")) and their markers? [y/N] "
+    }
+
+    static func sessionStarted(_ session: AuditSession, project: String) -> String {
+        let inspection = session.inspection.inspectionEnabled ? "on" : "off"
+        let trust = session.inspection.caTrusted ? "trusted" : "not trusted"
+        return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "
+            + "on \(session.environment.deviceModel) with \(session.environment.osVersion); "
+            + "inspection \(inspection), CA \(trust)."
+    }
+
+    static func sessionEnded(_ session: AuditSession, project: String, flows: Int, zone: TimeZone) -> String {
+        let end = session.endedAt.map { Formatting.time($0, in: zone) } ?? "?"
+        return "Ended session \(session.id), \(recording(project: project, kind: session.kind)), at \(end) "
+            + "with \(plural(flows, "flow"))."
+    }
+
+    static func sessionDeleted(_ session: AuditSession, project: String) -> String {
+        "Deleted session \(session.id), \(recording(project: project, kind: session.kind)); its flows are kept, untagged."
+    }
+
+    static func confirmSessionDeletion(_ session: AuditSession, project: String, flows: Int) -> String {
+        "Delete session \(session.id), \(recording(project: project, kind: session.kind)), with its markers? "
+            + "Its \(plural(flows, "flow")) stay in the history without it. [y/N] "
+    }
+
+    static func fixtureSeeded(project: AuditProject, baseline: Int64, audit: Int64, flows: Int) -> String {
+        "Seeded project \(project.id), \(project.name): baseline session \(baseline) and audit session \(audit), "
+            + "both ended, over \(plural(flows, "synthetic flow"))."
+    }
+
+    static let exportUnavailable =
+        "Exporting evidence is not part of this build yet: 'tvctl findings' and 'tvctl flows --json' show what a bundle would hold."
+
+    static let interactiveKeys = "c consent · l login · o logout · q quit"
+
+    static func interactivePrompt(_ recording: AuditRecording) -> String {
+        "Marking session \(recording.session.id), \(self.recording(project: recording.projectName, kind: recording.session.kind)) — \(interactiveKeys)"
+    }
+
+    static let interactiveNoRecording = "No recording is open: keys place nothing until one starts ('tvctl session start')."
+
+    static func interactiveHistoryUnanswered(_ problem: HistoryProblem) -> String {
+        "The history did not answer, so nothing can be marked: " + sentence(for: problem)
+    }
+
+    static func followEnded(_ session: AuditSession, zone: TimeZone) -> String {
+        let end = session.endedAt.map { Formatting.time($0, in: zone) } ?? "?"
+        return "Session \(session.id) ended at \(end)."
+    }
+
+    static func plural(_ count: Int, _ noun: String, _ nouns: String? = nil) -> String {
+        "\(Formatting.count(count)) " + (count == 1 ? noun : nouns ?? noun + "s")
+    }
+
+    private static func entries(_ count: Int) -> String { plural(count, "entry", "entries") }
+}

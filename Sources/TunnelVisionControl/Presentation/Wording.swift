@@ -1,0 +1,163 @@
+import TunnelVisionModel
+
+/// Every sentence tvctl says to a person, in one place. An error says what happened and what
+/// to do in one sentence; a confirmation says what was done and where.
+public enum Wording {
+    // MARK: Refusals (exit 1)
+
+    static func sentence(for refusal: Refusal) -> String {
+        switch refusal {
+        case .emptyProjectName:
+            "A project needs a name: give one that is not empty."
+        case .duplicateAllowlistPattern(let pattern):
+            "The allowlist already has \(pattern): give each pattern once."
+        case .projectNotFound(let reference):
+            "There is no project \(quoted(reference)): 'tvctl project list' shows the projects there are."
+        case .projectNameAmbiguous(let name, let ids):
+            "More than one project is called \(quoted(name)) (ids \(ids.map(String.init).joined(separator: ", "))): name it by its id."
+        case .projectNameTaken(let name):
+            "A project called \(quoted(name)) already exists: choose another name, or name that one by its id."
+        case .patternNotInAllowlist(let pattern, let project):
+            "\(pattern) is not in the allowlist of \(project): 'tvctl project show \(shellWord(project))' lists it."
+        case .sessionNotFound(let id):
+            "There is no session \(id): 'tvctl session list' shows the sessions there are."
+        case .sessionAlreadyOpen(let id):
+            "Session \(id) is still recording: end it first with 'tvctl session end \(id)'."
+        case .sessionAlreadyEnded(let id):
+            "Session \(id) has already ended: start a new recording with 'tvctl session start'."
+        case .dateBeforeSessionStart:
+            "This computer's clock reads a time before the session began: correct the clock and try again."
+        case .emptyMarkerLabel:
+            "A marker needs words: give consent, login, logout or a text that is not empty."
+        case .noOpenRecording(.mark):
+            "Nothing was marked: no recording is open; start one with 'tvctl session start'."
+        case .noOpenRecording(.end):
+            "No recording is open, so there is nothing to end: 'tvctl session list' shows the ended ones."
+        case .noOpenRecording(.flows):
+            "No recording is open: name a session, as in 'tvctl flows 7' ('tvctl session list' shows them)."
+        case .deletionDeclined:
+            "Nothing was deleted: answer y to delete, or pass --yes."
+        case .diff(let refusal):
+            sentence(for: refusal)
+        case .catalogue(let refusal):
+            sentence(for: refusal)
+        case .export(let sentence):
+            sentence
+        case .inspectionUnavailable:
+            "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."
+        }
+    }
+
+    static func sentence(for refusal: DiffRefusal) -> String {
+        switch refusal {
+        case .sameSession(let id):
+            "Session \(id) cannot be compared with itself: name two sessions of the same project."
+        case .differentProjects:
+            "The two sessions belong to different projects: compare two releases of one project."
+        case .baseline(let id):
+            "Session \(id) is a baseline, which has no release to compare: name two audit sessions."
+        case .stillOpen(let id):
+            "Session \(id) is still recording: end it with 'tvctl session end \(id)' before comparing."
+        }
+    }
+
+    static func sentence(for refusal: CatalogueRefusal) -> String {
+        switch refusal {
+        case .notInstalled(let identifier):
+            "No catalogue \(identifier) is installed: 'tvctl catalogue list' shows the ones there are."
+        case .unusable(let identifier, let reason):
+            "The installed catalogue \(identifier) cannot be used (\(reason)): reinstall TunnelVision's catalogues."
+        case .directoryUnreadable(let path):
+            "The catalogue directory \(path) cannot be read: reinstall TunnelVision's catalogues, or point $TUNNELVISION_CATALOGUES at them."
+        case .fileUnreadable(let path):
+            "\(path) cannot be read: check the path and its permissions."
+        case .fileRefused(let path, let reason):
+            "\(path) is not a usable catalogue: \(reason)."
+        }
+    }
+
+    // MARK: Usage (exit 2)
+
+    static func sentence(for usage: UsageError) -> String {
+        switch usage {
+        case .missingSubcommand(let command):
+            "\(command) needs a command: see '\(command) --help'."
+        case .unknownCommand(let word, let command):
+            "\(command) has no command \(quoted(word)): see '\(command) --help'."
+        case .unknownOption(let option, let command):
+            "\(command) has no option \(option): see '\(command) --help'."
+        case .missingValue(let option, let valueName, let command):
+            "\(option) needs a value (\(valueName)): see '\(command) --help'."
+        case .flagWithValue(let option, let command):
+            "\(option) takes no value: see '\(command) --help'."
+        case .repeatedOption(let option, _):
+            "\(option) was given more than once: give it once."
+        case .missingArgument(let name, let command):
+            "\(command) needs \(name): see '\(command) --help'."
+        case .unexpectedArgument(let word, let command):
+            "\(command) does not take \(quoted(word)) (quote a text of several words): see '\(command) --help'."
+        case .invalidNumber(let option, let text, let range, _):
+            "--\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \(quoted(text))."
+        case .invalidSessionID(let text, _):
+            "\(quoted(text)) is not a session id: sessions are named by their number, as 'tvctl session list' shows."
+        case .invalidPattern(let text, let reason, _):
+            "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
+        case .invalidInstant(let text, _):
+            "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .sessionKindUnclear(let command):
+            "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see '\(command) --help'."
+        case .missingOption(let option, let command):
+            "\(command) needs \(option): see '\(command) --help'."
+        case .confirmationNeeded(let command):
+            "Deleting asks for confirmation and this is not a terminal: run '\(command)' with --yes."
+        }
+    }
+
+    static func phrase(for reason: DomainPattern.ParseError) -> String {
+        switch reason {
+        case .empty: "it is empty"
+        case .misplacedWildcard: "* may only stand first, as in *.example.com"
+        case .nonASCII: "it is not ASCII; write an international name in its xn-- form"
+        case .emptyLabel: "it has an empty label"
+        case .labelTooLong(let label): "the label \(label) is longer than 63 characters"
+        case .nameTooLong: "it is longer than 253 characters"
+        case .invalidCharacter(let character): "it contains \(quoted(String(character)))"
+        }
+    }
+
+    // MARK: History (exit 3)
+
+    static func sentence(for problem: HistoryProblem) -> String {
+        switch problem {
+        case .missing(let path):
+            "There is no history at \(path): start tunnelvisiond, or name the database with --db or TUNNELVISION_DB."
+        case .permissionDenied(let path):
+            "You may not open the history at \(path): ask an administrator to add you to the group \(groupName), then log in again."
+        case .busy(let path):
+            "The history at \(path) stayed busy with another writer: try again in a moment."
+        case .corrupt(let path):
+            "The history at \(path) is damaged: restore it from a backup, or move it away so that tunnelvisiond starts a new one."
+        case .newerSchema(let path, let found, let supported):
+            "The history at \(path) was written by a newer TunnelVision (schema \(found), this tvctl reads \(supported)): update tvctl."
+        case .diskFull(let path):
+            "The disk that holds \(path) is full: free some space, then try again."
+        case .cannotOpen(let path, let detail):
+            "The history at \(path) could not be opened (\(detail)): check that it is a TunnelVision database."
+        case .failed(let path, let detail):
+            "The history at \(path) did not answer (\(detail)): try again, and check the disk if it happens again."
+        }
+    }
+
+    /// The group whose members may read and write the daemon's database.
+    public static let groupName = "tunnelvision"
+
+    // MARK: Helpers
+
+    static func quoted(_ text: String) -> String { "'" + text + "'" }
+
+    /// A word as it would be typed into a shell: quoted when it holds anything a shell reads.
+    static func shellWord(_ text: String) -> String {
+        let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "-_.,/:@".contains($0) }
+        return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
