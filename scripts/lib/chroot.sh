@@ -35,6 +35,9 @@ chroot_fresh() {
   # Debian's minbase image deletes downloaded packages after installing; the cache keeps them.
   rm -f "$CHROOT/etc/apt/apt.conf.d/docker-clean"
   echo 'Binary::apt::APT::Keep-Downloaded-Packages "true";' >"$CHROOT/etc/apt/apt.conf.d/90keep"
+  # Services that packages would start (dnsmasq) must not run out of a chroot on the host.
+  printf '#!/bin/sh\nexit 101\n' >"$CHROOT/usr/sbin/policy-rc.d"
+  chmod 0755 "$CHROOT/usr/sbin/policy-rc.d"
   in_chroot apt-get update -qq
 }
 
