@@ -20,7 +20,7 @@ layout_build() {
   local flags=(-c release --static-swift-stdlib)
   local product
   for product in tunnelvisiond tvctl; do
-    swift build "${flags[@]}" --product "$product" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' >&2
+    swift build "${flags[@]}" --product "$product" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]|libFoundationEssentials.a.*mktemp' >&2
     [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "layout: the release build of $product failed" >&2; return 1; }
   done
   swift build "${flags[@]}" --show-bin-path
