@@ -77,16 +77,20 @@ public enum ConfigurationParser {
         return result
     }
 
-    static let keys: Set<String> = [
+    /// Read by scripts/gateway from the same file; the daemon itself has no use for them.
+    static let gatewayKeys: Set<String> = ["tun_address", "tun_user"]
+
+    static let keys: Set<String> = gatewayKeys.union([
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage",
-    ]
+    ])
 
     private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
                               location: (path: String, line: Int)?) throws(ConfigurationError) {
         let invalid = ConfigurationError.invalidValue(key: key, value: value)
         guard !value.isEmpty else { throw invalid }
         switch key {
+        case _ where gatewayKeys.contains(key): break
         case "db": configuration.database = value
         case "captures": configuration.captureDirectory = value
         case "tun": configuration.input = .tun(name: try interfaceName(value, or: invalid))

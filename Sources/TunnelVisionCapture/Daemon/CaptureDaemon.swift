@@ -118,11 +118,11 @@ public final class CaptureDaemon {
     /// so every reader accepts the file, and close its row at what the file now holds.
     private func mendFilesOfAnInterruptedRun() throws {
         for file in try history.captureFiles() where file.closedAt == nil {
-            var length = file.bytes
+            let length: UInt64
             do {
-                let before = file.bytes
-                length = try cutTornTail(ofCaptureFile: file.path)
-                if length < before { log.say(.cutTornTail(path: file.path, bytes: length)) }
+                let mended = try cutTornTail(ofCaptureFile: file.path)
+                length = mended.length
+                if mended.cut > 0 { log.say(.cutTornTail(path: file.path, bytes: length)) }
             } catch {
                 continue  // a missing or foreign file keeps its row as it was
             }

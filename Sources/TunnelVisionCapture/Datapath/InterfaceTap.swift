@@ -12,25 +12,22 @@ public enum InterfaceTapError: Error, Sendable, Hashable {
         case .cannotOpen(let interface, let reason):
             "cannot capture on \(interface) (\(reason)); the daemon needs CAP_NET_RAW and an existing interface."
         case .unsupportedLinkType(let interface, let linkType):
-            "\(interface) offers link type \(linkType) only; the passive tap reads raw IP or Linux cooked capture."
+            "\(interface) has link type \(linkType); the passive tap reads Ethernet, Linux cooked and raw IP interfaces."
         }
     }
 }
 
 /// The passive input: copies the packets of an existing interface through libpcap, for labs
-/// that cannot re-route through the daemon. It forwards nothing. Linux cooked capture (a fixed
-/// 16-byte header) is asked for so that any interface gives plain IP after one cut.
+/// that cannot re-route through the daemon. It forwards nothing. The capture files hold raw IP,
+/// so each frame's link header is cut off first; frames that carry no IP are skipped.
 public final class InterfaceTap: @unchecked Sendable {
     private let handle: OpaquePointer
-    private let cut: Int
+    private let linkType: Int32
     private let queues: RecorderQueues
     private let counters: DatapathCounters
     private let clock: PacketClock
     private let stopping = Atomic<Bool>(false)
 
-    private static let linuxCooked: Int32 = 113
-    private static let rawLinkTypes: Set<Int32> = [12, 14, 101]
-    private static let cookedHeaderLength = 16
 
     public init(interface: String, snapshotLength: Int, queues: RecorderQueues,
                 counters: DatapathCounters, clock: PacketClock) throws(InterfaceTapError) {
@@ -38,7 +35,7 @@ public final class InterfaceTap: @unchecked Sendable {
         guard let handle = pcap_create(interface, &errors) else {
             throw .cannotOpen(interface: interface, reason: String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        pcap_set_snaplen(handle, Int32(clamping: snapshotLength + Self.cookedHeaderLength))
+        pcap_set_snaplen(handle, Int32(clamping: snapshotLength + LinkHeader.longest))
         pcap_set_immediate_mode(handle, 1)
         pcap_set_buffer_size(handle, 32 * 1024 * 1024)
         pcap_set_timeout(handle, 100)
@@ -47,17 +44,12 @@ public final class InterfaceTap: @unchecked Sendable {
             pcap_close(handle)
             throw .cannotOpen(interface: interface, reason: reason)
         }
-        var linkType = pcap_datalink(handle)
-        if !Self.rawLinkTypes.contains(linkType), pcap_set_datalink(handle, Self.linuxCooked) == 0 {
-            linkType = Self.linuxCooked
-        }
-        switch linkType {
-        case Self.linuxCooked: cut = Self.cookedHeaderLength
-        case let raw where Self.rawLinkTypes.contains(raw): cut = 0
-        default:
+        let linkType = pcap_datalink(handle)
+        guard LinkHeader.isSupported(linkType) else {
             pcap_close(handle)
             throw .unsupportedLinkType(interface: interface, linkType: linkType)
         }
+        self.linkType = linkType
         self.handle = handle
         self.queues = queues
         self.counters = counters
@@ -82,10 +74,10 @@ public final class InterfaceTap: @unchecked Sendable {
                 if result < 0 { usleep(10_000) }
                 continue
             }
-            let captured = Int(header.pointee.caplen)
-            guard captured > cut else { continue }
+            let frame = UnsafeRawBufferPointer(start: data, count: Int(header.pointee.caplen))
+            guard let cut = LinkHeader.length(of: frame, linkType: linkType), cut < frame.count else { continue }
             let wireLength = Int(header.pointee.len) - cut
-            let packet = UnsafeRawBufferPointer(start: data + cut, count: captured - cut)
+            let packet = UnsafeRawBufferPointer(rebasing: frame[cut...])
             counters.packetsSeen.add(1, ordering: .relaxed)
             counters.bytesSeen.add(UInt64(max(0, wireLength)), ordering: .relaxed)
             queues.offer(packet, wireLength: wireLength, timestampNanoseconds: clock.now(), counters: counters)

@@ -126,15 +126,14 @@ public final class CaptureFileReader {
 }
 
 /// After a crash the last file can end inside a record; cutting that tail off makes the file
-/// whole again for any pcap reader. Returns the file's new length.
-public func cutTornTail(ofCaptureFile path: String) throws(CaptureReadError) -> UInt64 {
+/// whole again for any pcap reader. Returns the file's length now and how many bytes were cut.
+public func cutTornTail(ofCaptureFile path: String) throws(CaptureReadError) -> (length: UInt64, cut: UInt64) {
     let reader = try CaptureFileReader(path: path)
     let walk = try reader.recordOffsets()
-    guard let tail = walk.tornTailAt else {
-        var size = stat()
-        guard stat(path, &size) == 0 else { throw .unreadable(path: path, errno: errno) }
-        return UInt64(max(0, size.st_size))
-    }
+    var size = stat()
+    guard stat(path, &size) == 0 else { throw .unreadable(path: path, errno: errno) }
+    let length = UInt64(max(0, size.st_size))
+    guard let tail = walk.tornTailAt else { return (length, 0) }
     guard truncate(path, off_t(tail)) == 0 else { throw .unreadable(path: path, errno: errno) }
-    return tail
+    return (tail, length - tail)
 }

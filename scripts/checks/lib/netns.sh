@@ -20,6 +20,7 @@ lab_down() {
     kill -9 "$pid" 2>/dev/null || true
   done
   for ns in "$PHONE" "$GATEWAY" "$SERVER"; do ip netns del "$ns" 2>/dev/null || true; done
+  rm -f "/var/run/wireguard/${LAB}wg.sock" "/var/run/wireguard/${LAB}wgp.sock"
 }
 
 lab_up() {
@@ -61,4 +62,34 @@ uplink = g1
 tun_user = nobody-here
 CONF
   echo "$file"
+}
+
+# Puts the phone behind WireGuard, as a lab runs it: wireguard-go in the phone and gateway
+# namespaces (this machine has no kernel module), the veth pair only carrying the tunnel.
+# The gateway's interface is $WG_GATEWAY (the client interface) and the phone's $WG_PHONE:
+# named after the lab, since wireguard-go's control sockets share one directory.
+WG_GATEWAY=${LAB}wg WG_PHONE=${LAB}wgp
+lab_wireguard_up() {
+  local work=$1
+  ip -n "$PHONE" addr flush dev p0
+  ip -n "$GATEWAY" addr flush dev g0
+  ip -n "$PHONE" addr add 10.99.0.2/24 dev p0
+  ip -n "$GATEWAY" addr add 10.99.0.1/24 dev g0
+  (umask 077; wg genkey >"$work/phone.key"; wg genkey >"$work/gateway.key")
+  wg pubkey <"$work/phone.key" >"$work/phone.pub"
+  wg pubkey <"$work/gateway.key" >"$work/gateway.pub"
+  in_gateway wireguard-go "$WG_GATEWAY" >/dev/null 2>&1 || return 1
+  in_phone wireguard-go "$WG_PHONE" >/dev/null 2>&1 || return 1
+  in_gateway wg set "$WG_GATEWAY" listen-port 51820 private-key "$work/gateway.key" \
+    peer "$(cat "$work/phone.pub")" allowed-ips 10.77.0.2/32,fd77::2/128
+  in_phone wg set "$WG_PHONE" private-key "$work/phone.key" \
+    peer "$(cat "$work/gateway.pub")" endpoint 10.99.0.1:51820 allowed-ips 0.0.0.0/0,::/0 persistent-keepalive 5
+  ip -n "$GATEWAY" addr add 10.77.0.1/24 dev "$WG_GATEWAY"
+  ip -n "$GATEWAY" addr add fd77::1/64 dev "$WG_GATEWAY" nodad
+  ip -n "$PHONE" addr add 10.77.0.2/24 dev "$WG_PHONE"
+  ip -n "$PHONE" addr add fd77::2/64 dev "$WG_PHONE" nodad
+  ip -n "$GATEWAY" link set "$WG_GATEWAY" up
+  ip -n "$PHONE" link set "$WG_PHONE" up
+  ip -n "$PHONE" route replace default dev "$WG_PHONE"
+  ip -n "$PHONE" -6 route replace default dev "$WG_PHONE"
 }

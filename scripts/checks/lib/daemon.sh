@@ -1,0 +1,83 @@
+# Runs the real daemon in the gateway namespace and reads the history it writes (source after
+# netns.sh). Audit sessions are started and ended with SQL, as tvctl would through the store.
+
+DAEMON=${DAEMON:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/.build/debug/tunnelvisiond}
+DAEMON_PID=
+
+sql() { sqlite3 -batch -noheader -cmd '.timeout 15000' "$WORK/history.sqlite" "$@"; }
+
+# Starts the daemon (extra arguments go to it) and waits for its first heartbeat.
+daemon_start() {
+  # Not through a shell function: $! must be the daemon itself (ip netns exec execs it).
+  ip netns exec "$GATEWAY" "$DAEMON" --config "$WORK/tunnelvisiond.conf" --db "$WORK/history.sqlite" --captures "$WORK/captures" \
+    "$@" >>"$WORK/daemon.log" 2>&1 &
+  DAEMON_PID=$!
+  daemon_wait_heartbeat "$(sql "SELECT COALESCE(MAX(id), 0) FROM capture_sessions" 2>/dev/null || echo 0)"
+}
+
+# Waits until the daemon's heartbeat names a capture session newer than any before.
+daemon_wait_heartbeat() {
+  local before=${1:-0} i
+  for i in $(seq 100); do
+    local session
+    session=$(sql "SELECT capture_session FROM daemon_heartbeat WHERE id = 1" 2>/dev/null || true)
+    [ -n "$session" ] && [ "$session" -gt "$before" ] && return 0
+    kill -0 "$DAEMON_PID" 2>/dev/null || { echo "the daemon exited:"; tail -5 "$WORK/daemon.log"; return 1; }
+    sleep 0.1
+  done
+  echo "no heartbeat from the daemon within 10 s"; tail -5 "$WORK/daemon.log"; return 1
+}
+
+daemon_stop() {
+  [ -n "$DAEMON_PID" ] || return 0
+  kill -TERM "$DAEMON_PID" 2>/dev/null || true
+  wait "$DAEMON_PID" 2>/dev/null || true
+  DAEMON_PID=
+}
+
+now_ns() { date +%s%N; }
+
+audit_session_start() {
+  local now
+  now=$(now_ns)
+  sql "INSERT INTO audit_projects (name, created_at) VALUES ('Lab $LAB', $now);
+       INSERT INTO audit_sessions (project_id, kind, device_model, os_version, tool_version, inspection_enabled, ca_trusted, started_at)
+         VALUES (last_insert_rowid(), 0, 'lab phone', 'netns', 'check', 0, 0, $now);
+       SELECT id FROM audit_sessions WHERE ended_at IS NULL;"
+}
+
+audit_session_end() { sql "UPDATE audit_sessions SET ended_at = $(now_ns) WHERE id = $1"; }
+
+# Waits for the recorder's next commits (it flushes dirty flows at least once a second).
+settle() { sleep "${1:-1.5}"; }
+
+FAILURES=0
+expect_eq() {
+  local what=$1 expected=$2 actual=$3
+  if [ "$expected" = "$actual" ]; then
+    echo "  ok   $what: $actual"
+  else
+    echo "  FAIL $what: expected '$expected', got '$actual'"
+    FAILURES=$((FAILURES + 1))
+  fi
+}
+
+# Every capture file holds exactly the packets the history points into it: tshark's frames,
+# whose offsets follow from their captured lengths, against the packet rows of that file.
+expect_captures_match_rows() {
+  local file sequence rows frames
+  for file in "$WORK"/captures/tunnelvision-*.pcap; do
+    [ -e "$file" ] || continue
+    sequence=$(basename "$file" | cut -d- -f2 | sed 's/^0*//')
+    rows=$(sql "SELECT file_offset || ' ' || (ts / 1000) FROM packets WHERE file_seq = $sequence ORDER BY file_offset")
+    frames=$(tshark -n -r "$file" -T fields -e frame.cap_len -e frame.time_epoch 2>/dev/null |
+      awk 'BEGIN { offset = 24 } { split($2, t, "."); printf "%d %s%s\n", offset, t[1], substr(t[2] "000000", 1, 6); offset += 16 + $1 }')
+    if [ "$rows" = "$frames" ]; then
+      echo "  ok   $(basename "$file"): tshark's $(echo "$frames" | grep -c .) frames are the history's rows (offset, µs)"
+    else
+      echo "  FAIL $(basename "$file"): tshark's frames and the history's rows differ (offset µs; < rows, > tshark):"
+      diff <(echo "$rows") <(echo "$frames") | head -6 | sed 's/^/       /'
+      FAILURES=$((FAILURES + 1))
+    fi
+  done
+}

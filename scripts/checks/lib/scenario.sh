@@ -1,0 +1,86 @@
+# The scenario of the 40-* checks (source after netns.sh, servers.sh and daemon.sh).
+
+flow_row() {  # name → "sni|dns_name|client_versions|server_version|server_cipher|stream_opening|tls_status|tag"
+  sql "SELECT COALESCE(sni,'-') || '|' || COALESCE(dns_name,'-') || '|' || COALESCE(client_versions,'-') || '|' ||
+              CASE WHEN server_answer IS NULL THEN '-|-' ELSE printf('%x|%04x', server_version, server_cipher) END || '|' ||
+              COALESCE(stream_opening,'-') || '|' || tls_status || '|' || COALESCE(audit_session_id,'none')
+       FROM flows WHERE protocol = 6 AND (b_address = '$1' OR a_address = '$1') AND first_seen >= $2 ORDER BY id LIMIT 1"
+}
+
+# tshark's reading of the server's answer (in all.pcap, the capture files merged) in the capture: negotiated version and cipher.
+tshark_hello() {
+  tshark -n -r "$WORK/all.pcap" -Y "tls.handshake.type == 2 && ip.src == $1" -T fields \
+    -e tls.handshake.extensions.supported_version -e tls.handshake.version -e tls.handshake.ciphersuite 2>/dev/null | head -1
+}
+
+# The versions the phone offered, as tshark read its ClientHello to that address ("304 303 …").
+tshark_offer() {
+  tshark -n -r "$WORK/all.pcap" -Y "tls.handshake.type == 1 && ip.dst == $1" -T fields \
+    -e tls.handshake.extensions.supported_version 2>/dev/null | head -1 | tr ',' '\n' | sed 's/^0x0*//' | paste -sd' '
+}
+
+# The cipher suite tshark read from the server's hello, as four hex digits.
+tshark_cipher() { tshark_hello "$1" | awk -F'\t' '{ sub(/^0x/, "", $3); print tolower($3) }'; }
+
+# One pass of the lab: resolver in the server or gateway namespace, phone on a plain link (veth)
+# or behind WireGuard.
+run_scenario() {
+  local resolver_place=$1 link=$2 client_interface=g0
+  echo "== phone over $link, resolver in the $resolver_place namespace"
+  lab_up
+  if [ "$link" = wireguard ]; then lab_wireguard_up "$WORK" || return 1; client_interface=$WG_GATEWAY; fi
+  servers_up "$WORK" "$resolver_place"
+  lab_config "$WORK/tunnelvisiond.conf" "$client_interface" >/dev/null
+  in_gateway "$here/../gateway" up --config "$WORK/tunnelvisiond.conf" || { echo "gateway up failed"; return 1; }
+  mkdir -p "$WORK/captures"
+  daemon_start || return 1
+
+  local before_start during_start after_start session
+  before_start=$(now_ns)
+  expect_eq "before the session: plain.lab answers" plain "$(phone_fetch http://plain.lab/)"
+  settle
+  session=$(audit_session_start)
+  during_start=$(now_ns)
+  expect_eq "TLS 1.3 answers" tls13 "$(phone_fetch https://tls13.lab/)"
+  expect_eq "TLS 1.2 answers" tls12 "$(phone_fetch https://tls12.lab/)"
+  expect_eq "plain HTTP answers" plain "$(phone_fetch http://plain.lab/)"
+  expect_eq "TLS 1.0 answers" 0 "$(phone_fetch https://old.lab/ --tlsv1.0 --tls-max 1.0 --ciphers 'DEFAULT:@SECLEVEL=0' -o /dev/null -w '%{ssl_verify_result}')"
+  expect_eq "plain HTTP over IPv6 answers" plain "$(phone_fetch "http://[${LAB_ADDRESS6}]/")"
+  settle
+  audit_session_end "$session"
+  after_start=$(now_ns)
+  expect_eq "after the session: plain.lab answers" plain "$(phone_fetch http://plain.lab/)"
+  settle
+  daemon_stop
+  if [ "$link" = wireguard ]; then
+    expect_eq "the phone's traffic came through WireGuard" 1 \
+      "$(in_gateway wg show "$WG_GATEWAY" transfer | awk '{ print ($2 > 2000 && $3 > 2000) ? 1 : 0 }')"
+  fi
+  mergecap -F pcap -w "$WORK/all.pcap" "$WORK"/captures/*.pcap
+
+  local s=$session
+  #                                    sni|dns|offered|negotiated|cipher|opening|status|tag
+  expect_eq "tls13.lab flow" "tls13.lab|tls13.lab|$(tshark_offer "${LAB_ADDRESS[tls13.lab]}")|304|$(tshark_cipher "${LAB_ADDRESS[tls13.lab]}")|0|1|$s" \
+    "$(flow_row "${LAB_ADDRESS[tls13.lab]}" "$during_start")"
+  expect_eq "tls12.lab flow" "tls12.lab|tls12.lab|$(tshark_offer "${LAB_ADDRESS[tls12.lab]}")|303|c02f|0|1|$s" "$(flow_row "${LAB_ADDRESS[tls12.lab]}" "$during_start")"
+  expect_eq "plain.lab flow (named by DNS)" "-|plain.lab|-|-|-|1|0|$s" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$during_start")"
+  expect_eq "old.lab flow" "old.lab|old.lab|301|301|$(tshark_cipher "${LAB_ADDRESS[old.lab]}")|0|1|$s" \
+    "$(flow_row "${LAB_ADDRESS[old.lab]}" "$during_start")"
+  expect_eq "IPv6 flow (unnamed, tagged)" "-|-|-|-|-|1|0|$s" "$(flow_row "$LAB_ADDRESS6" "$during_start")"
+  expect_eq "before the session: untagged" "-|plain.lab|-|-|-|1|0|none" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$before_start")"
+  expect_eq "after the session: untagged" "-|plain.lab|-|-|-|1|0|none" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$after_start")"
+  expect_eq "the DNS flow of the session is tagged" 1 \
+    "$(sql "SELECT COUNT(*) > 0 FROM flows WHERE protocol = 17 AND (a_port = 53 OR b_port = 53) AND audit_session_id = $s")"
+  expect_eq "the resolver's queries crossed the tap" 1 \
+    "$(sql "SELECT COUNT(*) > 0 FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.protocol = 17 AND p.direction = 0 AND (f.a_port = 53 OR f.b_port = 53)")"
+  expect_eq "tshark: TLS 1.3 server hello" "0x0304" "$(tshark_hello "${LAB_ADDRESS[tls13.lab]}" | awk '{print $1}')"
+  expect_eq "every captured row is in a file, none lost" 0 "$(sql "SELECT COUNT(*) FROM packets WHERE file_seq = 0")"
+  expect_captures_match_rows
+  expect_eq "the capture session ended at the stop" 1 "$(sql "SELECT COUNT(*) FROM capture_sessions WHERE ended_at IS NOT NULL AND id = (SELECT MAX(id) FROM capture_sessions)")"
+
+  in_gateway "$here/../gateway" down --config "$WORK/tunnelvisiond.conf"
+  servers_down
+  lab_down
+  rm -rf "$WORK/captures" "$WORK/history.sqlite"*
+}
+
