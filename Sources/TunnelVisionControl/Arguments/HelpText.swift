@@ -3,7 +3,7 @@ public enum HelpText {
     public static func page(for spec: CommandSpec, commandPath: String, globalOptions: [OptionSpec]) -> String {
         var lines = ["\(commandPath) — \(spec.summary)", "", "Usage: " + usage(of: spec, commandPath: commandPath)]
         if let discussion = spec.discussion {
-            lines += ["", discussion]
+            lines += [""] + wrapped(discussion, width: 92)
         }
         if !spec.subcommands.isEmpty {
             lines += ["", "Commands:"]
@@ -35,6 +35,21 @@ public enum HelpText {
         words += spec.positionals.map { $0.isOptional ? "[\($0.name)]" : $0.name }
         words.append("[options]")
         return words.joined(separator: " ")
+    }
+
+    /// The text broken between words into lines no wider than the width (a longer word stands alone).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     private static func columns(_ rows: [(String, String)]) -> [String] {

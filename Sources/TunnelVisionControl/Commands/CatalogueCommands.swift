@@ -14,19 +14,19 @@ enum CatalogueCommands {
         "list", summary: "List the installed catalogues.",
         options: [SharedOptions.json],
         examples: [CommandExample("tvctl catalogue list", "The catalogues a project can name.")],
-        action: { arguments, invocation throws(ControlError) in try list(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(list))
 
     static let show = CommandSpec(
         "show", summary: "Show a catalogue's sources and requirements.",
         positionals: [.required("ID", "The catalogue's identifier.")], options: [SharedOptions.json],
         examples: [CommandExample("tvctl catalogue show \(RequirementCatalogueLibrary.defaultIdentifier) --json", "The catalogue, for a script.")],
-        action: { arguments, invocation throws(ControlError) in try show(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(show))
 
     static let check = CommandSpec(
         "check", summary: "Check that a catalogue file would be accepted, before installing it.",
         positionals: [.required("FILE", "The catalogue's JSON file.")], options: [SharedOptions.json],
         examples: [CommandExample("tvctl catalogue check ./tr-03161-1_3.0.json", "Says it is usable, or the first place it is not.")],
-        action: { arguments, invocation throws(ControlError) in try check(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(check))
 
     // MARK: Actions
 

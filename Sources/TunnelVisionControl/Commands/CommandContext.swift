@@ -11,6 +11,11 @@ struct CommandContext {
         self.invocation = invocation
     }
 
+    /// A command's action, from a function that takes the context.
+    static func runs(_ body: @escaping @Sendable (CommandContext) throws(ControlError) -> Void) -> CommandSpec.Action {
+        { arguments, invocation throws(ControlError) in try body(CommandContext(arguments, invocation)) }
+    }
+
     var library: ControlLibrary {
         ControlLibrary(location: DatabaseLocation(option: arguments.value("db"), environment: invocation.environment))
     }
@@ -47,7 +52,7 @@ struct CommandContext {
 
 /// Options more than one command shares, spelled once.
 enum SharedOptions {
-    static let json = OptionSpec.flag("json", "Print JSON for scripts instead of a table.")
+    static let json = OptionSpec.flag("json", "Answer in JSON, for scripts.")
     static let yes = OptionSpec.flag("yes", short: "y", "Delete without asking (needed when not on a terminal).")
     static let database = OptionSpec.value(
         "db", "PATH", "The history database (default: $TUNNELVISION_DB, else \(DatabaseLocation.daemonDefault)).")

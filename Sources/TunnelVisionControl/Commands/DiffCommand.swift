@@ -12,7 +12,7 @@ enum DiffCommand {
             CommandExample("tvctl diff 5 7", "What release 7 contacts that release 5 did not, and the reverse."),
             CommandExample("tvctl diff 5 7 --json | jq .unexpectedNewDomains", "Only the new domains outside the allowlist."),
         ],
-        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
         let firstID = try SessionReference.id(context.word(0), command: context.command)

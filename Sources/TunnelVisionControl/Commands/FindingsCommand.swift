@@ -12,7 +12,7 @@ enum FindingsCommand {
             CommandExample("tvctl findings 7", "The requirements, findings and checks of session 7."),
             CommandExample("tvctl findings 7 --json | jq '.findings[] | select(.kind == \"hostNotInAllowlist\") | .host'", "The hosts outside the allowlist."),
         ],
-        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
         let id = try SessionReference.id(context.word(0), command: context.command)

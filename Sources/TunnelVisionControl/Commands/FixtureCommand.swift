@@ -14,7 +14,7 @@ enum FixtureCommand {
             CommandExample("tvctl --db /tmp/demo.sqlite fixture", "A demo history to try every command on."),
             CommandExample("tvctl fixture --at 2026-10-01T09:00:00Z --json", "The same instants every time, for a test."),
         ],
-        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(run))
 
     static let defaultName = "Acme Health"
 

@@ -18,7 +18,7 @@ enum FlowsCommand {
             CommandExample("tvctl flows 7 --limit 500 --json", "Up to 500 flows of session 7, for a script."),
             CommandExample("tvctl flows -f", "Watch the recording live."),
         ],
-        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(run))
 
     static let defaultLimit = 100
     static let limitRange = 1...10_000_000

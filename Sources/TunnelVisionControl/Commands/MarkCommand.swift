@@ -13,7 +13,7 @@ enum MarkCommand {
             CommandExample("tvctl mark 'opened the diary'", "A marker with your own words."),
             CommandExample("tvctl mark -i", "Keep a prompt open beside the phone and press c, l or o."),
         ],
-        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
         let marking = OpenSessionMarking(library: context.library)

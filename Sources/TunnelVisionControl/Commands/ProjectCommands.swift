@@ -28,19 +28,19 @@ enum ProjectCommands {
                 "tvctl project create 'Acme Health' --bundle-id com.acme.health --allow '*.acme.example=backend' --allow 'sentry.io=crash reporting'",
                 "A project whose app may talk to its backend and its crash reporter."),
         ],
-        action: { arguments, invocation throws(ControlError) in try create(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(create))
 
     static let list = CommandSpec(
         "list", summary: "List the projects, newest first.",
         options: [SharedOptions.json],
         examples: [CommandExample("tvctl project list", "A table of every project.")],
-        action: { arguments, invocation throws(ControlError) in try list(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(list))
 
     static let show = CommandSpec(
         "show", summary: "Show a project: its allowlist and its sessions.",
         positionals: [projectArgument], options: [SharedOptions.json],
         examples: [CommandExample("tvctl project show 'Acme Health'", "The project, by name.")],
-        action: { arguments, invocation throws(ControlError) in try show(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(show))
 
     static let edit = CommandSpec(
         "edit", summary: "Rename a project or change its bundle id or catalogue.",
@@ -53,14 +53,14 @@ enum ProjectCommands {
             SharedOptions.json,
         ],
         examples: [CommandExample("tvctl project edit 3 --catalogue tr-03161-1_3.0", "Assess project 3 against that catalogue.")],
-        action: { arguments, invocation throws(ControlError) in try edit(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(edit))
 
     static let delete = CommandSpec(
         "delete", summary: "Delete a project with its sessions and markers.",
         discussion: "The flows stay in the history, no longer tagged. Asks on a terminal; a script passes --yes.",
         positionals: [projectArgument], options: [SharedOptions.yes],
         examples: [CommandExample("tvctl project delete 3 --yes", "Delete project 3 without asking.")],
-        action: { arguments, invocation throws(ControlError) in try delete(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(delete))
 
     static let allow = CommandSpec(
         "allow", summary: "Add a domain to a project's allowlist.",
@@ -68,14 +68,14 @@ enum ProjectCommands {
         positionals: [projectArgument, .required("PATTERN", "The domain, exact or *.suffix.")],
         options: [.value("note", "TEXT", "Why it is allowed; it goes to the report."), SharedOptions.json],
         examples: [CommandExample("tvctl project allow 'Acme Health' '*.acme.example' --note backend", "Allow the backend's names.")],
-        action: { arguments, invocation throws(ControlError) in try allow(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(allow))
 
     static let disallow = CommandSpec(
         "disallow", summary: "Remove a domain from a project's allowlist.",
         positionals: [projectArgument, .required("PATTERN", "The pattern as the allowlist shows it.")],
         options: [SharedOptions.json],
         examples: [CommandExample("tvctl project disallow 3 sentry.io", "Stop allowing sentry.io.")],
-        action: { arguments, invocation throws(ControlError) in try disallow(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(disallow))
 
     // MARK: Actions
 
@@ -100,6 +100,8 @@ enum ProjectCommands {
         }
         if context.wantsJSON {
             context.emit(rows.map { JSONShape.Project($0.0, sessionCount: $0.1) })
+        } else if rows.isEmpty {
+            context.say("No projects yet: 'tvctl project create NAME' makes one.")
         } else {
             context.show(AuditTables.projects(rows.map { (project: $0.0, sessions: $0.1) }, zone: context.zone))
         }

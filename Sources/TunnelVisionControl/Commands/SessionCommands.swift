@@ -1,3 +1,4 @@
+import Foundation
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -32,13 +33,13 @@ enum SessionCommands {
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
             CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --ca-trusted", "Record a release on a phone that trusts the CA."),
         ],
-        action: { arguments, invocation throws(ControlError) in try start(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(start))
 
     static let end = CommandSpec(
         "end", summary: "End a recording (the open one unless named).",
         positionals: [.optional("ID", "The session to end.")], options: [SharedOptions.json],
         examples: [CommandExample("tvctl session end", "End whatever is recording.")],
-        action: { arguments, invocation throws(ControlError) in try end(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(end))
 
     static let list = CommandSpec(
         "list", summary: "List sessions, newest first.",
@@ -47,28 +48,32 @@ enum SessionCommands {
             CommandExample("tvctl session list", "Every session of every project."),
             CommandExample("tvctl session list 'Acme Health' --json", "One project's sessions, for a script."),
         ],
-        action: { arguments, invocation throws(ControlError) in try list(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(list))
 
     static let show = CommandSpec(
         "show", summary: "Show a session: what it declared, its markers and its flow count.",
         positionals: [sessionArgument], options: [SharedOptions.json],
         examples: [CommandExample("tvctl session show 7", "Session 7.")],
-        action: { arguments, invocation throws(ControlError) in try show(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(show))
 
     static let delete = CommandSpec(
         "delete", summary: "Delete a session and its markers (its flows stay, untagged).",
         discussion: "Deleting a session also lets retention take its traffic. Asks on a terminal; a script passes --yes.",
         positionals: [sessionArgument], options: [SharedOptions.yes],
         examples: [CommandExample("tvctl session delete 7 --yes", "Delete session 7 without asking.")],
-        action: { arguments, invocation throws(ControlError) in try delete(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(delete))
 
     // MARK: Actions
 
     static func start(_ context: CommandContext) throws(ControlError) {
         let arguments = context.arguments
         let kind = try sessionKind(context)
-        guard let device = arguments.value("device") else { throw .usage(.missingOption("--device MODEL", command: context.command)) }
-        guard let os = arguments.value("os") else { throw .usage(.missingOption("--os VERSION", command: context.command)) }
+        guard let device = arguments.value("device").flatMap(declared) else {
+            throw .usage(.missingOption("--device MODEL", command: context.command))
+        }
+        guard let os = arguments.value("os").flatMap(declared) else {
+            throw .usage(.missingOption("--os VERSION", command: context.command))
+        }
         let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag("ca-trusted"))
         let now = context.invocation.clock()
         let (session, project) = try context.library.visit { store in
@@ -181,11 +186,17 @@ enum SessionCommands {
 
     // MARK: Helpers
 
+    /// A declared value, trimmed; nil when nothing is left of it.
+    private static func declared(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     private static func sessionKind(_ context: CommandContext) throws(ControlError) -> AuditSessionKind {
         let arguments = context.arguments
         let release = arguments.value("release")
         let build = arguments.value("build")
-        switch (arguments.flag("baseline"), release, build) {
+        switch (arguments.flag("baseline"), release.flatMap(declared), build.flatMap(declared)) {
         case (true, nil, nil):
             return .baseline
         case (false, let version?, let build?):

@@ -12,7 +12,7 @@ enum StatusCommand {
             CommandExample("tvctl status", "The state of the gateway."),
             CommandExample("tvctl status --json | jq .daemon.running", "Only whether the daemon runs."),
         ],
-        action: { arguments, invocation throws(ControlError) in try run(CommandContext(arguments, invocation)) })
+        action: CommandContext.runs(run))
 
     static let sampleWait: TimeInterval = 1.2
 

@@ -91,6 +91,8 @@ public enum UsageError: Sendable, Equatable {
 public enum HistoryProblem: Sendable, Equatable {
     case missing(path: String)
     case permissionDenied(path: String)
+    /// Refused although this user is in the group: the file or its folder is not the group's.
+    case notSharedWithGroup(path: String)
     case busy(path: String)
     case corrupt(path: String)
     case newerSchema(path: String, found: Int, supported: Int)

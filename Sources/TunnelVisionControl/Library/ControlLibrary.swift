@@ -1,6 +1,10 @@
 import TunnelVisionModel
 import TunnelVisionStore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The library under the commands, as the spec's AuditLibrary is under the app's screens: it
 /// opens the store for one operation and classifies whatever that operation throws into a
 /// rule the person can act on or a history that did not answer.
@@ -19,16 +23,26 @@ public struct ControlLibrary: Sendable {
         if !creatingHistory {
             switch HistoryAccess.standing(of: location) {
             case .missing: throw .historyUnanswered(.missing(path: location.path))
-            case .permissionDenied: throw .historyUnanswered(.permissionDenied(path: location.path))
+            case .permissionDenied: throw .historyUnanswered(permissionProblem)
             case .reachable: break
             }
         }
+        // Whatever SQLite creates beside the history (its journal, a new database) must stay
+        // writable by the group, or the next member of it is locked out: the daemon's umask.
+        umask(0o007)
         do {
+            if creatingHistory { try HistoryAccess.createForTheGroup(location) }
             let store = try FlowStore(path: location.path)
             return try body(store)
         } catch {
             throw classify(error)
         }
+    }
+
+    /// A refused permission: outside the group, the way in is joining it; inside it, the
+    /// files are not laid out for the group.
+    private var permissionProblem: HistoryProblem {
+        HistoryAccess.isInSharedGroup() ? .notSharedWithGroup(path: location.path) : .permissionDenied(path: location.path)
     }
 
     /// One visit that only reads, inside one read transaction: everything it reads belongs to
@@ -54,9 +68,10 @@ public struct ControlLibrary: Sendable {
     private func problem(from error: HistoryError) -> HistoryProblem {
         let problem = HistoryProblem(error, path: location.path)
         switch problem {
-        case .permissionDenied, .cannotOpen, .failed:
+        case .permissionDenied, .notSharedWithGroup, .cannotOpen, .failed:
             // SQLite cannot tell a refused permission from a missing directory; the kernel can.
-            return HistoryAccess.refusedByPermission(location) ? .permissionDenied(path: location.path) : problem
+            return HistoryAccess.refusedByPermission(location) || problem == .permissionDenied(path: location.path)
+                ? permissionProblem : problem
         case .missing, .busy, .corrupt, .newerSchema, .diskFull:
             return problem
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TunnelVisionStore
 
 /// What the file system says about reaching the history, asked with the caller's own rights.
 /// SQLite reports a refused open as "unable to open database file"; the kernel knows it was a
@@ -39,6 +40,34 @@ enum HistoryAccess {
             }
         }
         return false
+    }
+
+    /// SQLite creates a database readable by its group only (0644 less the umask) and gives its
+    /// journals the database's mode: a history the group shares has to exist before SQLite
+    /// opens it. An empty file is an empty database.
+    static func createForTheGroup(_ location: DatabaseLocation) throws(HistoryError) {
+        let descriptor = open(location.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        switch errno {
+        case EEXIST: return
+        case EACCES, EPERM: throw .permissionDenied(path: location.path)
+        default: throw .cannotOpen(path: location.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Whether this process already has the group's rights: then joining it is not the answer.
+    static func isInSharedGroup() -> Bool {
+        guard let group = getgrnam(Wording.groupName) else { return false }
+        let gid = group.pointee.gr_gid
+        if getegid() == gid { return true }
+        let count = getgroups(0, nil)
+        guard count > 0 else { return false }
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        let filled = getgroups(count, &groups)
+        return filled > 0 && groups.prefix(Int(filled)).contains(gid)
     }
 
     private static func denied(_ path: String, _ mode: Int32) -> Bool {

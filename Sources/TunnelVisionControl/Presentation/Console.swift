@@ -73,9 +73,6 @@ public struct TextStyle: Sendable, Hashable {
 
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }
-    public func red(_ text: String) -> String { wrap(text, "31") }
-    public func green(_ text: String) -> String { wrap(text, "32") }
-    public func yellow(_ text: String) -> String { wrap(text, "33") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         colours && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

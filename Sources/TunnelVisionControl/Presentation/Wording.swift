@@ -133,6 +133,8 @@ public enum Wording {
             "There is no history at \(path): start tunnelvisiond, or name the database with --db or TUNNELVISION_DB."
         case .permissionDenied(let path):
             "You may not open the history at \(path): ask an administrator to add you to the group \(groupName), then log in again."
+        case .notSharedWithGroup(let path):
+            "The history at \(path) is not shared with the group \(groupName), though you are in it: ask an administrator to give the group read and write on it and its folder (setgid, umask 007)."
         case .busy(let path):
             "The history at \(path) stayed busy with another writer: try again in a moment."
         case .corrupt(let path):

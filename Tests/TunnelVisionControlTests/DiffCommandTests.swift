@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// `tvctl diff`: the fixture's release 2.4.1 against a release 2.5.0 recorded after it.
+struct DiffCommandTests {
+    /// Release 2.5.0 (320): the backend again, the CDN now on TLS 1.3, and a partner never seen before.
+    static func twoReleases() throws -> ScratchHistory {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        let start = fixtureStart.addingTimeInterval(3600)
+        let session = try store.startAuditSession(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: start)
+        var writer = try TrafficWriter(store: store, at: start)
+        try writer.tlsFlow(to: "api.acme.example", version: .tls13, at: start.addingTimeInterval(5), port: 45_001)
+        try writer.tlsFlow(to: "cdn.acme.example", version: .tls13, at: start.addingTimeInterval(9), port: 45_002)
+        try writer.tlsFlow(to: "new.partner.example", version: .tls12, at: start.addingTimeInterval(14), port: 45_003)
+        _ = try store.endAuditSession(id: session.id, at: start.addingTimeInterval(300))
+        return history
+    }
+
+    @Test(arguments: [["diff", "2", "3"], ["diff", "3", "2"]])
+    func tableIsTheSameWhicheverOrderTheSessionsAreGiven(_ arguments: [String]) throws {
+        let history = try Self.twoReleases()
+        let run = try TVCtlBinary.run(arguments, database: history.path)
+        #expect(run.status == 0, "\(run)")
+        Golden.record("diff", run.output)
+        #expect(run.output == (try Golden.text("diff")))
+    }
+
+    @Test func jsonNamesTheUnexpectedNewDomainAndTheTLSChange() throws {
+        let history = try Self.twoReleases()
+        let run = try TVCtlBinary.run(["diff", "2", "3", "--json"], database: history.path)
+        let diff = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(diff["unexpectedNewDomains"] as? [String] == ["new.partner.example"])
+        #expect((diff["earlier"] as? [String: Any])?["id"] as? Int == 2)
+        #expect((diff["later"] as? [String: Any])?["id"] as? Int == 3)
+        let domains = try #require(diff["domains"] as? [[String: Any]])
+        let cdn = try #require(domains.first { $0["host"] as? String == "cdn.acme.example" })
+        #expect(cdn["status"] as? String == "inBoth")
+        let app = try #require(cdn["appTLS"] as? [String: Any])
+        #expect(app["comparison"] as? String == "different")
+        #expect(app["earlier"] as? [String] == ["TLS 1.2"])
+        #expect(app["later"] as? [String] == ["TLS 1.3"])
+        #expect(app["floor"] as? String == "raised")
+        let gone = domains.filter { $0["status"] as? String == "gone" }.compactMap { $0["host"] as? String }
+        #expect(gone.contains("tracker.adnet.example"))
+        #expect(diff["earlierUnnamedFlowIDs"] as? [Int] == [18, 20])
+        #expect(diff["laterUnnamedFlowIDs"] as? [Int] == [])
+    }
+
+    @Test func anOpenSessionIsRefusedAndNamed() throws {
+        let history = try ScratchHistory.seeded()
+        _ = try history.open().startAuditSession(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: Date())
+        let run = try TVCtlBinary.run(["diff", "2", "3"], database: history.path)
+        #expect(run.status == 1)
+        #expect(run.error == "tvctl: Session 3 is still recording: end it with 'tvctl session end 3' before comparing.\n")
+    }
+
+    @Test func sessionsOfTwoProjectsAreRefused() throws {
+        let history = try Self.twoReleases()
+        let other = try TVCtlBinary.run(["fixture", "--name", "Other", "--at", ScratchHistory.fixtureStart], database: history.path)
+        #expect(other.status == 0)
+        let run = try TVCtlBinary.run(["diff", "2", "5"], database: history.path)
+        #expect(run.status == 1)
+        #expect(run.error == "tvctl: The two sessions belong to different projects: compare two releases of one project.\n")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TunnelVisionStore
+
+/// Every way a command can fail, as the person sees it: the exit status, and one sentence on
+/// standard error that says what to do. Run against the fixture's history (two ended sessions).
+struct ErrorPathTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let status: Int32
+        let sentence: String
+        var description: String { arguments.joined(separator: " ") }
+
+        init(_ arguments: [String], _ status: Int32, _ sentence: String) {
+            self.arguments = arguments
+            self.status = status
+            self.sentence = sentence
+        }
+    }
+
+    static let cases: [Case] = [
+        // Refusals the person can act on: 1.
+        Case(["mark", "consent"], 1, "Nothing was marked: no recording is open; start one with 'tvctl session start'."),
+        Case(["session", "end"], 1, "No recording is open, so there is nothing to end: 'tvctl session list' shows the ended ones."),
+        Case(["session", "end", "2"], 1, "Session 2 has already ended: start a new recording with 'tvctl session start'."),
+        Case(["flows"], 1, "No recording is open: name a session, as in 'tvctl flows 7' ('tvctl session list' shows them)."),
+        Case(["session", "show", "99"], 1, "There is no session 99: 'tvctl session list' shows the sessions there are."),
+        Case(["findings", "99"], 1, "There is no session 99: 'tvctl session list' shows the sessions there are."),
+        Case(["project", "show", "Nope"], 1, "There is no project 'Nope': 'tvctl project list' shows the projects there are."),
+        Case(["project", "show", "42"], 1, "There is no project '42': 'tvctl project list' shows the projects there are."),
+        Case(["project", "create", "Acme Health"], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
+        Case(["project", "create", "  "], 1, "A project needs a name: give one that is not empty."),
+        Case(["project", "allow", "1", "*.ACME.example."], 1, "The allowlist already has *.acme.example: give each pattern once."),
+        Case(["project", "disallow", "acme health", "nothere.example"], 1, "nothere.example is not in the allowlist of Acme Health: 'tvctl project show 'Acme Health'' lists it."),
+        Case(["diff", "1", "2"], 1, "Session 1 is a baseline, which has no release to compare: name two audit sessions."),
+        Case(["diff", "2", "2"], 1, "Session 2 cannot be compared with itself: name two sessions of the same project."),
+        Case(["catalogue", "show", "nope"], 1, "No catalogue nope is installed: 'tvctl catalogue list' shows the ones there are."),
+        Case(["ca", "show"], 1, "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."),
+        Case(["fixture"], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
+        Case(["session", "start", "1", "--baseline", "--device", "Pixel 8", "--os", "Android 15", "--db", "/dev/null/x"], 3,
+             "There is no history at /dev/null/x: start tunnelvisiond, or name the database with --db or TUNNELVISION_DB."),
+        // Command lines that say nothing runnable: 2.
+        Case([], 2, "tvctl needs a command: see 'tvctl --help'."),
+        Case(["projects"], 2, "tvctl has no command 'projects': see 'tvctl --help'."),
+        Case(["status", "--verbose"], 2, "tvctl status has no option --verbose: see 'tvctl status --help'."),
+        Case(["mark"], 2, "tvctl mark needs WHAT (consent, login, logout or a text): see 'tvctl mark --help'."),
+        Case(["mark", "opened", "diary"], 2, "tvctl mark does not take 'diary' (quote a text of several words): see 'tvctl mark --help'."),
+        Case(["mark", "-i", "consent"], 2, "tvctl mark does not take 'consent' (quote a text of several words): see 'tvctl mark --help'."),
+        Case(["project", "allow", "1", "bad*.example"], 2, "'bad*.example' is not an allowlist pattern (* may only stand first, as in *.example.com): write a name or *.suffix, in ASCII."),
+        Case(["project", "create", "X", "--allow", "bücher.example"], 2, "'bücher.example' is not an allowlist pattern (it is not ASCII; write an international name in its xn-- form): write a name or *.suffix, in ASCII."),
+        Case(["project", "edit", "1"], 2, "tvctl project edit needs --name, --bundle-id or --catalogue: see 'tvctl project edit --help'."),
+        Case(["project", "delete", "1"], 2, "Deleting asks for confirmation and this is not a terminal: run 'tvctl project delete' with --yes."),
+        Case(["session", "delete", "1"], 2, "Deleting asks for confirmation and this is not a terminal: run 'tvctl session delete' with --yes."),
+        Case(["session", "start", "1", "--device", "x", "--os", "y"], 2, "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see 'tvctl session start --help'."),
+        Case(["session", "start", "1", "--release", "2.5", "--device", "x", "--os", "y"], 2, "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see 'tvctl session start --help'."),
+        Case(["session", "start", "1", "--baseline", "--release", "2.5", "--build", "1", "--device", "x", "--os", "y"], 2, "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see 'tvctl session start --help'."),
+        Case(["session", "start", "1", "--baseline", "--os", "y"], 2, "tvctl session start needs --device MODEL: see 'tvctl session start --help'."),
+        Case(["session", "start", "1", "--baseline", "--device", "x"], 2, "tvctl session start needs --os VERSION: see 'tvctl session start --help'."),
+        Case(["findings", "seven"], 2, "'seven' is not a session id: sessions are named by their number, as 'tvctl session list' shows."),
+        Case(["flows", "2", "--limit", "0"], 2, "--limit takes a whole number from 1 to 10000000, not '0'."),
+        Case(["fixture", "--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z."),
+    ]
+
+    @Test(arguments: cases)
+    func saysWhatToDoInOneSentence(_ example: Case) throws {
+        let history = try ScratchHistory.seeded()
+        let run = try TVCtlBinary.run(example.arguments, database: history.path)
+        #expect(run.status == example.status, "\(run)")
+        #expect(run.error == "tvctl: " + example.sentence + "\n")
+        #expect(run.output.isEmpty, "nothing on standard output: \(run.output)")
+    }
+
+    @Test func nothingChangedAfterARefusal() throws {
+        let history = try ScratchHistory.seeded()
+        let before = try TVCtlBinary.run(["project", "show", "1", "--json"], database: history.path).output
+        for arguments in [["project", "allow", "1", "*.acme.example"], ["project", "create", "Acme Health"], ["diff", "1", "2"]] {
+            #expect(try TVCtlBinary.run(arguments, database: history.path).status == 1)
+        }
+        #expect(try TVCtlBinary.run(["project", "show", "1", "--json"], database: history.path).output == before)
+    }
+
+    @Test func aDamagedHistoryIsNamedNotQuotedFromSQLite() throws {
+        let history = try ScratchHistory()
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: history.path))
+        let run = try TVCtlBinary.run(["project", "list"], database: history.path)
+        #expect(run.status == 3)
+        #expect(run.error == "tvctl: The history at \(history.path) is damaged: restore it from a backup, or move it away so that tunnelvisiond starts a new one.\n")
+    }
+
+    @Test func aHistoryFromANewerVersionAsksForAnUpdate() throws {
+        let history = try ScratchHistory.seeded()
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [history.path, "PRAGMA user_version = 99"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        try #require(sqlite.terminationStatus == 0)
+        let run = try TVCtlBinary.run(["status"], database: history.path)
+        #expect(run.status == 3)
+        #expect(run.error == "tvctl: The history at \(history.path) was written by a newer TunnelVision (schema 99, this tvctl reads \(FlowStore.currentSchemaVersion)): update tvctl.\n")
+    }
+
+    @Test func theDatabaseComesFromTheOptionBeforeTheEnvironment() throws {
+        let chosen = try ScratchHistory.seeded()
+        let other = try ScratchHistory()
+        let run = try TVCtlBinary.run(["project", "list", "--db", chosen.path], database: other.path)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.contains("Acme Health"))
+        #expect(!FileManager.default.fileExists(atPath: other.path), "the environment's history was not created")
+    }
+}

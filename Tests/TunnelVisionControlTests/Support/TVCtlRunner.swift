@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// What one run of the built tvctl binary did.
+struct Run: CustomStringConvertible {
+    let status: Int32
+    let output: String
+    let error: String
+
+    var description: String { "exit \(status)\nstdout:\n\(output)\nstderr:\n\(error)" }
+
+    func json<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(output.utf8))
+    }
+}
+
+/// The tvctl executable this test run was built beside, run as a separate process against a
+/// real database file: what a technician or a script would see.
+enum TVCtlBinary {
+    static let executable: URL? = {
+        var candidates: [URL] = []
+        if let test = Bundle.main.executableURL { candidates.append(test.deletingLastPathComponent()) }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(exe.deletingLastPathComponent())
+        // The package's own .build/debug, found from this file.
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(package.appendingPathComponent(".build/debug"))
+        return candidates.map { $0.appendingPathComponent("tvctl") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs tvctl with the arguments, UTC as the local zone, no colour requested either way.
+    static func run(
+        _ arguments: [String], database: String? = nil, environment extra: [String: String] = [:], input: String? = nil
+    ) throws -> Run {
+        let process = try start(arguments, database: database, environment: extra, input: input)
+        return process.finish()
+    }
+
+    static func start(
+        _ arguments: [String], database: String?, environment extra: [String: String] = [:], input: String? = nil
+    ) throws -> RunningTVCtl {
+        guard let executable else {
+            throw TestFailure("tvctl is not built beside the tests: run 'swift build --product tvctl' first")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "UTC"
+        environment["TUNNELVISION_CATALOGUES"] = repository.appendingPathComponent("Catalogues").path
+        environment.removeValue(forKey: "NO_COLOR")
+        environment.removeValue(forKey: "TUNNELVISION_DB")
+        if let database { environment["TUNNELVISION_DB"] = database }
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        let running = RunningTVCtl(process: process, output: output, error: error, input: standardInput)
+        if let input { running.send(input) }
+        if input != nil { running.closeInput() }
+        return running
+    }
+}
+
+/// A tvctl still running: keys can be sent and its output read when it ends.
+final class RunningTVCtl: @unchecked Sendable {
+    let process: Process
+    private let outputPipe: Pipe
+    private let errorPipe: Pipe
+    private let inputPipe: Pipe
+    private let collected = Collected()
+
+    /// Reads both streams while the process runs, so that a full pipe never blocks it.
+    private final class Collected: @unchecked Sendable {
+        let lock = NSLock()
+        var output = Data()
+        var error = Data()
+    }
+
+    init(process: Process, output: Pipe, error: Pipe, input: Pipe) {
+        self.process = process
+        outputPipe = output
+        errorPipe = error
+        inputPipe = input
+        let collected = self.collected
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.lock.lock(); collected.output.append(data); collected.lock.unlock()
+        }
+        error.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.lock.lock(); collected.error.append(data); collected.lock.unlock()
+        }
+    }
+
+    func send(_ text: String) {
+        inputPipe.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    func closeInput() {
+        try? inputPipe.fileHandleForWriting.close()
+    }
+
+    /// What it has written so far.
+    var outputSoFar: String {
+        collected.lock.lock(); defer { collected.lock.unlock() }
+        return String(decoding: collected.output, as: UTF8.self)
+    }
+
+    /// Waits until the output holds the text, or the timeout passes.
+    @discardableResult
+    func waitForOutput(containing text: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if outputSoFar.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    func finish() -> Run {
+        process.waitUntilExit()
+        outputPipe.fileHandleForReading.readabilityHandler = nil
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+        let restOut = outputPipe.fileHandleForReading.readDataToEndOfFile()
+        let restErr = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        collected.lock.lock(); defer { collected.lock.unlock() }
+        collected.output.append(restOut)
+        collected.error.append(restErr)
+        return Run(
+            status: process.terminationStatus, output: String(decoding: collected.output, as: UTF8.self),
+            error: String(decoding: collected.error, as: UTF8.self))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A database file in a folder of its own, removed when the test is done.
+final class ScratchHistory {
+    let folder: URL
+    var path: String { folder.appendingPathComponent("history.sqlite").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tvctl-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func open() throws -> FlowStore { try FlowStore(path: path) }
+
+    /// The fixture seeded by tvctl itself, at a fixed instant so that tables can be compared whole.
+    static func seeded() throws -> ScratchHistory {
+        let history = try ScratchHistory()
+        let run = try TVCtlBinary.run(["fixture", "--at", fixtureStart], database: history.path)
+        guard run.status == 0 else { throw TestFailure("fixture failed: \(run)") }
+        return history
+    }
+
+    static let fixtureStart = "2026-10-01T09:00:00Z"
+}
+
+/// The expected output kept beside the tests.
+enum Golden {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden")
+
+    static func text(_ name: String) throws -> String {
+        let file = folder.appendingPathComponent(name + ".txt")
+        if ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil { return "" }
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    /// Writes the actual output as the expectation, when asked to (TVCTL_RECORD_GOLDEN=1): for a
+    /// person to read and commit, never silently.
+    static func record(_ name: String, _ actual: String) {
+        guard ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil else { return }
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? actual.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
+    }
+}

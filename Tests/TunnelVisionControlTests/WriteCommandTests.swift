@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TunnelVisionAudit
+import TunnelVisionControl
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// The commands that change the history, end to end: what they say, and what the store then holds.
+struct WriteCommandTests {
+    @Test func projectLifecycle() throws {
+        let history = try ScratchHistory.seeded()
+        let path = history.path
+        let created = try TVCtlBinary.run(
+            ["project", "create", "Vita Diary", "--bundle-id", "de.vita.diary", "--allow", "*.vita.example=backend", "--allow", "sentry.io"],
+            database: path)
+        #expect(created.output == "Created project 2, Vita Diary.\n", "\(created)")
+        #expect(try TVCtlBinary.run(["project", "allow", "vita diary", "CDN.Vita.Example.", "--note", "images"], database: path).output
+            == "cdn.vita.example is allowed for Vita Diary (3 entries in its allowlist).\n")
+        #expect(try TVCtlBinary.run(["project", "disallow", "2", "sentry.io"], database: path).output
+            == "sentry.io is no longer allowed for Vita Diary (2 entries in its allowlist).\n")
+        let edited = try TVCtlBinary.run(["project", "edit", "2", "--name", "Vita Diary Pro", "--catalogue", "tr-03161-1_3.0", "--bundle-id", ""], database: path)
+        #expect(edited.output == "Updated project 2, Vita Diary Pro.\n")
+
+        let project = try #require(try history.open().auditProject(id: 2))
+        #expect(project.name == "Vita Diary Pro")
+        #expect(project.bundleIdentifier == nil)
+        #expect(project.catalogueVersion == "tr-03161-1_3.0")
+        #expect(project.allowlist.map(\.pattern.text) == ["*.vita.example", "cdn.vita.example"])
+        #expect(project.allowlist.map(\.note) == ["backend", "images"])
+
+        let deleted = try TVCtlBinary.run(["project", "delete", "Vita Diary Pro", "--yes"], database: path)
+        #expect(deleted.output == "Deleted project 2, Vita Diary Pro, and its 0 sessions.\n")
+        #expect(try history.open().auditProject(id: 2) == nil)
+    }
+
+    @Test func sessionLifecycleDeclaresTheRecordingAndReadsInspectionFromTheDaemon() throws {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        try store.saveDaemonSettings(["inspection": "on"], at: Date())
+        let started = try TVCtlBinary.run(
+            ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "--notes", "lab 2"],
+            database: history.path)
+        #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on, CA trusted.\n", "\(started)")
+        let session = try #require(try store.openAuditSession())
+        #expect(session.kind == release("2.5.0", "320"))
+        #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: TunnelVisionBuild.version))
+        #expect(session.inspection == InspectionConditions(inspectionEnabled: true, caTrusted: true))
+        #expect(session.notes == "lab 2")
+
+        let again = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)
+        #expect(again.status == 1)
+        #expect(again.error == "tvctl: Session 3 is still recording: end it first with 'tvctl session end 3'.\n")
+
+        let ended = try TVCtlBinary.run(["session", "end", "--json"], database: history.path)
+        let shape = try #require(try JSONSerialization.jsonObject(with: Data(ended.output.utf8)) as? [String: Any])
+        #expect(shape["id"] as? Int == 3)
+        #expect(shape["isOpen"] as? Bool == false)
+        #expect(shape["endedAt"] is String)
+        #expect(try store.openAuditSession() == nil)
+
+        let deleted = try TVCtlBinary.run(["session", "delete", "3", "-y"], database: history.path)
+        #expect(deleted.output == "Deleted session 3, Acme Health 2.5.0 (320); its flows are kept, untagged.\n")
+        #expect(try store.auditSession(id: 3) == nil)
+    }
+
+    @Test(arguments: [nil, "off", "yes"] as [String?])
+    func inspectionIsOffUnlessTheDaemonSaysOn(_ setting: String?) throws {
+        let history = try ScratchHistory.seeded()
+        if let setting { try history.open().saveDaemonSettings(["inspection": setting], at: Date()) }
+        let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--json"], database: history.path)
+        let shape = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(shape["inspectionEnabled"] as? Bool == false)
+        #expect(shape["kind"] as? String == "baseline")
+    }
+
+    @Test func fixtureTagsEachSessionWithItsShareThroughTheDaemonsPath() throws {
+        let history = try ScratchHistory()
+        let run = try TVCtlBinary.run(["fixture", "--at", ScratchHistory.fixtureStart, "--json"], database: history.path)
+        #expect(run.status == 0, "\(run)")
+        let store = try history.open()
+        let sessions = try store.auditSessions(forProject: 1)
+        #expect(sessions.map(\.kind) == [release("2.4.1", "310"), .baseline])
+        #expect(sessions.allSatisfy { !$0.isOpen })
+        let captured = try store.captureSessions()
+        #expect(captured.count == 1)
+        let all = try store.reading { try $0.flows(inCaptureSession: captured[0].id) }
+        #expect(all.count == 26)
+        for session in sessions {
+            let flows = try store.flows(inAuditSession: session.id, limit: .max)
+            #expect(!flows.isEmpty)
+            for flow in flows {
+                #expect(flow.firstSeen >= session.startedAt && flow.firstSeen <= (session.endedAt ?? .distantFuture),
+                        "flow \(flow.id) falls inside session \(session.id)")
+            }
+        }
+        #expect(try store.flowCount(inAuditSession: sessions[1].id) == 4)
+        #expect(try store.flowCount(inAuditSession: sessions[0].id) == 10)
+        #expect(try store.markers(forSession: sessions[0].id).map(\.kind).first == .consentGiven)
+    }
+}
