@@ -13,16 +13,20 @@
 LAYOUT_CONFIG=/etc/tunnelvision/tunnelvisiond.conf
 LAYOUT_DATA=/var/lib/tunnelvision
 LAYOUT_UNIT=/lib/systemd/system/tunnelvisiond.service
+# What scripts/install put on the machine, for scripts/uninstall.
+LAYOUT_MANIFEST=/usr/share/tunnelvision/installed-files
 
 # The release build: the Swift runtime is linked in, so the target needs no Swift toolchain.
 # Prints the directory that holds the two executables.
 layout_build() {
   local flags=(-c release --static-swift-stdlib)
-  local product
+  local product log
+  log=$(mktemp)
   for product in tunnelvisiond tvctl; do
-    swift build "${flags[@]}" --product "$product" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]|libFoundationEssentials.a.*mktemp' >&2
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "layout: the release build of $product failed" >&2; return 1; }
+    swift build "${flags[@]}" --product "$product" >"$log" 2>&1 ||
+      { tail -30 "$log" >&2; rm -f "$log"; echo "layout: the release build of $product failed" >&2; return 1; }
   done
+  rm -f "$log"
   swift build "${flags[@]}" --show-bin-path
 }
 
@@ -48,4 +52,12 @@ layout_stage() {
 # scripts/uninstall's list both come from it.
 layout_files() {
   (cd "${1:?layout_files needs a staged tree}" && find . -type f -printf '/%P\n' | sort)
+}
+
+# Runs one of the .deb's maintainer scripts the way dpkg would (deb-systemd-helper refuses to
+# act for anyone else), so that an install by hand takes the package's steps, not a copy of them.
+layout_maintainer_script() {
+  local name=${1:?layout_maintainer_script needs a script name}
+  shift
+  DPKG_MAINTSCRIPT_PACKAGE=tunnelvision DPKG_MAINTSCRIPT_NAME=$name "packaging/deb/$name" "$@"
 }
