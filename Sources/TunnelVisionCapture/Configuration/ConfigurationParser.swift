@@ -10,6 +10,7 @@ public enum ConfigurationParser {
                              [--client-interface IF] [--client-network CIDR]... [--uplink IF]
                              [--snaplen N] [--rotate-bytes N] [--keep-days N] [--keep-bytes N]
                              [--inspection on|off] [--mtu N] [--queue-packets N] [--flush-to-storage yes|no]
+                             [--offload on|off]
         """
 
     /// The command line, with the file it names (or the default one, if present) read first.
@@ -82,7 +83,7 @@ public enum ConfigurationParser {
 
     static let keys: Set<String> = gatewayKeys.union([
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
-        "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage",
+        "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
     ])
 
     private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
@@ -116,11 +117,12 @@ public enum ConfigurationParser {
             configuration.retention.maximumBytes = number
         case "inspection": configuration.inspection = try flag(value, or: invalid)
         case "flush_to_storage": configuration.flushReachesStorage = try flag(value, or: invalid)
+        case "offload": configuration.segmentationOffload = try flag(value, or: invalid)
         case "mtu":
             guard let number = Int(value), (576...65_535).contains(number) else { throw invalid }
             configuration.mtu = number
         case "queue_packets":
-            guard let number = Int(value), (64...1_048_576).contains(number) else { throw invalid }
+            guard let number = Int(value), (64...65_536).contains(number) else { throw invalid }
             configuration.queuePackets = number
         default:
             throw location.map { .unknownKey(key, path: $0.path, line: $0.line) } ?? .unknownFlag("--" + key)

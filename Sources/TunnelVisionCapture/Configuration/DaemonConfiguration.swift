@@ -36,8 +36,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var rotationBytes: UInt64 = 64 * 1024 * 1024
     public var retention = RetentionLimits()
     public var inspection = false
-    public var queuePackets = 8192
+    public var queuePackets = 2048
     public var flushReachesStorage = true
+    /// Let the TUN device hand over whole TCP segments (see `TunDevice`).
+    public var segmentationOffload = true
 
     public init() {}
 
@@ -54,7 +56,17 @@ public struct DaemonConfiguration: Sendable, Hashable {
             "rotate_bytes": String(rotationBytes),
             "keep_days": String(retention.maximumAge / 86_400),
             "keep_bytes": String(retention.maximumBytes),
+            "offload": segmentationOffload ? "on" : "off",
         ]
+    }
+
+    /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the
+    /// TUN device's header) with offload or from libpcap, else one MTU.
+    var queueSlotBytes: Int {
+        switch input {
+        case .tun where !segmentationOffload: mtu + TunDevice.virtioHeaderLength
+        default: 65_536 + TunDevice.virtioHeaderLength
+        }
     }
 
     var captureFiles: CaptureFileConfiguration {

@@ -67,7 +67,7 @@ public final class CaptureDaemon {
             throw .history(String(describing: error))
         }
 
-        let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: max(configuration.mtu, 2048))
+        let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: configuration.queueSlotBytes)
         let counters = DatapathCounters()
         let source = try makeInput(queues: queues, counters: counters, clock: clock, makeSource: makeSource)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
@@ -96,7 +96,10 @@ public final class CaptureDaemon {
                            makeSource: ((CaptureInput, RecorderQueues, DatapathCounters, PacketClock) throws -> PacketSource?)?) throws(DaemonStartError) -> PacketSource {
         switch configuration.input {
         case .tun(let name):
-            do { return TunForwarder(device: try TunDevice(name: name), queues: queues, counters: counters, clock: clock) } catch {
+            do {
+                let device = try TunDevice(name: name, segmentationOffload: configuration.segmentationOffload)
+                return TunForwarder(device: device, queues: queues, counters: counters, clock: clock)
+            } catch {
                 throw .tun(error)
             }
         case .interface(let name):

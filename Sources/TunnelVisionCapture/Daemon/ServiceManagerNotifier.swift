@@ -1,19 +1,13 @@
 import Foundation
 
 /// Tells systemd how the service is doing over `$NOTIFY_SOCKET` (sd_notify's datagram
-/// protocol), without linking libsystemd. Silent when not started by systemd.
+/// protocol), without linking libsystemd. Silent when not started by systemd. The watchdog is
+/// fed with each heartbeat, once a second, well inside the unit's WatchdogSec.
 public struct ServiceManagerNotifier: Sendable {
     private let socketPath: String?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// The watchdog interval systemd asked for, when it asked for one for this process.
-    public static func watchdogInterval(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double? {
-        guard let micros = environment["WATCHDOG_USEC"].flatMap(UInt64.init), micros > 0 else { return nil }
-        if let pid = environment["WATCHDOG_PID"].flatMap(Int32.init), pid != getpid() { return nil }
-        return Double(micros) / 1_000_000
     }
 
     public func ready() { send("READY=1") }

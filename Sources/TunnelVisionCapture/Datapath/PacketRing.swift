@@ -7,6 +7,7 @@ public final class PacketRing: @unchecked Sendable {
     public let slotCount: Int
     public let slotCapacity: Int
     private let storage: UnsafeMutableRawPointer
+    private let starts: UnsafeMutablePointer<Int>
     private let lengths: UnsafeMutablePointer<Int>
     private let wireLengths: UnsafeMutablePointer<Int>
     private let stamps: UnsafeMutablePointer<Int64>
@@ -18,6 +19,7 @@ public final class PacketRing: @unchecked Sendable {
         self.slotCount = max(1, slotCount)
         self.slotCapacity = max(1, slotCapacity)
         storage = .allocate(byteCount: self.slotCount * self.slotCapacity, alignment: 64)
+        starts = .allocate(capacity: self.slotCount)
         lengths = .allocate(capacity: self.slotCount)
         wireLengths = .allocate(capacity: self.slotCount)
         stamps = .allocate(capacity: self.slotCount)
@@ -25,6 +27,7 @@ public final class PacketRing: @unchecked Sendable {
 
     deinit {
         storage.deallocate()
+        starts.deallocate()
         lengths.deallocate()
         wireLengths.deallocate()
         stamps.deallocate()
@@ -42,12 +45,14 @@ public final class PacketRing: @unchecked Sendable {
         return UnsafeMutableRawBufferPointer(start: storage + (next % slotCount) * slotCapacity, count: slotCapacity)
     }
 
-    /// Hands the reserved slot to the consumer: `length` bytes of it hold a packet that was
-    /// `wireLength` bytes long on the wire.
-    public func publish(length: Int, wireLength: Int, timestampNanoseconds: Int64) {
+    /// Hands the reserved slot to the consumer: `length` bytes of it, from `start`, hold a
+    /// packet that was `wireLength` bytes long on the wire.
+    public func publish(start: Int = 0, length: Int, wireLength: Int, timestampNanoseconds: Int64) {
         let next = published.load(ordering: .relaxed)
         let index = next % slotCount
-        lengths[index] = min(max(0, length), slotCapacity)
+        let first = min(max(0, start), slotCapacity)
+        starts[index] = first
+        lengths[index] = min(max(0, length), slotCapacity - first)
         wireLengths[index] = wireLength
         stamps[index] = timestampNanoseconds
         published.store(next + 1, ordering: .releasing)
@@ -64,7 +69,8 @@ public final class PacketRing: @unchecked Sendable {
         let count = end - next
         while next < end {
             let index = next % slotCount
-            body(UnsafeRawBufferPointer(start: storage + index * slotCapacity, count: lengths[index]), wireLengths[index], stamps[index])
+            body(UnsafeRawBufferPointer(start: storage + index * slotCapacity + starts[index], count: lengths[index]),
+                 wireLengths[index], stamps[index])
             next += 1
             consumed.store(next, ordering: .releasing)
         }

@@ -21,27 +21,45 @@ public enum TunDeviceError: Error, Sendable, Hashable {
 /// The daemon's TUN device: raw IPv4 and IPv6 packets without a packet-information prefix.
 /// If the gateway script made it persistent for the daemon's user, attaching needs no
 /// privilege; otherwise the daemon creates it and brings it up itself.
+///
+/// With segmentation offload the kernel hands over TCP segments as it holds them — up to 64 KiB,
+/// not yet cut to the MTU — each behind a 10-byte virtio-net header that must go back with it.
+/// One read then moves what would be dozens of packets, which is what lets the tap keep up with
+/// the kernel; the capture holds those segments as the gateway saw them (their TCP checksums
+/// may be left to the hardware and read as wrong).
 public final class TunDevice {
     public let name: String
     public let descriptor: Int32
+    /// Bytes before each packet in a read or write: the virtio-net header, or none.
+    public let headerLength: Int
 
     private static let setInterface: UInt = 0x4004_54CA  // TUNSETIFF = _IOW('T', 202, int)
     private static let tunMode: Int16 = 0x0001           // IFF_TUN
     private static let noPacketInformation: Int16 = 0x1000  // IFF_NO_PI
+    private static let virtioHeader: Int16 = 0x4000  // IFF_VNET_HDR
+    private static let setOffload: UInt = 0x4004_54D0  // TUNSETOFFLOAD = _IOW('T', 208, unsigned int)
+    private static let checksumAndTCPSegmentation: CInt = 0x01 | 0x02 | 0x04  // TUN_F_CSUM | TSO4 | TSO6
+    static let virtioHeaderLength = 10
 
-    public init(name: String) throws(TunDeviceError) {
+    public init(name: String, segmentationOffload: Bool) throws(TunDeviceError) {
         let descriptor = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpenClonePath(errno: errno) }
         var request = InterfaceRequest(name: name)
-        request.setShort(Self.tunMode | Self.noPacketInformation)
+        request.setShort(Self.tunMode | Self.noPacketInformation | (segmentationOffload ? Self.virtioHeader : 0))
         let attached = request.withPointer { ioctl(descriptor, Self.setInterface, $0) }
         guard attached == 0 else {
             let code = errno
             close(descriptor)
             throw .cannotAttach(name: name, errno: code)
         }
+        if segmentationOffload, ioctl(descriptor, Self.setOffload, Self.checksumAndTCPSegmentation) != 0 {
+            let code = errno
+            close(descriptor)
+            throw .cannotAttach(name: name, errno: code)
+        }
         self.name = name
         self.descriptor = descriptor
+        headerLength = segmentationOffload ? Self.virtioHeaderLength : 0
         do { try bringUp() } catch {
             close(descriptor)
             throw error

@@ -45,12 +45,16 @@ public final class TunForwarder: @unchecked Sendable {
             counters.forwardFailures.add(1, ordering: .relaxed)
         }
         let stamp = clock.now()
+        // The recorder gets the packet without the virtio-net header that went back with it.
+        let start = device.headerLength
+        guard length > start else { return true }
         counters.packetsSeen.add(1, ordering: .relaxed)
-        counters.bytesSeen.add(UInt64(length), ordering: .relaxed)
+        counters.bytesSeen.add(UInt64(length - start), ordering: .relaxed)
         if slot != nil {
-            queues.packets.publish(length: length, wireLength: length, timestampNanoseconds: stamp)
+            queues.packets.publish(start: start, length: length - start, wireLength: length - start, timestampNanoseconds: stamp)
         } else {
-            queues.offerHeaders(UnsafeRawBufferPointer(rebasing: buffer[..<length]), wireLength: length, timestampNanoseconds: stamp, counters: counters)
+            queues.offerHeaders(UnsafeRawBufferPointer(rebasing: buffer[start..<length]), wireLength: length - start,
+                                timestampNanoseconds: stamp, counters: counters)
         }
         return true
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TunnelVisionCapture
 
@@ -29,6 +30,15 @@ import Testing
         #expect(configuration.snapshotLength == 1500)
         #expect(configuration.publishedSettings["inspection"] == "on")
         #expect(configuration.publishedSettings["input"] == "tun:tv1")
+    }
+
+    @Test func theShippedConfigurationReadsAsTheDefaultsWithTheLabsNetworks() throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../systemd/tunnelvisiond.conf").standardized.path
+        let configuration = try ConfigurationParser.parse(arguments: ["--config", shipped])
+        var expected = DaemonConfiguration()
+        expected.clientNetworks = ["10.77.0.0/24", "fd77::/64"]
+        #expect(configuration == expected)
     }
 
     @Test func withoutAFileTheDefaultsHold() throws {

@@ -37,4 +37,14 @@ import Testing
         #expect(seen.map(\.0) == [[1, 2, 3, 4]])
         #expect(seen.map(\.1) == [7])
     }
+
+    @Test func aPacketCanStartAfterAHeaderThatStaysInTheSlot() {
+        let ring = PacketRing(slotCount: 2, slotCapacity: 8)
+        guard let slot = ring.reserve() else { Issue.record("no slot"); return }
+        ([9, 9, 1, 2, 3] as [UInt8]).withUnsafeBytes { slot.copyMemory(from: $0) }
+        ring.publish(start: 2, length: 3, wireLength: 3, timestampNanoseconds: 1)
+        var seen: [[UInt8]] = []
+        ring.drain(limit: 1) { bytes, _, _ in seen.append(Array(bytes)) }
+        #expect(seen == [[1, 2, 3]])
+    }
 }

@@ -31,7 +31,12 @@ run_scenario() {
   if [ "$link" = wireguard ]; then lab_wireguard_up "$WORK" || return 1; client_interface=$WG_GATEWAY; fi
   servers_up "$WORK" "$resolver_place"
   lab_config "$WORK/tunnelvisiond.conf" "$client_interface" >/dev/null
+  local rules_before status_once
+  rules_before=$(in_gateway ip rule show; in_gateway ip -6 rule show)
   in_gateway "$here/../gateway" up --config "$WORK/tunnelvisiond.conf" || { echo "gateway up failed"; return 1; }
+  status_once=$(in_gateway "$here/../gateway" status --config "$WORK/tunnelvisiond.conf")
+  in_gateway "$here/../gateway" up --config "$WORK/tunnelvisiond.conf" || { echo "gateway up (again) failed"; return 1; }
+  expect_eq "gateway up twice leaves what up once left" "$status_once" "$(in_gateway "$here/../gateway" status --config "$WORK/tunnelvisiond.conf")"
   mkdir -p "$WORK/captures"
   daemon_start || return 1
 
@@ -79,6 +84,9 @@ run_scenario() {
   expect_eq "the capture session ended at the stop" 1 "$(sql "SELECT COUNT(*) FROM capture_sessions WHERE ended_at IS NOT NULL AND id = (SELECT MAX(id) FROM capture_sessions)")"
 
   in_gateway "$here/../gateway" down --config "$WORK/tunnelvisiond.conf"
+  expect_eq "gateway down restores the rules it found" "$rules_before" "$(in_gateway ip rule show; in_gateway ip -6 rule show)"
+  expect_eq "gateway down removes its nftables table and the TUN device" "gone" \
+    "$(in_gateway nft list table inet tv >/dev/null 2>&1 || in_gateway ip link show tv0 >/dev/null 2>&1 || echo gone)"
   servers_down
   lab_down
   rm -rf "$WORK/captures" "$WORK/history.sqlite"*
