@@ -45,7 +45,7 @@ layout_stage() {
   chmod 0644 "$root$LAYOUT_UNIT"
   install -m 0644 systemd/sysusers.d/tunnelvision.conf "$root/usr/lib/sysusers.d/tunnelvision.conf"
   install -m 0644 systemd/tmpfiles.d/tunnelvision.conf "$root/usr/lib/tmpfiles.d/tunnelvision.conf"
-  install -m 0644 etc/tunnelvision/tunnelvisiond.conf "$root$LAYOUT_CONFIG"
+  install -m 0644 systemd/tunnelvisiond.conf "$root$LAYOUT_CONFIG"
 }
 
 # Every staged file, relative to the tree (one a line, sorted): the .deb's conffiles and
