@@ -33,8 +33,13 @@ def main(arguments: list[str]) -> int:
         asyncio.run(serve_until_stopped(arguments[1], int(arguments[2]), arguments[3], arguments[4]))
         return 0
     if len(arguments) == 4 and arguments[0] == "connect":
-        asyncio.run(asyncio.wait_for(connect_once(arguments[1], int(arguments[2]), arguments[3]), timeout=10))
-        print(f"QUIC handshake with {arguments[1]} completed")
+        name = arguments[1]
+        try:
+            asyncio.run(asyncio.wait_for(connect_once(name, int(arguments[2]), arguments[3]), timeout=10))
+        except (asyncio.TimeoutError, ConnectionError, OSError) as error:
+            print(f"QUIC handshake with {name} failed: {type(error).__name__} {error}".rstrip())
+            return 1
+        print(f"QUIC handshake with {name} completed")
         return 0
     print(__doc__, file=sys.stderr)
     return 2
