@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
         ]),
-        .testTarget(name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"]),
+        .testTarget(
+            name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -68,6 +68,7 @@ struct ErrorClassificationTests {
             .catalogue(.fileRefused(path: "p", reason: "r")), .inspectionUnavailable,
         ]
         let sentences = problems.map { ControlError.historyUnanswered($0).sentence } + refusals.map { ControlError.refusal($0).sentence }
+            + problems.map { ControlError.markerNotPlaced($0).sentence }
         for sentence in sentences {
             #expect(!sentence.contains("\n"))
             #expect(sentence.hasSuffix("."), "\(sentence)")

@@ -109,10 +109,18 @@ struct MarkTests {
         for session in [Int64(1), 2] { #expect(try history.open().markers(forSession: session).count == (session == 2 ? 4 : 0)) }
     }
 
+    @Test func aHistoryThatDoesNotAnswerIsSaidToHaveMarkedNothing() throws {
+        let history = try ScratchHistory()
+        let run = try TVCtlBinary.run(["mark", "consent"], database: history.path)
+        #expect(run.status == 3)
+        #expect(run.output.isEmpty)
+        #expect(run.error == "tvctl: Nothing was marked: there is no history at \(history.path): start tunnelvisiond, or name the database with --db or TUNNELVISION_DB.\n")
+    }
+
     @Test func interactiveWithAHistoryThatDoesNotAnswerSaysThatInstead() throws {
         let history = try ScratchHistory()
         let run = try TVCtlBinary.run(["mark", "-i"], database: history.path, input: "q")
-        #expect(run.output.hasPrefix("The history did not answer, so nothing can be marked: There is no history at \(history.path)"))
+        #expect(run.output == "Nothing can be marked: there is no history at \(history.path): start tunnelvisiond, or name the database with --db or TUNNELVISION_DB.\n")
         #expect(!FileManager.default.fileExists(atPath: history.path))
     }
 

@@ -126,6 +126,10 @@ struct ReadCommandTests {
             let total = ["findingFlows", "satisfiedFlows", "unassessedFlows", "notApplicableFlows"].compactMap { check[$0] as? Int }.reduce(0, +)
             #expect(total == 10, "\(check["check"] ?? "?") covers every flow once")
         }
+        let pinning = try #require(checks.first { $0["check"] as? String == "pinning" })
+        let reasons = try #require(pinning["unassessed"] as? [[String: Any]])
+        #expect(reasons.map { $0["reason"] as? String } == ["inspectionOff"])
+        #expect(reasons.map { $0["flowCount"] as? Int } == [8])
         #expect((document["catalogue"] as? [String: Any])?["identifier"] as? String == "tr-03161-1_3.0")
     }
 

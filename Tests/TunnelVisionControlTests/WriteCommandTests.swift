@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-import TunnelVisionAudit
-import TunnelVisionControl
 import TunnelVisionModel
 import TunnelVisionStore
 

@@ -85,14 +85,15 @@ enum CatalogueCommands {
                                        requirements: catalogue.requirements.map(JSONShape.RequirementShape.init)))
             return
         }
-        context.say(context.style.bold("Catalogue \(catalogue.identifier)"))
-        AuditTables.facts([
+        var page = context.page
+        page.heading("Catalogue \(catalogue.identifier)")
+        page.facts([
             ("Document", "\(catalogue.source.document) \(catalogue.source.version) of \(catalogue.source.date)"),
             ("Title", catalogue.source.title),
             ("SHA-256", catalogue.source.sha256),
             ("TLS minimum", "\(catalogue.policy.minimumTLSVersion.displayText), from \(catalogue.tlsSource.document) \(catalogue.tlsSource.version) of \(catalogue.tlsSource.date)"),
-        ]).forEach(context.say)
-        context.say()
+        ])
+        page.blank()
         var table = TextTable([.init("ID"), .init("ASPECT"), .init("DEPTH"), .init("RULE"), .init("AGAINST"), .init("FOR"), .init("TITLE")])
         for requirement in catalogue.requirements {
             table.append([
@@ -101,7 +102,8 @@ enum CatalogueCommands {
                 requirement.title,
             ])
         }
-        context.show(table)
+        page.table(table)
+        context.show(page)
     }
 
     struct CheckedFile: Encodable {

@@ -37,6 +37,13 @@ struct CommandContext {
         invocation.console.writeOutput(table.rendered(style: style))
     }
 
+    func show(_ page: Page) {
+        invocation.console.writeOutput(page.text)
+    }
+
+    /// A page in this command's style, to be filled.
+    var page: Page { Page(style: style) }
+
     /// A required positional word (the parser has checked it is there).
     func word(_ index: Int) -> String { arguments.positional(index) ?? "" }
 

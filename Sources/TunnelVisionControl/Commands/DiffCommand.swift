@@ -33,33 +33,7 @@ enum DiffCommand {
             context.emit(JSONShape.ReleaseDiffShape(diff, project: project))
             return
         }
-        show(diff, project: project, context: context)
-    }
-
-    private static func show(_ diff: ReleaseDiff, project: AuditProject, context: CommandContext) {
-        let earlier = "session \(diff.earlier.id), \(Wording.release(of: diff.earlier.kind))"
-        let later = "session \(diff.later.id), \(Wording.release(of: diff.later.kind))"
-        context.say(context.style.bold("\(project.name): \(earlier) → \(later)"))
-        if project.allowlist.isEmpty {
-            context.say("The allowlist is empty, so no new domain can be called unexpected.")
-        } else {
-            let unexpected = diff.unexpectedNewDomains.count
-            context.say("\(Wording.plural(unexpected, "new domain")) not in today's allowlist of \(Wording.plural(project.allowlist.count, "entry", "entries")).")
-        }
-        section("New in the later session", diff.newDomains, context) { DiffPresentation.domains($0, side: \.later) }
-        section("Gone from the later session", diff.goneDomains, context) { DiffPresentation.domains($0, side: \.earlier) }
-        section("Undetermined (only a candidate name of an address)", diff.undeterminedDomains, context, DiffPresentation.undetermined)
-        section("TLS changes", diff.domainsWithTLSChange, context, DiffPresentation.tlsChanges)
-        context.say()
-        context.say("Flows without a name: \(diff.earlierUnnamedFlowIDs.count) in session \(diff.earlier.id), \(diff.laterUnnamedFlowIDs.count) in session \(diff.later.id).")
-    }
-
-    private static func section(
-        _ title: String, _ domains: [DomainComparison], _ context: CommandContext, _ table: ([DomainComparison]) -> TextTable
-    ) {
-        context.say()
-        context.say("\(title): \(domains.count)")
-        if !domains.isEmpty { context.show(table(domains)) }
+        context.show(DiffPresentation.page(diff, project: project, style: context.style))
     }
 
     private static func refusal(_ refusal: ReleaseDiff.Refusal, firstID: Int64) -> DiffRefusal {

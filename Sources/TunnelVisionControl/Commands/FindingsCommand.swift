@@ -27,26 +27,8 @@ enum FindingsCommand {
                 flowCount: read.flows.count))
             return
         }
-        let session = read.session
-        context.say(context.style.bold("Session \(session.id), \(Wording.recording(project: read.project.name, kind: session.kind)): \(Wording.plural(read.flows.count, "flow"))"))
-        context.say("Catalogue \(catalogue.identifier) (\(catalogue.source.document) \(catalogue.source.version)); TLS minimum \(catalogue.policy.minimumTLSVersion.displayText).")
-        if session.isOpen { context.say("Still recording: this is what the flows so far show.") }
-        context.say()
-        context.show(FindingsPresentation.requirements(assessment))
-        let bounded = assessment.requirements.filter { $0.verdict == .observedWithoutContradiction }
-        for requirement in bounded {
-            if let coverage = requirement.requirement.toolCoverage {
-                context.say("  \(requirement.requirement.id): \(coverage)")
-            }
-        }
-        context.say()
-        if assessment.findings.findings.isEmpty {
-            context.say("No findings.")
-        } else {
-            context.show(FindingsPresentation.findings(assessment.findings.findings))
-        }
-        context.say()
-        context.show(FindingsPresentation.checks(assessment.findings))
+        context.show(FindingsPresentation.page(
+            assessment, session: read.session, projectName: read.project.name, flows: read.flows.count, style: context.style))
     }
 }
 

@@ -44,7 +44,7 @@ enum FlowsCommand {
         context.say(snapshot.headline(zone: context.zone))
         if !snapshot.flows.isEmpty { context.show(FlowTable.table(snapshot.flows, zone: context.zone)) }
         if snapshot.flowCount > snapshot.flows.count {
-            context.say("Showing the first \(Formatting.count(snapshot.flows.count)) of \(Formatting.count(snapshot.flowCount)) flows: --limit shows more.")
+            context.say(Wording.flowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount))
         }
     }
 }
@@ -72,11 +72,7 @@ struct FlowSnapshot {
         }
     }
 
-    /// "Session 7, Acme Health 2.4.1 (310): 1,234 flows, recording since 14:02:11."
     func headline(zone: TimeZone) -> String {
-        let state = session.endedAt.map { "recorded \(Formatting.dateTime(session.startedAt, in: zone)) to \(Formatting.time($0, in: zone))" }
-            ?? "recording since \(Formatting.time(session.startedAt, in: zone))"
-        return "Session \(session.id), \(Wording.recording(project: projectName, kind: session.kind)): "
-            + "\(Wording.plural(flowCount, "flow")), \(state)."
+        Wording.flowsHeadline(session, project: projectName, flows: flowCount, zone: zone)
     }
 }

@@ -43,9 +43,9 @@ struct FlowsFollow {
         let rows = max(1, terminalRows() - 4)
         let shown = Array(snapshot.flows.suffix(min(rows, limit)))
         var screen = "\u{1B}[H\u{1B}[2J" + context.style.bold(snapshot.headline(zone: context.zone)) + "\n"
-        screen += FlowTable.table(shown, zone: context.zone).rendered(style: context.style)
+        screen += shown.isEmpty ? Wording.noFlowsYet + "\n" : FlowTable.table(shown, zone: context.zone).rendered(style: context.style)
         if snapshot.flowCount > shown.count {
-            screen += context.style.dim("The newest \(shown.count) of \(Formatting.count(snapshot.flowCount)); Ctrl-C leaves.") + "\n"
+            screen += context.style.dim(Wording.followTruncated(shown: shown.count, of: snapshot.flowCount)) + "\n"
         }
         context.invocation.console.writeOutput(screen)
     }

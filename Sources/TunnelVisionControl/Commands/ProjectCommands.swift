@@ -101,7 +101,7 @@ enum ProjectCommands {
         if context.wantsJSON {
             context.emit(rows.map { JSONShape.Project($0.0, sessionCount: $0.1) })
         } else if rows.isEmpty {
-            context.say("No projects yet: 'tvctl project create NAME' makes one.")
+            context.say(Wording.noProjects)
         } else {
             context.show(AuditTables.projects(rows.map { (project: $0.0, sessions: $0.1) }, zone: context.zone))
         }
@@ -126,24 +126,7 @@ enum ProjectCommands {
                 sessions: sessions.map { JSONShape.Session($0.session, projectName: project.name, flowCount: $0.flowCount) }))
             return
         }
-        context.say(context.style.bold("Project \(project.id), \(project.name)"))
-        AuditTables.facts([
-            ("Bundle ID", project.bundleIdentifier ?? AuditTables.none),
-            ("Catalogue", project.catalogueVersion ?? "default"),
-            ("Created", Formatting.dateTime(project.createdAt, in: context.zone)),
-        ]).forEach(context.say)
-        context.say()
-        if project.allowlist.isEmpty {
-            context.say("The allowlist is empty: no destination can be judged against it.")
-        } else {
-            context.show(AuditTables.allowlist(project.allowlist))
-        }
-        context.say()
-        if sessions.isEmpty {
-            context.say("No sessions yet: 'tvctl session start \(Wording.shellWord(project.name)) …' records one.")
-        } else {
-            context.show(AuditTables.sessions(sessions, zone: context.zone))
-        }
+        context.show(AuditPages.project(project, sessions: sessions, zone: context.zone, style: context.style))
     }
 
     static func edit(_ context: CommandContext) throws(ControlError) {

@@ -132,7 +132,7 @@ enum SessionCommands {
         if context.wantsJSON {
             context.emit(rows.map { JSONShape.Session($0.session, projectName: $0.projectName, flowCount: $0.flowCount) })
         } else if rows.isEmpty {
-            context.say("No sessions yet: 'tvctl session start' records one.")
+            context.say(Wording.noSessions)
         } else {
             context.show(AuditTables.sessions(rows, zone: context.zone))
         }
@@ -149,27 +149,8 @@ enum SessionCommands {
             context.emit(JSONShape.Session(session, projectName: projectName, flowCount: flows, markers: markers))
             return
         }
-        let zone = context.zone
-        context.say(context.style.bold("Session \(session.id), \(Wording.recording(project: projectName, kind: session.kind))"))
-        AuditTables.facts([
-            ("Project", "\(session.projectID), \(projectName)"),
-            ("Recorded", session.kind.release == nil ? "baseline, without the app" : "release \(Wording.release(of: session.kind))"),
-            ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
-            ("Tool", "TunnelVision \(session.environment.toolVersion)"),
-            ("Inspection", session.inspection.inspectionEnabled ? "on" : "off"),
-            ("CA", session.inspection.caTrusted ? "trusted by the phone" : "not trusted by the phone"),
-            ("Pinning", session.inspection.supportsPinningEvidence ? "can be read from this session" : "cannot be read from this session"),
-            ("Started", Formatting.dateTime(session.startedAt, in: zone)),
-            ("Ended", session.endedAt.map { Formatting.dateTime($0, in: zone) } ?? "still recording"),
-            ("Flows", Formatting.count(flows)),
-            ("Notes", session.notes.isEmpty ? AuditTables.none : session.notes),
-        ]).forEach(context.say)
-        context.say()
-        if markers.isEmpty {
-            context.say("No markers: consent cannot be judged in this session.")
-        } else {
-            context.show(AuditTables.markers(markers, zone: zone))
-        }
+        context.show(AuditPages.session(
+            session, projectName: projectName, flows: flows, markers: markers, zone: context.zone, style: context.style))
     }
 
     static func delete(_ context: CommandContext) throws(ControlError) {

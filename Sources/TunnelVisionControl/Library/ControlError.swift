@@ -7,12 +7,14 @@ public enum ControlError: Error, Sendable, Equatable {
     case refusal(Refusal)
     case usage(UsageError)
     case historyUnanswered(HistoryProblem)
+    /// A marker the history did not take: said as such, so that it is never taken for placed.
+    case markerNotPlaced(HistoryProblem)
 
     public var exitCode: Int32 {
         switch self {
         case .refusal: 1
         case .usage: 2
-        case .historyUnanswered: 3
+        case .historyUnanswered, .markerNotPlaced: 3
         }
     }
 
@@ -22,6 +24,7 @@ public enum ControlError: Error, Sendable, Equatable {
         case .refusal(let refusal): Wording.sentence(for: refusal)
         case .usage(let usage): Wording.sentence(for: usage)
         case .historyUnanswered(let problem): Wording.sentence(for: problem)
+        case .markerNotPlaced(let problem): Wording.markerNotPlaced(problem)
         }
     }
 }

@@ -16,7 +16,13 @@ public struct OpenSessionMarking: Sendable {
 
     /// The marker as placed and where; a refusal when nothing is recording.
     public func mark(_ kind: SessionMarkerKind, at instant: Date) throws(ControlError) -> (SessionMarker, AuditRecording) {
-        let outcome = try library.visit { store in try store.addMarkerToOpenSession(kind, at: instant) }
+        let outcome: OpenSessionMarkerOutcome
+        do {
+            outcome = try library.visit { store in try store.addMarkerToOpenSession(kind, at: instant) }
+        } catch {
+            if case .historyUnanswered(let problem) = error { throw .markerNotPlaced(problem) }
+            throw error
+        }
         switch outcome {
         case .placed(let marker, let recording): return (marker, recording)
         case .noOpenSession: throw .refusal(.noOpenRecording(purpose: .mark))

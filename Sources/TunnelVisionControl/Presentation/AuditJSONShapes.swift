@@ -43,6 +43,31 @@ extension JSONShape {
         }
     }
 
+    public struct UnassessedReason: Encodable, Sendable, Hashable {
+        public let reason: String
+        public let flowCount: Int
+    }
+
+    /// One check's counts and why it could not look at the flows it did not assess.
+    public struct CheckShape: Encodable, Sendable, Hashable {
+        public let check: String
+        public let findingFlows: Int
+        public let satisfiedFlows: Int
+        public let unassessedFlows: Int
+        public let notApplicableFlows: Int
+        public let unassessed: [UnassessedReason]
+
+        init(_ findings: SessionFindings, check: FindingsCheck) {
+            let counts = CoverageCounts(findings.summary(of: check))
+            self.check = counts.check
+            findingFlows = counts.findingFlows
+            satisfiedFlows = counts.satisfiedFlows
+            unassessedFlows = counts.unassessedFlows
+            notApplicableFlows = counts.notApplicableFlows
+            unassessed = FindingsPresentation.unassessedReasons(findings, of: check).map { UnassessedReason(reason: $0.reason, flowCount: $0.flows) }
+        }
+    }
+
     public struct RequirementShape: Encodable, Sendable, Hashable {
         public let id: String
         public let title: String
@@ -126,7 +151,7 @@ extension JSONShape {
         public let flowCount: Int
         public let requirements: [RequirementVerdictShape]
         public let findings: [FindingShape]
-        public let checks: [CoverageCounts]
+        public let checks: [CheckShape]
 
         init(_ assessment: SessionAssessment, session: Session, flowCount: Int) {
             self.session = session
@@ -135,7 +160,7 @@ extension JSONShape {
             let all = assessment.findings.findings
             requirements = assessment.requirements.map { RequirementVerdictShape($0, all: all) }
             findings = all.enumerated().map { FindingShape($1, index: $0) }
-            checks = FindingsCheck.allCases.map { CoverageCounts(assessment.findings.summary(of: $0)) }
+            checks = FindingsCheck.allCases.map { CheckShape(assessment.findings, check: $0) }
         }
     }
 }

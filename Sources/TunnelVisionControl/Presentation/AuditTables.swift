@@ -59,12 +59,4 @@ enum AuditTables {
         }
         return table
     }
-
-    /// Label and value, the labels in one column.
-    static func facts(_ pairs: [(String, String)]) -> [String] {
-        let width = pairs.map(\.0.count).max() ?? 0
-        return pairs.map { label, value in
-            "  " + label + String(repeating: " ", count: width - label.count + 2) + value
-        }
-    }
 }

@@ -3,6 +3,31 @@ import TunnelVisionModel
 
 /// How a release diff is shown: new, gone and undetermined domains, then TLS changes.
 enum DiffPresentation {
+    static func page(_ diff: ReleaseDiff, project: AuditProject, style: TextStyle) -> Page {
+        var page = Page(style: style)
+        let earlier = "session \(diff.earlier.id), \(Wording.release(of: diff.earlier.kind))"
+        let later = "session \(diff.later.id), \(Wording.release(of: diff.later.kind))"
+        page.heading("\(project.name): \(earlier) → \(later)")
+        page.line(project.allowlist.isEmpty
+            ? Wording.diffAllowlistEmpty
+            : Wording.unexpectedNewDomains(diff.unexpectedNewDomains.count, allowlistEntries: project.allowlist.count))
+        let sections: [(String, [DomainComparison], ([DomainComparison]) -> TextTable)] = [
+            ("New in the later session", diff.newDomains, { domains($0, side: \.later) }),
+            ("Gone from the later session", diff.goneDomains, { domains($0, side: \.earlier) }),
+            ("Undetermined (only a candidate name of an address)", diff.undeterminedDomains, undetermined),
+            ("TLS changes", diff.domainsWithTLSChange, tlsChanges),
+        ]
+        for (title, comparisons, table) in sections {
+            page.blank()
+            page.line("\(title): \(comparisons.count)")
+            if !comparisons.isEmpty { page.table(table(comparisons)) }
+        }
+        page.blank()
+        page.line(Wording.unnamedFlows(
+            earlier: diff.earlierUnnamedFlowIDs.count, in: diff.earlier.id, later: diff.laterUnnamedFlowIDs.count, in: diff.later.id))
+        return page
+    }
+
     static func standing(_ standing: AllowlistStanding) -> String {
         switch standing {
         case .listed(let entry): "allowed (\(entry.pattern.text))"

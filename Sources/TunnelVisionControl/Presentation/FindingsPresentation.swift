@@ -32,6 +32,35 @@ enum FindingsPresentation {
         }
     }
 
+    static func page(
+        _ assessment: SessionAssessment, session: AuditSession, projectName: String, flows: Int, style: TextStyle
+    ) -> Page {
+        let catalogue = assessment.catalogue
+        var page = Page(style: style)
+        page.heading(Wording.sessionTitle(session, project: projectName) + ": " + Wording.plural(flows, "flow"))
+        page.line(Wording.catalogueLine(
+            catalogue.identifier, document: catalogue.source.document, version: catalogue.source.version,
+            minimum: catalogue.policy.minimumTLSVersion))
+        if session.isOpen { page.line(Wording.stillRecording) }
+        page.blank()
+        page.table(requirements(assessment))
+        // An observation without contradiction is bounded by what the tool looks at: said beside it.
+        for requirement in assessment.requirements where requirement.verdict == .observedWithoutContradiction {
+            if let coverage = requirement.requirement.toolCoverage { page.line("  \(requirement.requirement.id): \(coverage)") }
+        }
+        page.blank()
+        page.table(findings(assessment.findings.findings), orWhenEmpty: Wording.noFindings)
+        page.blank()
+        page.table(checks(assessment.findings))
+        for check in FindingsCheck.allCases {
+            let reasons = unassessedReasons(assessment.findings, of: check)
+            if !reasons.isEmpty {
+                page.line("  \(check.rawValue) not assessed: " + reasons.map { "\($0.reason) \($0.flows)" }.joined(separator: ", "))
+            }
+        }
+        return page
+    }
+
     static func requirements(_ assessment: SessionAssessment) -> TextTable {
         var table = TextTable([.init("REQUIREMENT"), .init("VERDICT"), .init("AGAINST"), .init("FOR"), .init("CHECK")])
         let all = assessment.findings.findings
@@ -70,6 +99,27 @@ enum FindingsPresentation {
             ])
         }
         return table
+    }
+
+    /// Why a check could not look at flows, by reason name in the order the reasons came up,
+    /// with how many flows each; reasons that differ only in what they carry are counted as one.
+    static func unassessedReasons(_ findings: SessionFindings, of check: FindingsCheck) -> [(reason: String, flows: Int)] {
+        let named: [(String, Int)] = switch check {
+        case .tlsVersion: findings.tlsVersion.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
+        case .encryption: findings.encryption.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
+        case .host: findings.host.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
+        case .pinning: findings.pinning.unassessed.map { ($0.reason.rawValue, $0.flowIDs.count) }
+        case .consent: findings.consent.unassessed.map { ($0.reason.rawValue, $0.flowIDs.count) }
+        }
+        var merged: [(reason: String, flows: Int)] = []
+        for (reason, flows) in named {
+            if let index = merged.firstIndex(where: { $0.reason == reason }) {
+                merged[index].flows += flows
+            } else {
+                merged.append((reason, flows))
+            }
+        }
+        return merged
     }
 
     /// "3, 8, 12 …" — at most a dozen ids; the JSON has them all.

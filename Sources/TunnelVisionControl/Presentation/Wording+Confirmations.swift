@@ -96,7 +96,7 @@ extension Wording {
     static let interactiveNoRecording = "No recording is open: keys place nothing until one starts ('tvctl session start')."
 
     static func interactiveHistoryUnanswered(_ problem: HistoryProblem) -> String {
-        "The history did not answer, so nothing can be marked: " + sentence(for: problem)
+        "Nothing can be marked: " + continuing(sentence(for: problem))
     }
 
     static func followEnded(_ session: AuditSession, zone: TimeZone) -> String {

@@ -150,6 +150,16 @@ public enum Wording {
         }
     }
 
+    /// "Nothing was marked: the history at … is busy: try again in a moment."
+    static func markerNotPlaced(_ problem: HistoryProblem) -> String {
+        "Nothing was marked: " + continuing(sentence(for: problem))
+    }
+
+    /// A sentence carried on after a colon of another.
+    static func continuing(_ sentence: String) -> String {
+        sentence.prefix(1).lowercased() + sentence.dropFirst()
+    }
+
     /// The group whose members may read and write the daemon's database.
     public static let groupName = "tunnelvision"
 

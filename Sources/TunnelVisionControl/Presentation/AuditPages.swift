@@ -1,0 +1,43 @@
+import Foundation
+import TunnelVisionModel
+
+/// The pages of `project show` and `session show`.
+enum AuditPages {
+    static func project(_ project: AuditProject, sessions: [AuditTables.SessionRow], zone: TimeZone, style: TextStyle) -> Page {
+        var page = Page(style: style)
+        page.heading("Project \(project.id), \(project.name)")
+        page.facts([
+            ("Bundle ID", project.bundleIdentifier ?? AuditTables.none),
+            ("Catalogue", project.catalogueVersion ?? Wording.defaultCatalogue),
+            ("Created", Formatting.dateTime(project.createdAt, in: zone)),
+        ])
+        page.blank()
+        page.table(AuditTables.allowlist(project.allowlist), orWhenEmpty: Wording.allowlistEmpty)
+        page.blank()
+        page.table(AuditTables.sessions(sessions, zone: zone), orWhenEmpty: Wording.noSessions(of: project))
+        return page
+    }
+
+    static func session(
+        _ session: AuditSession, projectName: String, flows: Int, markers: [SessionMarker], zone: TimeZone, style: TextStyle
+    ) -> Page {
+        var page = Page(style: style)
+        page.heading(Wording.sessionTitle(session, project: projectName))
+        page.facts([
+            ("Project", "\(session.projectID), \(projectName)"),
+            ("Recorded", Wording.recorded(session.kind)),
+            ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
+            ("Tool", "TunnelVision \(session.environment.toolVersion)"),
+            ("Inspection", Wording.onOff(session.inspection.inspectionEnabled)),
+            ("CA", Wording.caTrust(session.inspection.caTrusted)),
+            ("Pinning", Wording.pinning(session.inspection.supportsPinningEvidence)),
+            ("Started", Formatting.dateTime(session.startedAt, in: zone)),
+            ("Ended", session.endedAt.map { Formatting.dateTime($0, in: zone) } ?? Wording.stillRecordingFact),
+            ("Flows", Formatting.count(flows)),
+            ("Notes", session.notes.isEmpty ? AuditTables.none : session.notes),
+        ])
+        page.blank()
+        page.table(AuditTables.markers(markers, zone: zone), orWhenEmpty: Wording.noMarkers)
+        return page
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The `--json` shape of `tvctl status`.
+extension JSONShape {
+    public struct Status: Encodable, Sendable, Hashable {
+        public struct Daemon: Encodable, Sendable, Hashable {
+            public let running: Bool
+            public let pid: Int32?
+            public let heartbeatAt: String?
+            public let heartbeatAgeSeconds: Double?
+        }
+
+        public struct Capture: Encodable, Sendable, Hashable {
+            public let sessionID: Int64
+            public let startedAt: String
+            public let input: String
+            public let toolVersion: String
+        }
+
+        public struct Traffic: Encodable, Sendable, Hashable {
+            public let packetsSeen: UInt64
+            public let bytesSeen: UInt64
+            public let packetsRecorded: UInt64
+            public let packetsNotCaptured: UInt64
+            public let packetsDropped: UInt64
+            public let queueDepth: Int
+        }
+
+        public struct Rates: Encodable, Sendable, Hashable {
+            public let packetsPerSecond: Double
+            public let bytesPerSecond: Double
+            public let basis: String
+        }
+
+        public struct Disk: Encodable, Sendable, Hashable {
+            public let historyBytes: UInt64
+            public let captureFiles: Int
+            public let captureBytes: UInt64
+            public let freeBytes: UInt64?
+        }
+
+        public let database: String
+        public let daemon: Daemon
+        public let capture: Capture?
+        public let traffic: Traffic?
+        public let rates: Rates?
+        public let inspectionEnabled: Bool
+        public let recording: Session?
+        public let disk: Disk
+
+        init(_ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, database: String) {
+            self.database = database
+            let beat = status.heartbeat
+            daemon = Daemon(
+                running: status.isRunning(at: now), pid: beat?.pid, heartbeatAt: beat.map { Formatting.iso8601($0.at) },
+                heartbeatAgeSeconds: beat.map { (now.timeIntervalSince($0.at) * 1000).rounded() / 1000 })
+            capture = status.captureSession.map {
+                Capture(sessionID: $0.id, startedAt: Formatting.iso8601($0.startedAt), input: $0.input, toolVersion: $0.toolVersion)
+            }
+            traffic = beat.map {
+                Traffic(packetsSeen: $0.packetsSeen, bytesSeen: $0.bytesSeen, packetsRecorded: $0.packetsRecorded,
+                        packetsNotCaptured: $0.packetsNotCaptured, packetsDropped: $0.packetsDropped, queueDepth: $0.queueDepth)
+            }
+            self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
+            inspectionEnabled = status.inspectionEnabled
+            recording = status.recording.map { Session($0.session, projectName: $0.projectName, flowCount: status.recordingFlows) }
+            disk = Disk(
+                historyBytes: status.historyBytes, captureFiles: status.captureFiles.count,
+                captureBytes: status.captureFiles.reduce(UInt64(0)) { $0 &+ $1.bytes }, freeBytes: status.freeBytes)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// `tvctl status` for people: one fact a line.
+enum StatusPage {
+    static func page(
+        _ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, zone: TimeZone, database: String, style: TextStyle
+    ) -> Page {
+        var facts: [(String, String)] = [("Daemon", Wording.daemon(status.heartbeat, running: status.isRunning(at: now), now: now, zone: zone))]
+        if let capture = status.captureSession {
+            facts.append(("Capture", Wording.captureSession(capture, zone: zone)))
+        }
+        if let heartbeat = status.heartbeat {
+            facts.append(("Traffic", Wording.traffic(heartbeat)))
+        }
+        if let rates {
+            facts.append(("Rates", Wording.rates(rates)))
+        }
+        facts.append(("Inspection", Wording.onOff(status.inspectionEnabled)))
+        facts.append(("Recording", status.recording.map { Wording.recording($0, flows: status.recordingFlows, now: now, zone: zone) } ?? "none"))
+        facts.append(("Disk", Wording.disk(history: status.historyBytes, captureFiles: status.captureFiles, free: status.freeBytes)))
+        facts.append(("History", database))
+        var page = Page(style: style)
+        page.facts(facts)
+        return page
+    }
+}
+
+/// The phrases of `tvctl status`.
+extension Wording {
+    static func daemon(_ heartbeat: DaemonHeartbeat?, running: Bool, now: Date, zone: TimeZone) -> String {
+        guard let heartbeat else { return "never seen: this history has no heartbeat" }
+        let age = Formatting.duration(now.timeIntervalSince(heartbeat.at))
+        return running
+            ? "running, pid \(heartbeat.pid), last heartbeat \(age) ago"
+            : "not running: its last heartbeat was at \(Formatting.dateTime(heartbeat.at, in: zone)), \(age) ago"
+    }
+
+    static func captureSession(_ capture: CaptureSession, zone: TimeZone) -> String {
+        "session \(capture.id) since \(Formatting.dateTime(capture.startedAt, in: zone)), input \(capture.input), TunnelVision \(capture.toolVersion)"
+    }
+
+    static func traffic(_ beat: DaemonHeartbeat) -> String {
+        func count(_ value: UInt64) -> String { Formatting.count(Int(clamping: value)) }
+        return "\(count(beat.packetsSeen)) packets (\(Formatting.bytes(beat.bytesSeen))) seen; \(count(beat.packetsRecorded)) recorded, "
+            + "\(count(beat.packetsNotCaptured)) without bytes, \(count(beat.packetsDropped)) dropped; queue \(beat.queueDepth)"
+    }
+
+    static func rates(_ rates: DaemonStatus.Rates) -> String {
+        let basis = rates.basis == "heartbeats" ? "now" : "on average since the capture began"
+        return "\(Int(rates.packetsPerSecond.rounded())) packets/s, \(Formatting.bytes(UInt64(max(0, rates.bytesPerSecond))))/s \(basis)"
+    }
+
+    static func recording(_ recording: AuditRecording, flows: Int, now: Date, zone: TimeZone) -> String {
+        let session = recording.session
+        return "session \(session.id), \(self.recording(project: recording.projectName, kind: session.kind)), "
+            + "since \(Formatting.time(session.startedAt, in: zone)) (\(Formatting.duration(now.timeIntervalSince(session.startedAt)))), "
+            + plural(flows, "flow")
+    }
+
+    static func disk(history: UInt64, captureFiles: [CaptureFile], free: UInt64?) -> String {
+        let captureBytes = captureFiles.reduce(UInt64(0)) { $0 &+ $1.bytes }
+        var text = "history \(Formatting.bytes(history)); captures \(plural(captureFiles.count, "file")), \(Formatting.bytes(captureBytes))"
+        if let free { text += "; \(Formatting.bytes(free)) free beside the history" }
+        return text
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import TunnelVisionModel
+
+/// The sentences and phrases of what the reads show.
+extension Wording {
+    static let noProjects = "No projects yet: 'tvctl project create NAME' makes one."
+    static let noSessions = "No sessions yet: 'tvctl session start' records one."
+    static let allowlistEmpty = "The allowlist is empty: no destination can be judged against it."
+    static let noMarkers = "No markers: consent cannot be judged in this session."
+    static let noFindings = "No findings."
+    static let stillRecording = "Still recording: this is what the flows so far show."
+    static let noFlowsYet = "No flows yet: they appear here as the phone sends traffic."
+    static let diffAllowlistEmpty = "The allowlist is empty, so no new domain can be called unexpected."
+
+    static func noSessions(of project: AuditProject) -> String {
+        "No sessions yet: 'tvctl session start \(shellWord(project.name)) …' records one."
+    }
+
+    /// "Session 7, Acme Health 2.4.1 (310)".
+    static func sessionTitle(_ session: AuditSession, project: String) -> String {
+        "Session \(session.id), \(recording(project: project, kind: session.kind))"
+    }
+
+    /// "Session 7, Acme Health 2.4.1 (310): 1,234 flows, recording since 14:02:11."
+    static func flowsHeadline(_ session: AuditSession, project: String, flows: Int, zone: TimeZone) -> String {
+        let state = session.endedAt.map { "recorded \(Formatting.dateTime(session.startedAt, in: zone)) to \(Formatting.time($0, in: zone))" }
+            ?? "recording since \(Formatting.time(session.startedAt, in: zone))"
+        return "\(sessionTitle(session, project: project)): \(plural(flows, "flow")), \(state)."
+    }
+
+    static func flowsTruncated(shown: Int, of total: Int) -> String {
+        "Showing the first \(Formatting.count(shown)) of \(Formatting.count(total)) flows: --limit shows more."
+    }
+
+    static func followTruncated(shown: Int, of total: Int) -> String {
+        "The newest \(Formatting.count(shown)) of \(Formatting.count(total)); Ctrl-C leaves."
+    }
+
+    static func unexpectedNewDomains(_ count: Int, allowlistEntries: Int) -> String {
+        "\(plural(count, "new domain")) not in today's allowlist of \(plural(allowlistEntries, "entry", "entries"))."
+    }
+
+    static func unnamedFlows(earlier: Int, in earlierSession: Int64, later: Int, in laterSession: Int64) -> String {
+        "Flows without a name: \(earlier) in session \(earlierSession), \(later) in session \(laterSession)."
+    }
+
+    static func catalogueLine(_ identifier: String, document: String, version: String, minimum: TLSProtocolVersion) -> String {
+        "Catalogue \(identifier) (\(document) \(version)); TLS minimum \(minimum.displayText)."
+    }
+
+    // MARK: Phrases of facts
+
+    static func recorded(_ kind: AuditSessionKind) -> String {
+        kind.release == nil ? "baseline, without the app" : "release \(release(of: kind))"
+    }
+
+    static func onOff(_ on: Bool) -> String { on ? "on" : "off" }
+
+    static func caTrust(_ trusted: Bool) -> String { trusted ? "trusted by the phone" : "not trusted by the phone" }
+
+    static func pinning(_ readable: Bool) -> String {
+        readable ? "can be read from this session" : "cannot be read from this session"
+    }
+
+    static let stillRecordingFact = "still recording"
+    static let defaultCatalogue = "default"
+}
