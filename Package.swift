@@ -46,6 +46,8 @@ let package = Package(
 
         .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture"]),
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
+        // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
+        .executableTarget(name: "tvwire", dependencies: ["TunnelVisionCapture", "TunnelVisionFlows", "TunnelVisionWire"]),
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.
@@ -53,7 +55,9 @@ let package = Package(
         .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
-        .testTarget(name: "TunnelVisionFlowsTests", dependencies: ["TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
+            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionCapture",
+        ]),
         .testTarget(name: "TunnelVisionCaptureTests", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [

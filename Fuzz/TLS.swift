@@ -1,0 +1,24 @@
+import TunnelVisionWire
+
+/// TLS: the input is one direction's first bytes, fed to both handshake readers in two pieces
+/// (the first byte says where to cut), and read directly as a ClientHello and a certificate list.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTLS(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
+    guard let start, count > 0 else { return 0 }
+    let input = UnsafeRawBufferPointer(start: start, count: count)
+    let cut = min(Int(input[0]) * 8, count)
+    var client = ClientHandshakeReader()
+    var server = ServerHandshakeReader()
+    var opening = StreamOpeningDetector()
+    for end in [cut, count] {
+        let prefix = UnsafeRawBufferPointer(rebasing: input[0..<end])
+        client.advance(over: prefix)
+        server.advance(over: prefix)
+    }
+    opening.feed(input)
+    _ = ClientHelloReading(body: input)
+    _ = ServerHelloReading(body: input)
+    _ = CertificateChain.read(body: input, statedLength: count)
+    _ = ClientHandshakeReader.readCryptoStream(input)
+    return 0
+}

@@ -1,0 +1,113 @@
+import TunnelVisionModel
+import TunnelVisionWire
+
+extension FlowEngine {
+    // MARK: - TCP
+
+    mutating func readTCP(_ segment: TCPSegment, direction: Direction, slot: Int, at now: Int64) {
+        table[slot].lifecycle.note(segment.flags, direction: direction)
+        guard case .tcp(var reading)? = table[slot].reading else { return }
+        table[slot].reading = nil  // Taken out while it changes, so that it is not copied.
+        defer { settle(reading, slot: slot) }
+
+        if segment.flags.contains(.syn) {
+            // The phone's SYN is the stream's start: without it the first bytes seen are not the
+            // opening. A SYN-ACK names the same start in its acknowledgement.
+            if direction == .outbound {
+                reading.outbound.base = segment.sequenceNumber &+ 1
+            } else {
+                reading.inbound.base = segment.sequenceNumber &+ 1
+                if segment.flags.contains(.ack), reading.outbound.base == nil {
+                    reading.outbound.base = segment.acknowledgementNumber
+                }
+            }
+        } else if direction == .outbound, reading.outbound.base != nil, reading.inbound.base == nil,
+                  segment.flags.contains(.ack) {
+            // The SYN-ACK went uncaptured: the phone's acknowledgement names the server's start.
+            reading.inbound.base = segment.acknowledgementNumber
+        }
+        let payload = segment.payload
+        guard !payload.isEmpty else { return }
+        let sequence = segment.sequenceNumber &+ (segment.flags.contains(.syn) ? 1 : 0)
+        switch direction {
+        case .outbound:
+            guard !reading.outboundSettled, reading.outbound.insert(sequence: sequence, payload: payload) else { return }
+            if reading.outbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
+            reading.readOutbound()
+        case .inbound:
+            guard reading.outbound.base != nil || reading.carriesDNS,
+                  reading.inbound.insert(sequence: sequence, payload: payload) else { return }
+            if reading.inbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
+            var answers: [DNSResponse] = []
+            reading.readInbound { answers.append($0) }
+            for response in answers { ingest(response, slot: slot, at: now) }
+        }
+        if reading.opening.opening == .tlsHandshake {
+            table[slot].state.tlsStatus = table[slot].state.tlsStatus.raised(to: .encrypted)
+        }
+    }
+
+    /// Copies what the reading learnt into the flow's state, and drops the reading once settled.
+    private mutating func settle(_ reading: TCPStreamReading, slot: Int) {
+        if let opening = reading.opening.opening, reading.outbound.base != nil {
+            table[slot].state.streamOpening = opening
+        }
+        if let hello = reading.client.reading {
+            apply(hello, slot: slot)
+        }
+        if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
+        if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
+        if reading.isSettled {
+            if reading.clientSpeaksTLS, reading.server.answer == nil { statistics.serverAnswersUnread += 1 }
+            table[slot].reading = nil
+        } else {
+            table[slot].reading = .tcp(reading)
+        }
+    }
+
+    private mutating func apply(_ hello: ClientHelloReading, slot: Int) {
+        if let name = hello.serverName { table[slot].state.sni = name }
+        if let offer = hello.offer { table[slot].state.clientTLS = offer }
+    }
+
+    // MARK: - UDP: QUIC and DNS
+
+    mutating func readUDP(
+        _ payload: UnsafeRawBufferPointer, source: Endpoint, direction: Direction, slot: Int, at now: Int64
+    ) {
+        if source.port == 53, direction == .inbound, let response = DNSResponse(message: payload) {
+            ingest(response, slot: slot, at: now)
+        }
+        guard table[slot].remote.port == 443, let header = QUICLongHeader(payload) else { return }
+        let end: QUICEnd = direction == .outbound ? .client : .server
+        if end == .server || table[slot].state.quic?.end != .server {
+            table[slot].state.quic = QUICReading(version: header.version, end: end)
+        }
+        if header.version.hasKnownPacketProtection {
+            table[slot].state.tlsStatus = table[slot].state.tlsStatus.raised(to: .encrypted)
+        }
+        guard case .quic(var reader)? = table[slot].reading else { return }
+        table[slot].reading = nil
+        if end == .server, header.isRetry {
+            reader.noteRetry(sourceConnectionID: header.sourceConnectionID)
+        } else if end == .client {
+            reader.read(datagram: payload)
+        }
+        if let hello = reader.reading { apply(hello, slot: slot) }
+        table[slot].reading = reader.isSettled ? nil : .quic(reader)
+    }
+
+    // MARK: - DNS
+
+    private mutating func ingest(_ response: DNSResponse, slot: Int, at now: Int64) {
+        statistics.dnsResponses += 1
+        guard let name = DNSAttribution.storableName(response.queryName) else { return }
+        for answer in response.answers {
+            attribution.record(name: name, address: answer.address, ttl: answer.ttl, at: now)
+            pending.dnsAnswers.append(DNSAnswerRecord(
+                timestampNanoseconds: now, queryName: name, address: answer.address, ttl: answer.ttl,
+                flow: table[slot].handle
+            ))
+        }
+    }
+}

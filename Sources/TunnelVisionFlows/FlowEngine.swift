@@ -1,0 +1,199 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionWire
+
+/// Turns captured packets into flows for the history: one table per capture session, the
+/// phone's end told by the configured networks (or the initiator), each flow's handshake read
+/// from the first bytes of both directions, DNS answers kept to name later flows.
+///
+/// Pure: it is given every instant, never reads a clock, and does no I/O. The store writes what
+/// `takeBatch(now:)` hands over and answers with the rows it gave new flows (`assign(rows:)`).
+public struct FlowEngine {
+    public let configuration: FlowEngineConfiguration
+    public internal(set) var statistics = FlowEngineStatistics()
+
+    var table: FlowTable
+    var attribution = DNSAttribution()
+    private var fragments = FragmentPorts()
+    private var nextHandle: FlowHandle = 1
+    /// Slots of live flows that have no row yet, by handle, for `assign(rows:)`.
+    private var awaitingRows: [FlowHandle: FlowKey] = [:]
+    var pending = HistoryBatch()
+    /// The latest packet time seen: captures may carry timestamps slightly out of order.
+    private var clock: Int64 = .min
+
+    public init(configuration: FlowEngineConfiguration = FlowEngineConfiguration()) {
+        self.configuration = configuration
+        self.table = FlowTable(capacity: configuration.flowCapacity)
+    }
+
+    public var liveFlowCount: Int { table.count }
+
+    /// Reads one captured frame.
+    public mutating func process(
+        packet frame: UnsafeRawBufferPointer, linkType: LinkType, timestampNanoseconds: Int64,
+        wireLength: Int? = nil, location: CaptureLocation = .notCaptured
+    ) {
+        statistics.packets += 1
+        guard let packet = DecodedPacket(frame: frame, linkType: linkType) else {
+            statistics.undecodable += 1
+            return
+        }
+        clock = max(clock, timestampNanoseconds)
+        expireIdleFlows(at: clock)
+
+        let (source, destination) = fragments.endpoints(of: packet)
+        let slot = flowSlot(for: packet, source: source, destination: destination, at: timestampNanoseconds)
+        let length = UInt32(clamping: wireLength ?? frame.count)
+        let direction = table[slot].direction(from: source)
+        count(packet, direction: direction, into: slot, at: timestampNanoseconds)
+        pending.packets.append(PacketRecord(
+            flow: table[slot].handle, timestampNanoseconds: timestampNanoseconds, direction: direction,
+            wireLength: length, location: location
+        ))
+
+        switch packet.transport {
+        case .tcp:
+            if let segment = packet.tcp { readTCP(segment, direction: direction, slot: slot, at: timestampNanoseconds) }
+        case .udp:
+            if !packet.ip.isLaterFragment {
+                readUDP(packet.payload, source: source, direction: direction, slot: slot, at: timestampNanoseconds)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Everything to write since the last batch: new and changed flows, flows that ended (idle by
+    /// `now`, evicted, closed and replaced), packet rows and DNS answers.
+    public mutating func takeBatch(now: Int64) -> HistoryBatch {
+        clock = max(clock, now)
+        expireIdleFlows(at: clock)
+        for slot in 0..<table.count where table[slot].isDirty {
+            pending.flows.append(table[slot].upsert)
+            table[slot].isDirty = false
+        }
+        defer { pending = HistoryBatch() }
+        return pending
+    }
+
+    /// Records the rows the store gave flows it inserted.
+    public mutating func assign(rows: [FlowHandle: Int64]) {
+        for (handle, row) in rows {
+            guard let key = awaitingRows.removeValue(forKey: handle), let slot = table.slot(for: key),
+                  table[slot].handle == handle else { continue }
+            table[slot].rowID = row
+        }
+    }
+
+    /// Ends every live flow, as at the end of an import or a capture session.
+    public mutating func finishAll() -> HistoryBatch {
+        while table.count > 0 { finish(slot: table.count - 1) }
+        return takeBatch(now: clock)
+    }
+
+    // MARK: - The flow table
+
+    private mutating func flowSlot(
+        for packet: DecodedPacket, source: Endpoint, destination: Endpoint, at now: Int64
+    ) -> Int {
+        let key = FlowKey(proto: packet.transport, source, destination)
+        if let slot = table.slot(for: key) {
+            let flow = table[slot]
+            let idle = now - flow.lastSeenNanoseconds > configuration.idleTimeout(for: key.proto)
+            let reopened = flow.lifecycle.isClosed && packet.tcp.map(Self.isOpeningSYN) == true
+            guard idle || reopened else {
+                table.touch(slot)
+                return slot
+            }
+            if idle { statistics.flowsExpired += 1 }
+            finish(slot: slot)
+        }
+        if table.count >= configuration.flowCapacity, let oldest = oldestSlot() {
+            statistics.flowsEvicted += 1
+            finish(slot: oldest)
+        }
+        let handle = nextHandle
+        nextHandle += 1
+        awaitingRows[handle] = key
+        let flow = newFlow(handle: handle, key: key, packet: packet, source: source, destination: destination, at: now)
+        return table.insert(flow)
+    }
+
+    private func newFlow(
+        handle: FlowHandle, key: FlowKey, packet: DecodedPacket, source: Endpoint, destination: Endpoint, at now: Int64
+    ) -> LiveFlow {
+        let client = clientEnd(of: packet, source: source, destination: destination)
+        let remote = key.peer(of: client)
+        let seen = Date(nanosecondsSinceEpoch: now)
+        let state = FlowState(
+            key: key, firstSeen: seen, lastSeen: seen,
+            tlsStatus: .born(proto: key.proto, remotePort: remote.port),
+            resolvedName: attribution.resolvedName(for: remote.address, at: now)
+        )
+        var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
+                            lastSeenNanoseconds: now)
+        switch key.proto {
+        case .tcp:
+            flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))
+        case .udp where remote.port == 443:
+            flow.reading = .quic(ClientInitialReader())
+        default:
+            break
+        }
+        return flow
+    }
+
+    /// The phone's end: inside the configured networks, else the end that opened the flow — the
+    /// SYN's sender, or for a first packet from a service port to a higher one, its receiver
+    /// (a capture that begins with an answer).
+    private func clientEnd(of packet: DecodedPacket, source: Endpoint, destination: Endpoint) -> Endpoint {
+        if configuration.isClient(source.address) { return source }
+        if configuration.isClient(destination.address) { return destination }
+        if let segment = packet.tcp, segment.flags.contains(.syn) {
+            return segment.flags.contains(.ack) ? destination : source
+        }
+        if packet.transport.hasPorts, source.port < 1024, destination.port >= 1024 { return destination }
+        return source
+    }
+
+    private static func isOpeningSYN(_ segment: TCPSegment) -> Bool {
+        segment.flags.contains(.syn) && !segment.flags.contains(.ack)
+    }
+
+    private func oldestSlot() -> Int? {
+        FlowTable.lists.compactMap { table.oldestSlot(inList: $0) }
+            .min { table[$0].lastSeenNanoseconds < table[$1].lastSeenNanoseconds }
+    }
+
+    /// Each list is ordered by last sight, so its idle flows are at its tail.
+    private mutating func expireIdleFlows(at now: Int64) {
+        for list in FlowTable.lists {
+            while let slot = table.oldestSlot(inList: list),
+                  now - table[slot].lastSeenNanoseconds > configuration.idleTimeout(for: table[slot].state.key.proto) {
+                statistics.flowsExpired += 1
+                finish(slot: slot)
+            }
+        }
+    }
+
+    /// Takes a flow out of the table; its last state goes into the next batch.
+    private mutating func finish(slot: Int) {
+        let flow = table.remove(slot)
+        awaitingRows[flow.handle] = nil
+        pending.flows.append(flow.upsert)
+    }
+
+    private mutating func count(_ packet: DecodedPacket, direction: Direction, into slot: Int, at now: Int64) {
+        let seen = Date(nanosecondsSinceEpoch: now)
+        let bytes = UInt64(packet.ip.totalLength)
+        table[slot].state.packetCount += 1
+        if direction == .outbound { table[slot].state.bytesOut += bytes } else { table[slot].state.bytesIn += bytes }
+        if now > table[slot].lastSeenNanoseconds {
+            table[slot].lastSeenNanoseconds = now
+            table[slot].state.lastSeen = seen
+        }
+        if seen < table[slot].state.firstSeen { table[slot].state.firstSeen = seen }
+        table[slot].isDirty = true
+    }
+}

@@ -1,0 +1,100 @@
+import TunnelVisionModel
+import TunnelVisionWire
+
+/// The parse state of one flow while its handshake is being read.
+/// Boxed: the parse state is large while it lives, and most flows hold none for most of their life.
+indirect enum FlowReading {
+    case tcp(TCPStreamReading)
+    case quic(ClientInitialReader)
+}
+
+/// One direction of a TCP stream from its start: reassembly anchored at ISN + 1.
+struct TCPDirectionStream {
+    var base: UInt32?
+    var bytes: StreamReassembler
+
+    init(limit: Int) {
+        bytes = StreamReassembler(limit: limit)
+    }
+
+    /// Places a segment; answers whether the in-order prefix grew.
+    mutating func insert(sequence: UInt32, payload: UnsafeRawBufferPointer) -> Bool {
+        guard let base, !payload.isEmpty else { return false }
+        // RFC 1982 serial arithmetic: a segment just before the base wraps to a negative offset.
+        let offset = Int(Int32(bitPattern: sequence &- base))
+        if offset >= 0 { return bytes.insert(payload, at: offset) }
+        guard offset + payload.count > 0, let tail = payload.slice(from: -offset) else { return false }
+        return bytes.insert(tail, at: 0)
+    }
+}
+
+/// Reads a TCP flow's opening and handshake: the phone's first bytes (opening, ClientHello), the
+/// server's (ServerHello, alert, certificate) and, on port 53, DNS answers.
+struct TCPStreamReading {
+    var outbound: TCPDirectionStream
+    var inbound: TCPDirectionStream
+    var opening = StreamOpeningDetector()
+    private var openingFed = 0
+    var client = ClientHandshakeReader()
+    var server = ServerHandshakeReader()
+    /// Set on a flow with the DNS server's port: inbound bytes are length-prefixed messages.
+    let carriesDNS: Bool
+    private var dnsOffset = 0
+
+    static let dnsStreamLimit = 64 * 1024
+
+    init(limit: Int, carriesDNS: Bool) {
+        outbound = TCPDirectionStream(limit: limit)
+        inbound = TCPDirectionStream(limit: carriesDNS ? min(limit, Self.dnsStreamLimit) : limit)
+        self.carriesDNS = carriesDNS
+    }
+
+    /// Whether nothing more can be learnt from either direction.
+    var isSettled: Bool {
+        guard outboundSettled else { return false }
+        if carriesDNS { return inbound.bytes.overflowed }
+        return serverSettled
+    }
+
+    var outboundSettled: Bool {
+        guard opening.opening != nil else { return false }
+        return !clientSpeaksTLS || client.isSettled
+    }
+
+    var serverSettled: Bool {
+        guard opening.opening != nil else { return false }
+        return !clientSpeaksTLS || server.isSettled
+    }
+
+    /// The phone opened with a TLS record, or with an SSL 2.0-format ClientHello (which the
+    /// opening rule calls unrecognised, yet servers answer in TLS).
+    private(set) var clientSpeaksTLS = false
+
+    mutating func readOutbound() {
+        outbound.bytes.contiguous.withUnsafeBytes { stream in
+            if opening.opening == nil, let fresh = stream.slice(from: openingFed) {
+                opening.feed(fresh)
+                openingFed = stream.count
+            }
+            if opening.opening == .tlsHandshake || SSLv2ClientHello.matches(stream) { clientSpeaksTLS = true }
+            if clientSpeaksTLS { client.advance(over: stream) }
+        }
+        if clientSpeaksTLS { readInbound() }
+    }
+
+    /// Reads the server's side once the phone's opening says it is TLS (or DNS answers).
+    mutating func readInbound(_ answer: (DNSResponse) -> Void = { _ in }) {
+        if carriesDNS {
+            var offset = dnsOffset
+            inbound.bytes.contiguous.withUnsafeBytes { stream in
+                offset = DNSOverTCP.forEachMessage(in: stream, from: offset) { message in
+                    if let response = DNSResponse(message: message) { answer(response) }
+                }
+            }
+            dnsOffset = offset
+            return
+        }
+        guard clientSpeaksTLS else { return }
+        inbound.bytes.contiguous.withUnsafeBytes { server.advance(over: $0) }
+    }
+}

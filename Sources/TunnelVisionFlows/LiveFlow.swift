@@ -1,0 +1,46 @@
+import TunnelVisionModel
+import TunnelVisionWire
+
+/// A flow the engine is following: what the store will hold, plus what it takes to go on
+/// reading it. The parse state goes once the handshake is read.
+struct LiveFlow {
+    let handle: FlowHandle
+    var rowID: Int64?
+    var state: FlowState
+    /// Whether the phone's end is the key's first endpoint (a flag, not a copy of the endpoint:
+    /// every byte counts a hundred thousand times over).
+    let clientIsEndpointA: Bool
+    var lastSeenNanoseconds: Int64
+    var isDirty = true
+    var lifecycle = TCPLifecycle()
+    var reading: FlowReading?
+    /// Neighbours in the table's least-recently-seen list.
+    var previous = -1
+    var next = -1
+
+    func direction(from source: Endpoint) -> Direction {
+        source == client ? .outbound : .inbound
+    }
+
+    var client: Endpoint { clientIsEndpointA ? state.key.endpointA : state.key.endpointB }
+    var remote: Endpoint { clientIsEndpointA ? state.key.endpointB : state.key.endpointA }
+
+    /// The flow as the store should now hold it.
+    var upsert: FlowUpsert { FlowUpsert(handle: handle, rowID: rowID, state: state) }
+}
+
+/// How far a TCP connection has come: its ends' SYNs and FINs, a reset.
+struct TCPLifecycle {
+    var finishedOut = false
+    var finishedIn = false
+    var reset = false
+
+    var isClosed: Bool { reset || (finishedOut && finishedIn) }
+
+    mutating func note(_ flags: TCPFlags, direction: Direction) {
+        if flags.contains(.rst) { reset = true }
+        if flags.contains(.fin) {
+            if direction == .outbound { finishedOut = true } else { finishedIn = true }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import TunnelVisionModel
+
+/// Reads the server's answer from its in-order stream bytes: an alert instead of a ServerHello,
+/// the ServerHello (past a HelloRetryRequest to the real one), and for SSL 3.0 to TLS 1.2 what
+/// followed it of the certificate.
+public struct ServerHandshakeReader: Sendable {
+    private var records = TLSRecordLayer(handshakeLimit: CertificateChain.maximumMessageLength + 4)
+    private var progress = ServerAnswerProgress()
+
+    public init() {}
+
+    public var answer: ServerTLSAnswer? { progress.answer }
+    public var certificates: ServerCertificateReading? { progress.certificates }
+    public var isSettled: Bool { records.isFinished }
+
+    public mutating func advance(over stream: UnsafeRawBufferPointer) {
+        var progress = self.progress
+        records.advance(over: stream) { progress.take($0) }
+        self.progress = progress
+    }
+}
+
+private struct ServerAnswerProgress: Sendable {
+    var answer: ServerTLSAnswer?
+    var certificates: ServerCertificateReading?
+    var sawHelloRetryRequest = false
+    var awaitingCertificate = false
+
+    private enum HandshakeType {
+        static let serverHello: UInt8 = 2
+        static let newSessionTicket: UInt8 = 4
+        static let certificate: UInt8 = 11
+        static let serverKeyExchange: UInt8 = 12
+        static let serverHelloDone: UInt8 = 14
+    }
+
+    private static let fatalAlert: UInt8 = 2
+
+    /// Handles one event; false once nothing more is to be read.
+    mutating func take(_ event: TLSEvent) -> Bool {
+        switch event {
+        case .alert(let level, let description):
+            // After the ServerHello an alert says nothing about the certificate.
+            guard !awaitingCertificate else { return false }
+            guard answer?.negotiation == nil else { return false }
+            answer = .refused(alert: description)
+            // A warning may still be followed by the ServerHello, which then replaces it.
+            return level != Self.fatalAlert
+        case .changeCipherSpec:
+            if awaitingCertificate { certificates = .notSent(.resumedSession) }
+            return false
+        case .truncatedHandshake(type: HandshakeType.certificate, let stated, let prefix):
+            if awaitingCertificate { certificates = CertificateChain.read(body: prefix, statedLength: stated) }
+            return false
+        case .notTLS, .truncatedHandshake:
+            return false
+        case .handshake(let type, let body):
+            if awaitingCertificate { return takeAfterServerHello(type: type, body: body) }
+            guard type == HandshakeType.serverHello, let hello = ServerHelloReading(body: body) else { return false }
+            let negotiation = hello.negotiation
+            if negotiation.fromHelloRetryRequest {
+                sawHelloRetryRequest = true
+                answer = .negotiated(negotiation)
+                return true
+            }
+            // A retry that preceded the real ServerHello stays part of the answer.
+            answer = .negotiated(TLSNegotiation(
+                version: negotiation.version, cipherSuite: negotiation.cipherSuite,
+                fromHelloRetryRequest: sawHelloRetryRequest, source: .serverHello
+            ))
+            awaitingCertificate = !hello.usedSupportedVersions
+            return awaitingCertificate
+        }
+    }
+
+    private mutating func takeAfterServerHello(type: UInt8, body: UnsafeRawBufferPointer) -> Bool {
+        switch type {
+        case HandshakeType.certificate:
+            certificates = CertificateChain.read(body: body, statedLength: body.count)
+        case HandshakeType.newSessionTicket:
+            certificates = .notSent(.resumedSession)
+        case HandshakeType.serverKeyExchange, HandshakeType.serverHelloDone:
+            certificates = .notSent(.noCertificateMessage)
+        default:
+            // Other messages (CertificateStatus comes after Certificate, so not here) end the reading.
+            break
+        }
+        return false
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TunnelVisionCapture
+import TunnelVisionFlows
+import TunnelVisionModel
+import TunnelVisionWire
+
+/// tvwire — the wire engine outside the daemon, for checks and measurements.
+///   tvwire flows FILE          every flow the engine reads from FILE, one JSON object a line
+///   tvwire parse FILE [ROUNDS] decode every packet (link, IP, transport) only; prints pkt/s
+///   tvwire engine FILE [ROUNDS] run the whole flow engine over FILE; prints pkt/s
+///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
+///   tvwire flowmemory COUNT    fill a table with COUNT handshaken flows; prints resident memory
+///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
+let arguments = CommandLine.arguments
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+guard arguments.count >= 3 else {
+    fail("usage: tvwire flows|parse|engine FILE [ROUNDS] | synthesize OUT COUNT | flowmemory COUNT")
+}
+
+switch arguments[1] {
+case "flows":
+    do { try printFlows(path: arguments[2]) } catch { fail("\(error)") }
+case "parse", "engine":
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
+    do { try measure(path: arguments[2], rounds: rounds, wholeEngine: arguments[1] == "engine") } catch { fail("\(error)") }
+case "synthesize":
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: tvwire synthesize OUT COUNT") }
+    SyntheticCapture.write(path: arguments[2], packets: count)
+case "seeds":
+    guard arguments.count == 5 else { fail("usage: tvwire seeds TARGET DIR CAPTURES") }
+    FuzzSeeds.write(target: arguments[2], into: arguments[3], from: arguments[4])
+case "flowmemory":
+    guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
+    measureFlowMemory(flows: count)
+default:
+    fail("unknown command \(arguments[1])")
+}
+
+func printFlows(path: String) throws {
+    let reader = try CaptureImportReader(path: path)
+    var engine = FlowEngine()
+    var flows: [FlowHandle: FlowState] = [:]
+    var order: [FlowHandle] = []
+    var answers: [FlowHandle: [DNSAnswerRecord]] = [:]
+    func absorb(_ batch: HistoryBatch) {
+        for upsert in batch.flows {
+            if flows[upsert.handle] == nil { order.append(upsert.handle) }
+            flows[upsert.handle] = upsert.state
+        }
+        for answer in batch.dnsAnswers { answers[answer.flow, default: []].append(answer) }
+    }
+    var last: Int64 = 0
+    reader.forEachPacket { packet in
+        engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: packet.timestampNanoseconds,
+                       wireLength: packet.wireLength)
+        last = max(last, packet.timestampNanoseconds)
+        return true
+    }
+    absorb(engine.finishAll())
+    for handle in order {
+        guard let state = flows[handle] else { continue }
+        let object = FlowJSON.object(state, client: nil, dnsAnswers: answers[handle] ?? [])
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+    let statistics = engine.statistics
+    FileHandle.standardError.write(Data("packets \(statistics.packets) undecodable \(statistics.undecodable)\n".utf8))
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TunnelVisionCapture
+import TunnelVisionFlows
+import TunnelVisionModel
+
+/// The engine's reading of a real capture: every flow's last state and the DNS answers.
+struct CaptureReading {
+    var flows: [FlowState] = []
+    var dnsAnswers: [DNSAnswerRecord] = []
+    var statistics = FlowEngineStatistics()
+
+    static let directory = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"] ?? "/work/shared/captures/external"
+
+    init(_ relativePath: String, configuration: FlowEngineConfiguration = FlowEngineConfiguration()) throws {
+        let reader = try CaptureImportReader(path: "\(Self.directory)/\(relativePath)")
+        var engine = FlowEngine(configuration: configuration)
+        var latest: [FlowHandle: FlowState] = [:]
+        var order: [FlowHandle] = []
+        func absorb(_ batch: HistoryBatch) {
+            for upsert in batch.flows {
+                if latest[upsert.handle] == nil { order.append(upsert.handle) }
+                latest[upsert.handle] = upsert.state
+            }
+            dnsAnswers += batch.dnsAnswers
+        }
+        reader.forEachPacket { packet in
+            engine.process(packet: packet.bytes, linkType: reader.linkType,
+                           timestampNanoseconds: packet.timestampNanoseconds, wireLength: packet.wireLength)
+            return true
+        }
+        absorb(engine.finishAll())
+        flows = order.compactMap { latest[$0] }
+        statistics = engine.statistics
+    }
+
+    /// The busiest flow with this port — the one a case is about.
+    func flow(toPort port: UInt16) -> FlowState? {
+        flows.filter { $0.key.endpointA.port == port || $0.key.endpointB.port == port }.max { $0.packetCount < $1.packetCount }
+    }
+}

@@ -1,0 +1,9 @@
+/// Test helpers: hex text to bytes, and running a parser over an array's bytes.
+func bytes(_ hex: String) -> [UInt8] {
+    let digits = Array(hex.filter { !$0.isWhitespace })
+    return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
+}
+
+func withBytes<Result>(_ array: [UInt8], _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    array.withUnsafeBytes(body)
+}
