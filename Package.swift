@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
+            "TunnelVisionCapture",
         ]),
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"],

@@ -1,0 +1,84 @@
+import Foundation
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// The documents a closed session is exported as. Pure: it reads no history, no clock and no
+/// disk. The capture, which does not fit in memory, is written apart (EvidenceCaptureWriter).
+public struct EvidenceBundle: Sendable, Hashable {
+    /// What the documents were built from.
+    public let assessment: SessionAssessment
+    public let session: EvidenceSessionDocument
+    public let flows: EvidenceFlowsDocument
+    public let findings: EvidenceFindingsDocument
+    public let identifiers: EvidenceFindingIdentifiers
+    /// Per host and version, the negotiated TLS versions read: what the report tabulates.
+    public let tlsReadings: [EvidenceTLSReading]
+    public let sessionID: Int64
+    public let sessionStart: Date
+    public let sessionEnd: Date
+    public let exportedAt: Date
+    private let flowIDSet: Set<Int64>
+
+    /// Classifies the session from all of its flows, in the history's order.
+    public init(
+        project: AuditProject, session: AuditSession, markers: [SessionMarker],
+        flows: [StoredFlow], catalogue: RequirementCatalogue,
+        exportedWith: String, exportedAt: Date
+    ) throws(EvidenceBundleError) {
+        guard session.projectID == project.id else {
+            throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
+        }
+        guard let endedAt = session.endedAt else { throw .sessionStillOpen }
+        var seen = Set<Int64>()
+        for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
+        flowIDSet = seen
+        let ownMarkers = markers.filter { $0.sessionID == session.id }
+
+        assessment = SessionAssessment(
+            catalogue: catalogue, flows: flows, project: project, session: session, markers: ownMarkers)
+        identifiers = EvidenceFindingIdentifiers(assessment.findings.findings)
+        tlsReadings = EvidenceTLSReading.readings(of: flows)
+        sessionID = session.id
+        sessionStart = session.startedAt
+        sessionEnd = endedAt
+        self.exportedAt = exportedAt
+        self.session = EvidenceSessionDocument(
+            project: project, session: session, endedAt: endedAt, markers: ownMarkers,
+            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt)
+        let identifiers = identifiers
+        self.flows = EvidenceFlowsDocument(
+            sessionID: session.id,
+            flows: flows.map { EvidenceFlow($0, findingIDs: identifiers.ids(ofFlow: $0.id)) })
+        findings = EvidenceFindingsDocument(sessionID: session.id, assessment: assessment, identifiers: identifiers)
+    }
+
+    /// The four documents, encoded: session.json, flows.json, flows.csv, findings.json.
+    public func documentFiles() throws -> [EvidenceFile] {
+        var files: [EvidenceFile] = []
+        try eachDocumentFile { files.append($0) }
+        return files
+    }
+
+    /// The four documents, encoded one at a time, so that a caller writing them out holds only
+    /// one: for a long session each is tens of megabytes.
+    public func eachDocumentFile(_ body: (EvidenceFile) throws -> Void) throws {
+        try body(EvidenceFile(name: EvidenceFileName.session, data: try EvidenceJSON.encode(session)))
+        try body(EvidenceFile(name: EvidenceFileName.flows, data: try EvidenceJSON.encode(flows)))
+        try body(EvidenceFile(name: EvidenceFileName.flowsCSV, data: EvidenceFlowsCSV.document(of: flows.flows)))
+        try body(EvidenceFile(name: EvidenceFileName.findings, data: try EvidenceJSON.encode(findings)))
+    }
+
+    /// Whether a flow is one of the bundle's: the capture may cite no other.
+    public func contains(flowID: Int64) -> Bool {
+        flowIDSet.contains(flowID)
+    }
+
+    /// Flow ids in the order of flows.json.
+    public var flowIDs: [Int64] { flows.flows.map(\.id) }
+}
+
+public enum EvidenceBundleError: Error, Sendable, Hashable {
+    case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
+    case sessionStillOpen
+    case duplicateFlow(id: Int64)
+}

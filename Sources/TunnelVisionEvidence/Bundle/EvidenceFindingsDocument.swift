@@ -1,0 +1,199 @@
+import Foundation
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// findings.json: the catalogue cited, a verdict per requirement, the findings, and how far each
+/// of the five checks got. It cites flows by id and no packet.
+public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
+    public struct Source: Encodable, Sendable, Hashable {
+        public let document: String
+        public let title: String
+        public let version: String
+        public let date: String
+        public let sha256: String
+
+        init(_ source: CatalogueSource) {
+            document = source.document
+            title = source.title
+            version = source.version
+            date = source.date
+            sha256 = source.sha256
+        }
+    }
+
+    public struct TLSMinimum: Encodable, Sendable, Hashable {
+        public let minimumVersion: EvidenceTLSVersion
+        public let source: Source
+    }
+
+    public struct Catalogue: Encodable, Sendable, Hashable {
+        public let identifier: String
+        public let source: Source
+        public let tls: TLSMinimum
+    }
+
+    public struct Aspect: Encodable, Sendable, Hashable {
+        public let number: Int
+        public let name: String
+    }
+
+    public struct RequirementEntry: Encodable, Sendable, Hashable {
+        public let id: String
+        public let aspect: Aspect
+        public let title: String
+        public let testDepth: String
+        public let rule: String
+        public let contraryKinds: [String]
+        public let supportingKinds: [String]
+        public let check: String?
+        /// contradicted / observedWithoutContradiction / notAssessed.
+        public let verdict: String
+        public let notAssessedReason: String?
+        public let verdictStatement: String
+        public let toolCoverage: String?
+        public let contraryFindingIDs: [String]
+        public let supportingFindingIDs: [String]
+    }
+
+    public struct TLSVersionEvidence: Encodable, Sendable, Hashable {
+        public let version: EvidenceTLSVersion
+        /// serverHello / upstreamConnection / quic.
+        public let basis: String
+        public let fromHelloRetryRequest: Bool?
+        public let quicVersion: EvidenceCodePoint?
+    }
+
+    public struct FindingEntry: Encodable, Sendable, Hashable {
+        public let id: String
+        public let kind: String
+        public let check: String
+        public let statement: String
+        public let flows: [Int64]
+        public let host: String?
+        public let tlsVersion: TLSVersionEvidence?
+        public let cleartextProtocol: String?
+        public let unnamedReason: String?
+    }
+
+    /// Flows a check could not look at for one reason, with what the reason carries.
+    public struct Unassessed: Encodable, Sendable, Hashable {
+        public let reason: String
+        public let statement: String
+        public let flows: [Int64]
+        public var alert: UInt8?
+        public var tlsVersion: EvidenceTLSVersion?
+        public var upstreamVersion: EvidenceTLSVersion?
+        public var clientOffer: String?
+        public var clientOfferCeiling: EvidenceTLSVersion?
+        public var quicVersion: EvidenceCodePoint?
+        public var attributedNameAllowed: Bool?
+
+        init(reason: String, statement: String, flows: [Int64]) {
+            self.reason = reason
+            self.statement = statement
+            self.flows = flows
+        }
+    }
+
+    public struct Check: Encodable, Sendable, Hashable {
+        public let findingIDs: [String]
+        public let satisfied: [Int64]
+        public let notApplicable: [Int64]
+        public let unassessed: [Unassessed]
+    }
+
+    public struct Checks: Encodable, Sendable, Hashable {
+        public let encryption: Check
+        public let tlsVersion: Check
+        public let host: Check
+        public let pinning: Check
+        public let consent: Check
+    }
+
+    public let format = "tunnelvision.evidence.findings"
+    public let formatVersion = 1
+    public let sessionID: Int64
+    public let verdicts: String
+    public let catalogue: Catalogue
+    public let requirements: [RequirementEntry]
+    public let findings: [FindingEntry]
+    public let checks: Checks
+
+    init(sessionID: Int64, assessment: SessionAssessment, identifiers: EvidenceFindingIdentifiers) {
+        let catalogue = assessment.catalogue
+        let minimum = catalogue.policy.minimumTLSVersion
+        self.sessionID = sessionID
+        verdicts = EvidenceWording.Note.verdicts
+        self.catalogue = Catalogue(
+            identifier: catalogue.identifier, source: Source(catalogue.source),
+            tls: TLSMinimum(minimumVersion: EvidenceTLSVersion(minimum), source: Source(catalogue.tlsSource)))
+        requirements = assessment.requirements.map { Self.entry(of: $0, identifiers: identifiers) }
+        findings = assessment.findings.findings.map { finding in
+            Self.entry(of: finding, id: identifiers.id(of: finding), minimum: minimum)
+        }
+        let all = assessment.findings
+        func check<Gap: EvidenceGap>(_ kind: FindingsCheck, _ coverage: CheckCoverage<Gap>) -> Check {
+            Check(
+                findingIDs: all.findings(of: kind).map(identifiers.id(of:)),
+                satisfied: coverage.satisfiedFlowIDs, notApplicable: coverage.notApplicableFlowIDs,
+                unassessed: coverage.unassessed.map { $0.reason.unassessed(flows: $0.flowIDs) })
+        }
+        checks = Checks(
+            encryption: check(.encryption, all.encryption), tlsVersion: check(.tlsVersion, all.tlsVersion),
+            host: check(.host, all.host), pinning: check(.pinning, all.pinning), consent: check(.consent, all.consent))
+    }
+
+    private static func entry(of assessment: RequirementAssessment, identifiers: EvidenceFindingIdentifiers) -> RequirementEntry {
+        let requirement = assessment.requirement
+        let (verdict, reason): (String, String?) = switch assessment.verdict {
+        case .contradicted: ("contradicted", nil)
+        case .observedWithoutContradiction: ("observedWithoutContradiction", nil)
+        case .notAssessed(let reason): ("notAssessed", reason.rawValue)
+        }
+        return RequirementEntry(
+            id: requirement.id, aspect: Aspect(number: requirement.aspect.number, name: requirement.aspect.name),
+            title: requirement.title, testDepth: requirement.testDepth.rawValue, rule: requirement.rule.name.rawValue,
+            contraryKinds: requirement.rule.contraryKinds.map(\.rawValue),
+            supportingKinds: requirement.rule.supportingKinds.map(\.rawValue),
+            check: requirement.rule.check?.rawValue,
+            verdict: verdict, notAssessedReason: reason,
+            verdictStatement: EvidenceWording.statement(of: assessment.verdict),
+            toolCoverage: requirement.toolCoverage,
+            contraryFindingIDs: assessment.contraryFindings.map(identifiers.id(of:)),
+            supportingFindingIDs: assessment.supportingFindings.map(identifiers.id(of:)))
+    }
+
+    private static func entry(of finding: Finding, id: String, minimum: TLSProtocolVersion) -> FindingEntry {
+        var tlsVersion: TLSVersionEvidence?
+        var cleartext: String?
+        var unnamed: String?
+        switch finding.evidence {
+        case .weakTLSVersion(let observation):
+            tlsVersion = TLSVersionEvidence(observation)
+        case .cleartextTraffic(let protocolSeen):
+            cleartext = protocolSeen.rawValue
+        case .unnamedFlow(let reason):
+            unnamed = reason.rawValue
+        case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent:
+            break
+        }
+        return FindingEntry(
+            id: id, kind: finding.kind.rawValue, check: finding.kind.check.rawValue,
+            statement: EvidenceWording.statement(of: finding.evidence, minimum: minimum),
+            flows: finding.flowIDs, host: finding.evidence.host, tlsVersion: tlsVersion,
+            cleartextProtocol: cleartext, unnamedReason: unnamed)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, formatVersion, sessionID, verdicts, catalogue, requirements, findings, checks
+    }
+}
+
+extension EvidenceFindingsDocument.TLSVersionEvidence {
+    init(_ observation: TLSVersionObservation) {
+        version = EvidenceTLSVersion(observation.version)
+        basis = observation.basis.name
+        fromHelloRetryRequest = observation.fromHelloRetryRequest
+        quicVersion = observation.quicVersion.map(EvidenceCodePoint.init)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import TunnelVisionModel
+
+/// flows.json: every flow of the session with its names and their origin, every TLS reading
+/// with its source, and the findings it proves. A key that is absent was not read.
+public struct EvidenceFlowsDocument: Encodable, Sendable, Hashable {
+    public let format = "tunnelvision.evidence.flows"
+    public let formatVersion = 1
+    public let sessionID: Int64
+    public let contents: String
+    /// In the history's order: oldest first.
+    public let flows: [EvidenceFlow]
+
+    init(sessionID: Int64, flows: [EvidenceFlow]) {
+        self.sessionID = sessionID
+        self.contents = EvidenceWording.Note.flowsContents
+        self.flows = flows
+    }
+
+    private enum CodingKeys: String, CodingKey { case format, formatVersion, sessionID, contents, flows }
+}
+
+public struct EvidenceFlow: Encodable, Sendable, Hashable {
+    public struct Peer: Encodable, Sendable, Hashable {
+        public let address: String
+        public let port: UInt16
+    }
+
+    public struct Name: Encodable, Sendable, Hashable {
+        public let text: String
+        /// sni / dns.
+        public let origin: String
+    }
+
+    public struct ClientTLS: Encodable, Sendable, Hashable {
+        /// listed / upTo: with upTo, `versions` holds one entry, the ceiling.
+        public let versionsForm: String
+        public let versions: [EvidenceTLSVersion]
+        public let applicationProtocols: [String]
+        public let omittedApplicationProtocols: Int
+        public let droppedIdentifiers: Int
+        public let encryptedClientHello: Bool
+    }
+
+    public struct ServerTLS: Encodable, Sendable, Hashable {
+        /// negotiated / refused.
+        public let answer: String
+        public let version: EvidenceTLSVersion?
+        public let cipherSuite: EvidenceCodePoint?
+        public let fromHelloRetryRequest: Bool?
+        /// serverHello / upstreamConnection.
+        public let source: String?
+        public let alert: UInt8?
+    }
+
+    public struct QUIC: Encodable, Sendable, Hashable {
+        public let version: EvidenceCodePoint
+        /// client (a proposed version) / server (the version in use).
+        public let end: String
+    }
+
+    public struct Certificate: Encodable, Sendable, Hashable {
+        public let subject: String
+        public let issuer: String
+        public let notBefore: Date?
+        public let notAfter: Date?
+        public let sha256: String
+        public let namesTruncated: Bool
+    }
+
+    public struct ServerCertificate: Encodable, Sendable, Hashable {
+        /// presented / notSent / encryptedInHandshake / replacedByInspection / noNegotiation / notRead.
+        public let visibility: String
+        public let chain: [Certificate]?
+        public let chainIsComplete: Bool?
+        public let absence: String?
+    }
+
+    public let id: Int64
+    public let `protocol`: String
+    public let firstSeen: Date
+    public let lastSeen: Date
+    public let durationSeconds: Double
+    public let bytesOut: UInt64
+    public let bytesIn: UInt64
+    public let packetCount: UInt64
+    /// The two endpoints as stored: the canonical key does not know which one is the phone.
+    public let peers: [Peer]
+    public let tlsStatus: String
+    public let name: Name?
+    public let sni: String?
+    public let dnsName: String?
+    public let dnsOtherNames: [String]?
+    public let streamOpening: String?
+    public let clientTLS: ClientTLS?
+    public let serverTLS: ServerTLS?
+    public let quic: QUIC?
+    /// Always present: when it could not be seen, it says why.
+    public let serverCertificate: ServerCertificate
+    public let findingIDs: [String]
+
+    init(_ flow: StoredFlow, findingIDs: [String]) {
+        id = flow.id
+        self.protocol = flow.key.proto.name
+        firstSeen = flow.firstSeen
+        lastSeen = flow.lastSeen
+        durationSeconds = flow.duration
+        bytesOut = flow.bytesOut
+        bytesIn = flow.bytesIn
+        packetCount = flow.packetCount
+        peers = [flow.key.endpointA, flow.key.endpointB].map { Peer(address: $0.address.description, port: $0.port) }
+        tlsStatus = flow.tlsStatus.name
+        name = flow.name.map { Name(text: $0.text, origin: $0.origin.rawValue) }
+        sni = flow.sni
+        dnsName = flow.resolvedName?.name
+        dnsOtherNames = flow.resolvedName?.otherNames
+        streamOpening = flow.streamOpening?.name
+        clientTLS = flow.clientTLS.map { offer in
+            ClientTLS(
+                versionsForm: offer.versionsForm == .listed ? "listed" : "upTo",
+                versions: offer.versions.map(EvidenceTLSVersion.init),
+                applicationProtocols: offer.applicationProtocols,
+                omittedApplicationProtocols: offer.omittedApplicationProtocols,
+                droppedIdentifiers: offer.droppedIdentifiers,
+                encryptedClientHello: offer.hasEncryptedClientHello)
+        }
+        serverTLS = flow.serverTLS.map(Self.serverTLS)
+        quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }
+        serverCertificate = Self.certificate(flow.certificateVisibility)
+        self.findingIDs = findingIDs
+    }
+
+    private static func serverTLS(_ answer: ServerTLSAnswer) -> ServerTLS {
+        switch answer {
+        case .negotiated(let negotiation):
+            ServerTLS(
+                answer: "negotiated", version: EvidenceTLSVersion(negotiation.version),
+                cipherSuite: EvidenceCodePoint(negotiation.cipherSuite),
+                fromHelloRetryRequest: negotiation.fromHelloRetryRequest,
+                source: negotiation.source == .serverHello ? "serverHello" : "upstreamConnection", alert: nil)
+        case .refused(let alert):
+            ServerTLS(answer: "refused", version: nil, cipherSuite: nil, fromHelloRetryRequest: nil, source: nil, alert: alert)
+        }
+    }
+
+    private static func certificate(_ visibility: CertificateVisibility) -> ServerCertificate {
+        switch visibility {
+        case .presented(let chain, let complete):
+            let certificates = chain.map {
+                Certificate(
+                    subject: $0.subject, issuer: $0.issuer, notBefore: $0.notBefore, notAfter: $0.notAfter,
+                    sha256: $0.sha256, namesTruncated: $0.namesTruncated)
+            }
+            return ServerCertificate(visibility: visibility.name, chain: certificates, chainIsComplete: complete, absence: nil)
+        case .notSent(let absence):
+            return ServerCertificate(visibility: visibility.name, chain: nil, chainIsComplete: nil, absence: absence.name)
+        default:
+            return ServerCertificate(visibility: visibility.name, chain: nil, chainIsComplete: nil, absence: nil)
+        }
+    }
+}

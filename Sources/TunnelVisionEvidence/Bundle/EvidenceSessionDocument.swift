@@ -1,0 +1,110 @@
+import Foundation
+import TunnelVisionModel
+
+/// session.json: the project with its allowlist, the session with its release, device,
+/// inspection conditions and markers, and the two notes a reader must be given.
+public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
+    public struct Project: Encodable, Sendable, Hashable {
+        public let id: Int64
+        public let name: String
+        public let bundleIdentifier: String?
+        /// The catalogue the session was assessed against.
+        public let catalogue: String
+        public let createdAt: Date
+        public let allowlist: [AllowlistItem]
+    }
+
+    public struct AllowlistItem: Encodable, Sendable, Hashable {
+        public let pattern: String
+        public let note: String?
+    }
+
+    public struct Release: Encodable, Sendable, Hashable {
+        public let version: String
+        public let build: String
+    }
+
+    public struct Device: Encodable, Sendable, Hashable {
+        public let model: String
+        public let osVersion: String
+    }
+
+    public struct Inspection: Encodable, Sendable, Hashable {
+        public let inspectionEnabled: Bool
+        public let caTrusted: Bool
+        public let supportsPinningEvidence: Bool
+    }
+
+    public struct Marker: Encodable, Sendable, Hashable {
+        public let id: Int64
+        /// consentGiven / loggedIn / loggedOut / custom.
+        public let kind: String
+        public let label: String?
+        public let date: Date
+    }
+
+    public struct Session: Encodable, Sendable, Hashable {
+        public let id: Int64
+        /// baseline / audit.
+        public let kind: String
+        public let release: Release?
+        public let startedAt: Date
+        public let endedAt: Date
+        public let notes: String
+        public let device: Device
+        /// The tool that recorded the session; `exportedWith` is the one that exported it.
+        public let toolVersion: String
+        public let inspection: Inspection
+        public let markers: [Marker]
+    }
+
+    public let format = "tunnelvision.evidence.session"
+    public let formatVersion = 1
+    public let exportedAt: Date
+    public let exportedWith: String
+    public let project: Project
+    public let session: Session
+    public let attribution: String
+    public let notIncluded: String
+
+    init(
+        project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
+        catalogue: String, exportedWith: String, exportedAt: Date
+    ) {
+        self.exportedAt = exportedAt
+        self.exportedWith = exportedWith
+        self.project = Project(
+            id: project.id, name: project.name, bundleIdentifier: project.bundleIdentifier, catalogue: catalogue,
+            createdAt: project.createdAt,
+            allowlist: project.allowlist.map { AllowlistItem(pattern: $0.pattern.text, note: $0.note) })
+        self.session = Session(
+            id: session.id,
+            kind: session.kind.release == nil ? "baseline" : "audit",
+            release: session.kind.release.map { Release(version: $0.version, build: $0.build) },
+            startedAt: session.startedAt, endedAt: endedAt, notes: session.notes,
+            device: Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion),
+            toolVersion: session.environment.toolVersion,
+            inspection: Inspection(
+                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
+                supportsPinningEvidence: session.inspection.supportsPinningEvidence),
+            markers: markers.map { marker in
+                let (kind, label) = Self.describe(marker.kind)
+                return Marker(id: marker.id, kind: kind, label: label, date: marker.date)
+            })
+        attribution = EvidenceWording.Note.attribution
+        notIncluded = EvidenceWording.Note.notIncluded
+    }
+
+    static func describe(_ kind: SessionMarkerKind) -> (String, String?) {
+        switch kind {
+        case .consentGiven: ("consentGiven", nil)
+        case .loggedIn: ("loggedIn", nil)
+        case .loggedOut: ("loggedOut", nil)
+        case .custom(let label): ("custom", label)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, notIncluded
+    }
+}

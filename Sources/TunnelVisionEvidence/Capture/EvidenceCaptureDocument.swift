@@ -1,0 +1,85 @@
+/// capture.json: what capture.pcapng holds and, per flow and per reason, the packets it does
+/// not — a capture cannot say what it lacks. Counts come from the rows walked while writing.
+public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
+    public enum SourceStanding: String, Sendable, Hashable, Encodable {
+        case read, missing, unreadable
+    }
+
+    public struct SourceFile: Encodable, Sendable, Hashable {
+        public let sequence: UInt32
+        public let standing: SourceStanding
+        /// The session's packets that pointed at this file.
+        public let packets: Int
+        public let written: Int
+
+        public init(sequence: UInt32, standing: SourceStanding, packets: Int, written: Int) {
+            self.sequence = sequence
+            self.standing = standing
+            self.packets = packets
+            self.written = written
+        }
+    }
+
+    public struct OutsideSession: Encodable, Sendable, Hashable {
+        public let beforeStart: Int
+        public let afterEnd: Int
+
+        public init(beforeStart: Int, afterEnd: Int) {
+            self.beforeStart = beforeStart
+            self.afterEnd = afterEnd
+        }
+    }
+
+    public struct FlowPackets: Encodable, Sendable, Hashable {
+        public let id: Int64
+        public let packets: EvidencePacketTally
+
+        public init(id: Int64, packets: EvidencePacketTally) {
+            self.id = id
+            self.packets = packets
+        }
+    }
+
+    public static let linkTypeRawIP: UInt16 = 101
+
+    public let format = "tunnelvision.evidence.capture"
+    public let formatVersion = 1
+    public let sessionID: Int64
+    public let file = EvidenceFileName.capture
+    public let fileFormat = "pcapng"
+    public let linkType = EvidenceCaptureDocument.linkTypeRawIP
+    /// Absent when no source file was read.
+    public let snaplen: UInt32?
+    public let packets: EvidencePacketTally
+    public let writtenOutsideSession: OutsideSession
+    public let sourceFiles: [SourceFile]
+    /// Every flow of flows.json, in its order, also those without packets.
+    public let flows: [FlowPackets]
+    public let contents: String
+    public let packetComments: String
+
+    public init(
+        sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, writtenOutsideSession: OutsideSession,
+        sourceFiles: [SourceFile], flows: [FlowPackets]
+    ) {
+        self.sessionID = sessionID
+        self.snaplen = snaplen
+        self.packets = packets
+        self.writtenOutsideSession = writtenOutsideSession
+        self.sourceFiles = sourceFiles
+        self.flows = flows
+        contents = EvidenceWording.Note.captureContents
+        packetComments = EvidenceWording.Note.packetComments
+    }
+
+    public var standing: EvidenceCaptureStanding { EvidenceCaptureStanding(packets) }
+
+    public func documentFile() throws -> EvidenceFile {
+        EvidenceFile(name: EvidenceFileName.captureDocument, data: try EvidenceJSON.encode(self))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets
+        case writtenOutsideSession, sourceFiles, flows, contents, packetComments
+    }
+}

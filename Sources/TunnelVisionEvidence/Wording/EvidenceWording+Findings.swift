@@ -1,0 +1,125 @@
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// What is stated of findings, verdicts and the flows a check could not look at. A statement
+/// carries no data: the host, the version and the flows are in fields of their own.
+extension EvidenceWording {
+    public static func statement(of evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
+        switch evidence {
+        case .cleartextTraffic:
+            return "An HTTP request was observed in the clear."
+        case .weakTLSVersion(let observation):
+            let minimumName = minimum.displayText
+            switch observation.basis {
+            case .upstreamConnection:
+                return "A TLS version below the catalogue's minimum of \(minimumName) was negotiated by the server "
+                    + "with the tunnel's own connection, which answers the tunnel's ClientHello and not the app's."
+            case .serverHello, .quic:
+                return "A TLS version below the catalogue's minimum of \(minimumName) was negotiated."
+            }
+        case .hostNotInAllowlist:
+            return "A connection went to a host that the project's allowlist does not cover."
+        case .unnamedFlow(let reason):
+            return statement(of: reason)
+        case .pinningAbsent:
+            return "A connection to this host accepted a certificate issued by the local CA: "
+                + "for this host, a user-installed root is trusted."
+        case .pinningObserved:
+            return "A connection to this host refused the local CA's certificate. This is said of the host, "
+                + "not of each connection: later connections to it were relayed untouched and not tested again, and the "
+                + "refusal may predate the session."
+        case .activityBeforeConsent:
+            return "A connection began before the first consent marker."
+        }
+    }
+
+    static func statement(of reason: UnnamedFlowReason) -> String {
+        switch reason {
+        case .noClientHelloRead:
+            "A connection carried no name the tool could read: no ClientHello was read and DNS gave none."
+        case .serverNameNotAnnounced:
+            "A connection carried no name: its ClientHello announced no server name and DNS gave none."
+        case .encryptedClientHello:
+            "A connection carried no name: its ClientHello announced none in the clear and carried "
+                + "Encrypted Client Hello, and DNS gave none."
+        }
+    }
+
+    public static func statement(of verdict: RequirementVerdict) -> String {
+        switch verdict {
+        case .contradicted:
+            "Contradicted by the findings listed against it."
+        case .observedWithoutContradiction:
+            "Observed without contradiction, within what the tool covers for it."
+        case .notAssessed(.outsideToolScope):
+            "Not assessed by this tool."
+        case .notAssessed(.nothingObserved):
+            "Not assessed: nothing in this session bears on it either way."
+        }
+    }
+
+    public static func statement(of gap: TLSVersionGap) -> String {
+        switch gap {
+        case .appNegotiationNotObserved(let offerGap, _):
+            "The only version read is the one the server negotiated with the tunnel's own connection; "
+                + statement(of: offerGap)
+        case .unrecognisedVersion:
+            "The negotiated version is not one of the published versions, so it has no place in the order."
+        case .serverRefused:
+            "The server answered with an alert instead of a ServerHello."
+        case .quicVersionOnlyProposed:
+            "QUIC was read only from the phone: a version proposed, not one in use."
+        case .unrecognisedQUICVersion:
+            "The QUIC version is not one known to carry TLS 1.3."
+        case .serverAnswerNotRead:
+            "The connection shows TLS, but the server's answer was not read."
+        }
+    }
+
+    static func statement(of gap: ClientOfferGap) -> String {
+        switch gap {
+        case .notRead: "the app's own ClientHello was not read."
+        case .ceilingOnly: "the app's ClientHello gave only a highest version, not a list."
+        case .encryptedClientHello: "the app's ClientHello carried Encrypted Client Hello, so its offer is the outer one."
+        case .listsWeakerVersion: "the app's ClientHello also offered a version below the minimum."
+        case .listNotConclusive: "the app's ClientHello listed no published version to go by."
+        }
+    }
+
+    public static func statement(of gap: EncryptionGap) -> String {
+        switch gap {
+        case .unrecognisedOpening: "The stream opened with something that is neither TLS nor an HTTP request."
+        case .openingNotRead: "The start of the stream was not seen, so how it opened was not read."
+        case .unrecognisedQUICVersion: "The QUIC version is not one whose packet protection is known."
+        case .datagramsNotRead: "The datagrams are not read: whether they were encrypted is not known."
+        }
+    }
+
+    public static func statement(of gap: HostGap) -> String {
+        switch gap {
+        case .allowlistEmpty:
+            "The project's allowlist is empty: a named connection has nothing to be compared with."
+        case .candidatesDisagree(attributedNameAllowed: true):
+            "The address had several names from DNS; the attributed one is allowed, another is not."
+        case .candidatesDisagree(attributedNameAllowed: false):
+            "The address had several names from DNS; the attributed one is not allowed, another is."
+        }
+    }
+
+    public static func statement(of gap: PinningGap) -> String {
+        switch gap {
+        case .inspectionOff: "The session was recorded with TLS inspection off."
+        case .caNotTrusted: "The session was recorded without the local CA declared trusted on the phone."
+        case .outcomeWithoutAnnouncedName: "An inspection outcome was recorded, but no server name was announced to name the host."
+        case .quicNotInspected: "QUIC is not inspected."
+        case .noInspectionOutcome: "No inspection outcome was recorded for the connection."
+        }
+    }
+
+    public static func statement(of gap: ConsentGap) -> String {
+        switch gap {
+        case .noConsentMarker: "The session has no consent marker."
+        case .betweenConsentMarkers: "The connection began between the first and the last consent marker."
+        }
+    }
+}

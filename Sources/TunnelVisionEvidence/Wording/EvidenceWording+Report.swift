@@ -1,0 +1,235 @@
+import Foundation
+import TunnelVisionAudit
+import TunnelVisionModel
+
+/// What the report says in its own voice: titles, labels, column headings and the sentences
+/// that stand where a list is empty or cut short.
+extension EvidenceWording.Report {
+    public static let title = "Network evidence report"
+
+    public static func subtitle(project: String, release: (version: String, build: String)?, sessionID: Int64) -> String {
+        let recording = release.map { "\($0.version) (\($0.build))" } ?? "baseline"
+        return "\(project) · \(recording) · session \(sessionID)"
+    }
+
+    public static func sectionTitle(_ kind: EvidenceReportSectionKind) -> String {
+        switch kind {
+        case .session: "1 Session"
+        case .method: "2 Method"
+        case .catalogue: "3 Requirement catalogue"
+        case .requirements: "4 Requirements"
+        case .findings: "5 Findings"
+        case .checks: "6 Checks"
+        case .tlsReadings: "7 TLS readings"
+        case .capture: "8 Capture"
+        }
+    }
+
+    /// "2026-10-09 14:03:07 UTC": to the second, which is what a person compares.
+    public static func instant(_ date: Date) -> String {
+        EvidenceUTCStamp(date).readable + " UTC"
+    }
+
+    public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+
+    // MARK: Session
+
+    public static let baselineRelease = "Baseline: recorded without the audited app"
+    public static let noNotes = "None"
+
+    public static func pinningReadability(_ conditions: InspectionConditions) -> String {
+        if conditions.supportsPinningEvidence {
+            return "Pinning can be read from this session: it was recorded with TLS inspection on and the local CA "
+                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why."
+        }
+        let cause = conditions.inspectionEnabled
+            ? "the local CA was not declared trusted on the phone, so a refused certificate says nothing of the app"
+            : "it was recorded with TLS inspection off"
+        return "Nothing about pinning can be read from this session: \(cause)."
+    }
+
+    public static let markersHeading = "Markers"
+    public static let noMarkers =
+        "No marker was placed in this session: no connection can be placed before or after consent, so the consent check assessed none."
+    public static let allowlistHeading = "Allowlist"
+    public static let emptyAllowlist =
+        "The project's allowlist is empty: no named connection could be judged against it, and only connections without a name are findings of the host check."
+
+    public static func markerName(kind: String, label: String?) -> String {
+        switch kind {
+        case "consentGiven": "Consent given"
+        case "loggedIn": "Logged in"
+        case "loggedOut": "Logged out"
+        default: label.map { "“\($0)”" } ?? kind
+        }
+    }
+
+    // MARK: Method
+
+    public static let attributionHeading = "How traffic is attributed (session.json)"
+    public static let notIncludedHeading = "What the bundle does not hold (session.json)"
+    public static let readingsHeading = "How the readings are to be taken (flows.json)"
+    public static let verdictsHeading = "What a verdict is (findings.json)"
+
+    // MARK: Catalogue
+
+    public static let requirementsDocument = "Requirements document"
+    public static let tlsDocument = "TLS minimum from"
+
+    public static func minimum(_ version: TLSProtocolVersion) -> String { version.displayText }
+
+    // MARK: Requirements
+
+    public static func requirementHeading(id: String, title: String) -> String { "\(id) — \(title)" }
+
+    public static func aspect(number: Int, name: String) -> String { "(\(number)) \(name)" }
+
+    public static func findingList(_ ids: [String], limit: Int) -> String {
+        guard !ids.isEmpty else { return "None" }
+        let shown = ids.prefix(limit).joined(separator: ", ")
+        return ids.count > limit ? shown + " … \(ids.count - limit) more in findings.json" : shown
+    }
+
+    public static func coverage(_ summary: CheckCoverageSummary) -> String {
+        "\(summary.totalFlows) in all: \(summary.findingFlows) behind a finding, \(summary.satisfiedFlows) looked at "
+            + "with nothing to report, \(summary.unassessedFlows) not assessed, \(summary.notApplicableFlows) not applicable"
+    }
+
+    public static let noCheck = "None: no check of this tool bears on it"
+
+    // MARK: Findings
+
+    public static let noFindings = "The session's connections prove no finding in any of the five checks."
+    public static let notAboutAnything = "—"
+
+    public static func flowIDs(_ ids: [Int64], limit: Int) -> String {
+        let shown = ids.prefix(limit).map(String.init).joined(separator: " ")
+        return ids.count > limit ? shown + " … \(ids.count - limit) more in findings.json" : shown
+    }
+
+    public static func tlsReading(_ version: TLSProtocolVersion, basis: TLSVersionObservation.Basis) -> String {
+        "\(version.displayText), \(readFrom(basis))"
+    }
+
+    public static func readFrom(_ basis: TLSVersionObservation.Basis) -> String {
+        switch basis {
+        case .serverHello(fromHelloRetryRequest: false): "read from the ServerHello"
+        case .serverHello(fromHelloRetryRequest: true): "read from a HelloRetryRequest"
+        case .upstreamConnection: "read from the tunnel's own connection"
+        case .quic(let version): "from the server's \(version.name ?? "QUIC " + version.hex)"
+        }
+    }
+
+    // MARK: Checks
+
+    public static func checkName(_ check: FindingsCheck) -> String {
+        switch check {
+        case .encryption: "Encryption"
+        case .tlsVersion: "TLS version"
+        case .host: "Destination host"
+        case .pinning: "Certificate pinning"
+        case .consent: "Consent"
+        }
+    }
+
+    public static let everythingLookedAt = "The check could look at every connection it applies to."
+
+    // MARK: TLS readings
+
+    public static let noTLSReadings = "No connection of the session has a negotiated TLS version on record."
+    public static let noName = "(no name)"
+
+    public static func nameOrigin(_ origin: FlowName.Origin?) -> String {
+        switch origin {
+        case .sni: "announced (SNI)"
+        case .dns: "inferred from DNS"
+        case nil: "—"
+        }
+    }
+
+    public static func rowsOmitted(_ count: Int, file: String) -> String {
+        "\(count) more rows are not shown here; every reading is in \(file)."
+    }
+
+    // MARK: Capture
+
+    public static func standing(_ standing: EvidenceCaptureStanding) -> String {
+        switch standing {
+        case .nothingRecorded:
+            return "The history holds no packet of this session's connections: the capture is empty."
+        case .complete(let packets):
+            return "The capture holds every one of the \(packets) packets the history records for this session's connections."
+        case .incomplete(let written, let recorded, let missing):
+            let reasons = missing.map { "\($0.count) \(missingReason($0.reason))" }.joined(separator: ", ")
+            return "The capture holds \(written) of the \(recorded) packets the history records for this session's "
+                + "connections; the others have no bytes: \(reasons)."
+        }
+    }
+
+    public static func missingReason(_ reason: EvidenceMissingReason) -> String {
+        switch reason {
+        case .notCaptured: "never written to a capture file"
+        case .captureFileMissing: "in a capture file no longer on the disk"
+        case .recordUnreadable: "in a record that could not be read back"
+        }
+    }
+}
+
+extension EvidenceWording.Report {
+    /// Column headings: tables with the same headings are drawn with the same columns.
+    public enum Column {
+        public static let time = "Time"
+        public static let marker = "Marker"
+        public static let pattern = "Pattern"
+        public static let note = "Note"
+        public static let requirement = "Requirement"
+        public static let verdict = "Verdict"
+        public static let finding = "Finding"
+        public static let about = "About"
+        public static let connections = "Connections"
+        public static let flowIDs = "Flow ids"
+        public static let reason = "Why it could not look"
+        public static let host = "Host"
+        public static let nameFrom = "Name"
+        public static let version = "Version"
+        public static let readFrom = "Read from"
+        public static let captureKey = "Key in capture.json"
+        public static let packets = "Packets"
+    }
+
+    /// Fact labels.
+    public enum Label {
+        public static let project = "Project"
+        public static let bundleIdentifier = "Bundle identifier"
+        public static let release = "Release"
+        public static let session = "Session"
+        public static let started = "Started"
+        public static let ended = "Ended"
+        public static let device = "Device"
+        public static let recordedWith = "Recorded with"
+        public static let exportedWith = "Exported with"
+        public static let exportedAt = "Exported at"
+        public static let inspection = "TLS inspection"
+        public static let caTrusted = "Local CA trusted"
+        public static let notes = "Notes"
+        public static let catalogue = "Catalogue"
+        public static let document = "Document"
+        public static let documentTitle = "Title"
+        public static let version = "Version"
+        public static let date = "Date"
+        public static let sha256 = "SHA-256 of the PDF"
+        public static let tlsMinimum = "TLS minimum"
+        public static let aspect = "Prüfaspekt"
+        public static let testDepth = "Test depth"
+        public static let verdict = "Verdict"
+        public static let toolCoverage = "Tool coverage"
+        public static let against = "Findings against it"
+        public static let inSupport = "Findings in its support"
+        public static let connections = "Connections"
+        public static let behindFinding = "Behind a finding"
+        public static let satisfied = "Looked at, nothing to report"
+        public static let notAssessed = "Not assessed"
+        public static let notApplicable = "Not applicable"
+        public static let inAll = "In all"
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TunnelVisionEvidence
+import TunnelVisionStore
+
+public struct EvidenceExportResult: Sendable, Equatable {
+    /// The .zip, in the output directory.
+    public let url: URL
+    public let byteCount: UInt64
+    /// The eight files, by name.
+    public let fileNames: [String]
+    public let flowCount: Int
+    public let findingCount: Int
+    /// capture.json, as written.
+    public let capture: EvidenceCaptureDocument
+
+    public var captureStanding: EvidenceCaptureStanding { capture.standing }
+}
+
+/// Why no bundle was written. Nothing is left behind in any case.
+public enum EvidenceExportError: Error, Sendable, Equatable {
+    case sessionNotFound
+    /// A session is exported once it has ended.
+    case sessionStillOpen
+    /// The project names a catalogue that is not installed; none other is used instead.
+    case catalogueNotBundled(identifier: String)
+    case catalogueUnusable(identifier: String)
+    case historyUnreadable(HistoryError)
+    /// The history changed under the export (a flow met in the capture was not among those
+    /// read): exporting again reads it anew.
+    case historyChangedWhileExporting
+    case captureDirectoryUnavailable(String)
+    /// The output directory does not exist or cannot be written to.
+    case outputUnavailable(String)
+    case writeFailed(String)
+}
+
+/// How far an export has got, for a progress line on a terminal.
+public enum EvidenceExportStep: Sendable, Equatable {
+    case readingHistory
+    case writingCapture
+    case drawingReport
+    case compressing(fraction: Double)
+    case finished
+}

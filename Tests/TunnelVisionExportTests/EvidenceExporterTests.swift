@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import TunnelVisionEvidence
+@testable import TunnelVisionExport
+import TunnelVisionModel
+import TunnelVisionStore
+
+struct EvidenceExporterTests {
+    static let catalogues = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Catalogues")
+    static let now = Date(timeIntervalSince1970: 1_791_560_000.5)
+
+    struct Export {
+        let scratch: ScratchDirectory
+        let seed: EvidenceSeed
+        let output: URL
+        let result: EvidenceExportResult
+
+        /// The archive unpacked by unzip, and the folder inside it.
+        func unpacked() throws -> URL {
+            let target = scratch.url.appendingPathComponent("unpacked-\(UUID().uuidString)")
+            _ = try ForeignTool.run("unzip", ["-q", result.url.path, "-d", target.path])
+            return target.appendingPathComponent(result.url.deletingPathExtension().lastPathComponent)
+        }
+    }
+
+    static func export(plan: EvidenceSeed.Plan = .init(), now: Date = now, prepare: (EvidenceSeed) throws -> Void = { _ in }) throws -> Export {
+        let scratch = try ScratchDirectory()
+        let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: plan)
+        try prepare(seed)
+        let output = scratch.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let exporter = EvidenceExporter(databasePath: seed.databasePath, captureDirectory: seed.captureDirectory, catalogues: catalogues)
+        let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: now, output: output)
+        return Export(scratch: scratch, seed: seed, output: output, result: result)
+    }
+
+    @Test func aClosedSessionBecomesOneZipWithOneFolderOfEightFiles() throws {
+        let export = try Self.export()
+        let name = "tunnelvision-evidence-session-\(export.seed.sessionID)-20261009-153320"
+        #expect(export.result.url.lastPathComponent == name + ".zip")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: export.output.path) == [name + ".zip"])
+        let mode = try FileManager.default.attributesOfItem(atPath: export.result.url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+        let files = ["capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json", "manifest.json", "report.pdf", "session.json"]
+        #expect(export.result.fileNames == files)
+        let listing = try ForeignTool.run("unzip", ["-Z1", export.result.url.path]).split(separator: "\n").map(String.init)
+        #expect(listing.sorted() == ([name + "/"] + files.map { name + "/" + $0 }).sorted())
+        _ = try ForeignTool.run("unzip", ["-tq", export.result.url.path])
+        #expect(export.result.flowCount == 24)
+        #expect(export.result.findingCount > 0)
+        #expect(export.result.captureStanding == .complete(packets: 240))
+        #expect(export.result.byteCount == UInt64(try Data(contentsOf: export.result.url).count))
+    }
+
+    @Test func theManifestAgreesWithSha256sum() throws {
+        let export = try Self.export()
+        let folder = try export.unpacked()
+        let manifest = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let entries = try #require(manifest["files"] as? [[String: Any]])
+        #expect(entries.compactMap { $0["name"] as? String } == export.result.fileNames.filter { $0 != "manifest.json" })
+        let check = entries.map { "\($0["sha256"] as? String ?? "")  \($0["name"] as? String ?? "")" }.joined(separator: "\n") + "\n"
+        try Data(check.utf8).write(to: folder.appendingPathComponent("SHA256SUMS"))
+        let verdicts = try ForeignTool.run("sha256sum", ["-c", "SHA256SUMS"], in: folder)
+        #expect(verdicts.split(separator: "\n").count == 7)
+        #expect(verdicts.split(separator: "\n").allSatisfy { $0.hasSuffix(": OK") })
+        for entry in entries {
+            let size = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(entry["name"] as? String ?? "").path)[.size] as? Int
+            #expect(size == entry["byteCount"] as? Int)
+        }
+    }
+
+    @Test func tsharkReadsEveryWrittenPacketWithItsCommentAndDirection() throws {
+        let export = try Self.export(plan: .init(uncapturedEvery: 4, packetsOutsideSession: true))
+        let folder = try export.unpacked()
+        let lines = try ForeignTool.run("tshark", [
+            "-r", folder.appendingPathComponent("capture.pcapng").path, "-T", "fields",
+            "-e", "frame.comment", "-e", "frame.p2p_dir", "-e", "ip.src", "-E", "separator=|",
+        ]).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.count == export.result.capture.packets.written)
+        let flows = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("flows.json"))) as? [String: Any])
+        let findingIDs = Dictionary(uniqueKeysWithValues: (flows["flows"] as? [[String: Any]] ?? []).map {
+            ($0["id"] as? Int ?? 0, ($0["findingIDs"] as? [String]) ?? [])
+        })
+        for fields in lines {
+            let comment = fields[0]
+            let flow = Int(comment.dropFirst("flow=".count).prefix { $0.isNumber }) ?? -1
+            let ids = findingIDs[flow] ?? []
+            #expect(comment == (ids.isEmpty ? "flow=\(flow)" : "flow=\(flow) findings=\(ids.joined(separator: ","))"))
+            // p2p_dir: 0 outgoing, 1 incoming; outgoing is what the phone sent.
+            #expect(fields[1] == (fields[2] == "10.77.0.2" ? "0" : "1"), "\(fields)")
+        }
+    }
+
+    @Test func whatTheCaptureLacksIsCountedWithItsReason() throws {
+        var missingPackets = 0
+        let export = try Self.export(plan: .init(uncapturedEvery: 4, packetsOutsideSession: true)) { seed in
+            let store = try FlowStore(path: seed.databasePath)
+            let sequences = try store.reading { try $0.captureFileSequences(inAuditSession: seed.sessionID) }.sorted()
+            let files = try store.reading { try $0.captureFiles() }
+            let victim = try #require(files.first { $0.sequence == sequences[1] })
+            missingPackets = try store.reading { try $0.capturedPackets(inAuditSession: seed.sessionID, fileSequence: victim.sequence) }.count
+            try FileManager.default.removeItem(atPath: victim.path)
+        }
+        let capture = export.result.capture
+        let uncaptured = (0..<24).filter { $0 % 4 == 0 }.count
+        #expect(capture.packets.count(.notCaptured) == uncaptured)
+        #expect(capture.packets.count(.captureFileMissing) == missingPackets && missingPackets > 0)
+        #expect(capture.packets.recorded == 241)
+        #expect(capture.packets.written == 241 - uncaptured - missingPackets)
+        #expect(capture.sourceFiles.filter { $0.standing == .missing }.map(\.packets) == [missingPackets])
+        #expect(capture.flows.map(\.packets.recorded).reduce(0, +) == 241)
+        #expect(capture.writtenOutsideSession.afterEnd == 1)
+        #expect(capture.writtenOutsideSession.beforeStart == 9)
+        guard case .incomplete(let written, let recorded, let missing) = export.result.captureStanding else {
+            Issue.record("standing: \(export.result.captureStanding)")
+            return
+        }
+        #expect(written == capture.packets.written && recorded == 241)
+        #expect(missing.map(\.reason) == [.notCaptured, .captureFileMissing])
+    }
+
+    @Test func twoExportsOfOneSessionDifferOnlyWhereTheExportDoes() throws {
+        let first = try Self.export()
+        let exporter = EvidenceExporter(databasePath: first.seed.databasePath, captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
+        let again = try exporter.export(sessionID: first.seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: Self.now.addingTimeInterval(61), output: first.output)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: first.output.path).count == 2)
+        let one = try first.unpacked()
+        let other = try Export(scratch: first.scratch, seed: first.seed, output: first.output, result: again).unpacked()
+        for name in ["capture.pcapng", "capture.json", "flows.json", "flows.csv", "findings.json"] {
+            #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: other.appendingPathComponent(name)), "\(name)")
+        }
+        let session = { (folder: URL) in
+            String(decoding: try Data(contentsOf: folder.appendingPathComponent("session.json")), as: UTF8.self)
+                .split(separator: "\n").filter { !$0.contains("exportedAt") }
+        }
+        #expect(try session(one) == session(other))
+    }
+
+    @Test func refusalsLeaveNothingBehind() throws {
+        let scratch = try ScratchDirectory()
+        let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 3))
+        let output = scratch.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let stale = output.appendingPathComponent(EvidenceStaging.prefix + "2147483646-deadbeef")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+        let exporter = EvidenceExporter(databasePath: seed.databasePath, captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
+        let store = try FlowStore(path: seed.databasePath)
+        let seeded = try #require(try store.auditSession(id: seed.sessionID))
+        let project = try #require(try store.auditProject(id: seeded.projectID))
+        let open = try store.startAuditSession(
+            AuditSessionDraft(projectID: project.id, kind: .baseline,
+                              environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "15", toolVersion: "0.9.0"),
+                              inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
+            at: seed.end.addingTimeInterval(100))
+
+        let cases: [(Int64, URL, URL?, EvidenceExportError)] = [
+            (open.id, output, seed.captureDirectory, .sessionStillOpen),
+            (9_999, output, seed.captureDirectory, .sessionNotFound),
+            (seed.sessionID, output.appendingPathComponent("nowhere"), seed.captureDirectory, .outputUnavailable(output.appendingPathComponent("nowhere").path)),
+            (seed.sessionID, output, scratch.url.appendingPathComponent("no-captures"), .captureDirectoryUnavailable(scratch.url.appendingPathComponent("no-captures").path)),
+        ]
+        for (session, target, captures, error) in cases {
+            let exporter = EvidenceExporter(databasePath: seed.databasePath, captureDirectory: captures, catalogues: Self.catalogues)
+            #expect(throws: error) { try exporter.export(sessionID: session, exportedWith: "t", now: Self.now, output: target) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [], "after \(error)")
+        }
+        _ = try store.endAuditSession(id: open.id, at: seed.end.addingTimeInterval(200))
+        _ = try store.updateAuditProject(id: project.id, with: AuditProjectDraft(name: project.name, catalogueVersion: "tr-03161-1_9.9"))
+        #expect(throws: EvidenceExportError.catalogueNotBundled(identifier: "tr-03161-1_9.9")) {
+            try exporter.export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [])
+    }
+
+    @Test func aPacketOfAFlowTheDocumentsDoNotListStopsTheCapture() throws {
+        let scratch = try ScratchDirectory()
+        let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 2))
+        let store = try FlowStore(path: seed.databasePath)
+        let (project, session, markers, flows, counts) = try store.reading { snapshot in
+            let session = try #require(try snapshot.auditSession(id: seed.sessionID))
+            let project = try #require(try snapshot.auditProject(id: session.projectID))
+            return (project, session,
+                    try snapshot.markers(forSession: session.id), try snapshot.flows(inAuditSession: session.id),
+                    try snapshot.packetCounts(inAuditSession: session.id))
+        }
+        let catalogue = try RequirementCatalogueLibraryAccess.catalogue(in: Self.catalogues)
+        let partial = try EvidenceBundle(
+            project: project, session: session, markers: markers, flows: Array(flows.prefix(1)), catalogue: catalogue,
+            exportedWith: "t", exportedAt: Self.now)
+        #expect(throws: EvidenceCaptureError.flowNotInBundle(id: flows[1].id)) {
+            try EvidenceCaptureWriter.write(
+                for: partial, packetCounts: counts, sources: EvidenceCaptureSources(files: [], directory: seed.captureDirectory),
+                capturedPackets: { _ in [] }, into: scratch.url, application: "t")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("capture.pcapng").path))
+        #expect(EvidenceExporter.classify(EvidenceCaptureError.flowNotInBundle(id: 1)) == .historyChangedWhileExporting)
+    }
+}
+
+import TunnelVisionAudit
+
+enum RequirementCatalogueLibraryAccess {
+    static func catalogue(in directory: URL) throws -> RequirementCatalogue {
+        try RequirementCatalogueLibrary.catalogue(identifier: RequirementCatalogueLibrary.defaultIdentifier, in: directory)
+    }
+}

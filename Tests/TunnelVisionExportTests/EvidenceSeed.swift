@@ -1,0 +1,154 @@
+import Foundation
+import TunnelVisionCapture
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// A history with one project and one closed audit session, seeded the way the daemon writes:
+/// packets into rotating capture files first, then flows and packet rows in batches while the
+/// session is open. Flows go to allowed, unlisted and cleartext hosts so that every export has
+/// findings to cite.
+struct EvidenceSeed {
+    let databasePath: String
+    let captureDirectory: URL
+    let sessionID: Int64
+    let start: Date
+    let end: Date
+
+    struct Plan {
+        var flows = 24
+        var packetsPerFlow = 10
+        var payloadBytes = 200
+        var rotationBytes: UInt64 = 16 * 1024
+        /// Flows whose last packet is never written to a capture file.
+        var uncapturedEvery = 0
+        /// Whether the first flow began before the session and the last sends after it ended.
+        var packetsOutsideSession = false
+        /// The first flows each go to a host of their own outside the allowlist: one finding each.
+        var distinctHostFindings = 0
+    }
+
+    static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
+
+    static func make(in directory: URL, plan: Plan = Plan()) throws -> EvidenceSeed {
+        let captures = directory.appendingPathComponent("captures", isDirectory: true)
+        try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
+        let databasePath = directory.appendingPathComponent("history.sqlite").path
+        let store = try FlowStore(path: databasePath)
+        let start = Date(timeIntervalSince1970: 1_791_550_000.125)
+        let project = try store.createAuditProject(
+            AuditProjectDraft(
+                name: "Acme Health", bundleIdentifier: "com.acme.health",
+                allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.acme.example"), note: "backend")]),
+            at: start.addingTimeInterval(-3_600))
+        let captureSession = try store.beginCaptureSession(toolVersion: "0.9.0", input: "tun:tv0", at: start.addingTimeInterval(-60))
+        let session = try store.startAuditSession(
+            AuditSessionDraft(
+                projectID: project.id, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
+                environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
+                inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true), notes: "Onboarding"),
+            at: start)
+        _ = try store.addMarker(.consentGiven, toSession: session.id, at: start.addingTimeInterval(5))
+
+        let writer = try CaptureFileWriter(
+            configuration: CaptureFileConfiguration(directory: captures.path, rotationBytes: plan.rotationBytes, flushReachesStorage: false),
+            highestSequenceInHistory: 0)
+        var upserts: [FlowUpsert] = []
+        var packets: [PacketRecord] = []
+        var payloadSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for index in 0..<plan.flows {
+            let handle = FlowHandle(index + 1)
+            let offset = plan.packetsOutsideSession && index == 0 ? -2.0 : Double(index) * 0.5 + 1
+            let state = flowState(index: index, firstSeen: start.addingTimeInterval(offset), plan: plan)
+            upserts.append(FlowUpsert(handle: handle, rowID: nil, state: state))
+            for number in 0..<plan.packetsPerFlow {
+                let direction: Direction = number % 2 == 0 ? .outbound : .inbound
+                let instant = state.firstSeen.addingTimeInterval(Double(number) * 0.01)
+                let bytes = packet(flow: state.key, direction: direction, payload: plan.payloadBytes, seed: &payloadSeed)
+                let uncaptured = plan.uncapturedEvery > 0 && index % plan.uncapturedEvery == 0 && number == plan.packetsPerFlow - 1
+                let location = uncaptured ? CaptureLocation.notCaptured : try bytes.withUnsafeBytes {
+                    try writer.write($0, timestampNanoseconds: instant.nanosecondsSinceEpoch)
+                }
+                packets.append(PacketRecord(
+                    flow: handle, timestampNanoseconds: instant.nanosecondsSinceEpoch, direction: direction,
+                    wireLength: UInt32(bytes.count), location: location))
+            }
+        }
+        try writer.flush()
+        for change in writer.takeChanges() {
+            switch change {
+            case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
+            }
+        }
+        let rows = try store.write(HistoryBatch(flows: upserts, packets: packets), captureSession: captureSession.id)
+        let end = start.addingTimeInterval(Double(plan.flows) * 0.5 + 30)
+        _ = try store.endAuditSession(id: session.id, at: end)
+        if plan.packetsOutsideSession, let last = upserts.last, let row = rows[last.handle] {
+            let instant = end.addingTimeInterval(5)
+            let bytes = packet(flow: last.state.key, direction: .inbound, payload: 40, seed: &payloadSeed)
+            let location = try bytes.withUnsafeBytes { try writer.write($0, timestampNanoseconds: instant.nanosecondsSinceEpoch) }
+            try writer.flush()
+            var state = last.state
+            state.lastSeen = instant
+            state.packetCount += 1
+            try store.write(
+                HistoryBatch(
+                    flows: [FlowUpsert(handle: last.handle, rowID: row, state: state)],
+                    packets: [PacketRecord(flow: last.handle, timestampNanoseconds: instant.nanosecondsSinceEpoch,
+                                           direction: .inbound, wireLength: UInt32(bytes.count), location: location)]),
+                captureSession: captureSession.id)
+        }
+        try writer.close(at: end.addingTimeInterval(60))
+        for change in writer.takeChanges() {
+            switch change {
+            case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
+            }
+        }
+        return EvidenceSeed(databasePath: databasePath, captureDirectory: captures, sessionID: session.id, start: start, end: end)
+    }
+
+    /// Every third flow is cleartext HTTP to an unlisted host, every fifth TLS 1.0 to the
+    /// backend, the rest TLS 1.3 to the backend.
+    static func flowState(index: Int, firstSeen: Date, plan: Plan) -> FlowState {
+        let remote = IPAddress(v4: 0x5DB8_0000 | UInt32(index % 65_000))
+        let cleartext = index % 3 == 1
+        let key = FlowKey(
+            proto: .tcp, Endpoint(address: phone, port: UInt16(20_000 + index % 40_000)),
+            Endpoint(address: remote, port: cleartext ? 80 : 443))
+        var state = FlowState(
+            key: key, firstSeen: firstSeen, lastSeen: firstSeen.addingTimeInterval(Double(plan.packetsPerFlow) * 0.01),
+            bytesOut: UInt64(plan.packetsPerFlow * plan.payloadBytes / 2), bytesIn: UInt64(plan.packetsPerFlow * plan.payloadBytes / 2),
+            packetCount: UInt64(plan.packetsPerFlow), tlsStatus: cleartext ? .plaintext : .encrypted)
+        if cleartext {
+            state.streamOpening = .httpRequest
+            state.resolvedName = ResolvedName(
+                name: index < plan.distinctHostFindings ? "host\(index).unlisted.example" : "tracker\(index % 7).example")
+        } else {
+            state.streamOpening = .tlsHandshake
+            state.sni = index < plan.distinctHostFindings ? "host\(index).unlisted.example" : "api\(index % 11).acme.example"
+            state.clientTLS = ClientTLSOffer(versionsForm: .listed, versions: [.tls13, .tls12])
+            let version: TLSProtocolVersion = index % 5 == 0 ? .tls10 : .tls13
+            state.serverTLS = .negotiated(TLSNegotiation(version: version, cipherSuite: CipherSuite(index % 5 == 0 ? 0x002F : 0x1301)))
+        }
+        return state
+    }
+
+    /// A raw IPv4 packet (link type 101) with a TCP header and a payload that does not repeat.
+    static func packet(flow: FlowKey, direction: Direction, payload: Int, seed: inout UInt64) -> [UInt8] {
+        let (phoneEnd, remoteEnd) = flow.endpointA.address == phone ? (flow.endpointA, flow.endpointB) : (flow.endpointB, flow.endpointA)
+        let (source, destination) = direction == .outbound ? (phoneEnd, remoteEnd) : (remoteEnd, phoneEnd)
+        let total = 40 + payload
+        var bytes: [UInt8] = [0x45, 0, UInt8(total >> 8), UInt8(total & 0xFF), 0, 0, 0x40, 0, 64, 6, 0, 0]
+        bytes += source.address.bytes + destination.address.bytes
+        bytes += [UInt8(source.port >> 8), UInt8(source.port & 0xFF), UInt8(destination.port >> 8), UInt8(destination.port & 0xFF)]
+        bytes += [0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
+        bytes.reserveCapacity(total)
+        for _ in 0..<payload {
+            // xorshift: cheap bytes that do not repeat, so sizes and compression mean something.
+            seed ^= seed << 13
+            seed ^= seed >> 7
+            seed ^= seed << 17
+            bytes.append(UInt8(truncatingIfNeeded: seed))
+        }
+        return bytes
+    }
+}
