@@ -14,6 +14,8 @@ chroot_base() {
   if [ ! -s "$base" ]; then
     local scratch
     scratch=$(mktemp -d)
+    # A root that only root may enter keeps apt's own user (_apt) out of its downloads.
+    chmod 0755 "$scratch"
     echo "chroot: debootstrap $CHROOT_SUITE (once; cached in $base)" >&2
     debootstrap --variant=minbase "$CHROOT_SUITE" "$scratch" "$CHROOT_MIRROR" >"$CHROOT_CACHE/debootstrap.log" 2>&1 ||
       { echo "chroot: debootstrap failed; see $CHROOT_CACHE/debootstrap.log" >&2; rm -rf "$scratch"; return 1; }
@@ -28,6 +30,7 @@ chroot_fresh() {
   local base
   base=$(chroot_base) || return 1
   CHROOT=$(mktemp -d /var/tmp/tunnelvision-chroot.XXXXXX)
+  chmod 0755 "$CHROOT"
   tar -C "$CHROOT" -xf "$base"
   cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
   mount -t proc proc "$CHROOT/proc"
