@@ -14,7 +14,6 @@ chroot_base() {
   if [ ! -s "$base" ]; then
     local scratch
     scratch=$(mktemp -d)
-    # A root that only root may enter keeps apt's own user (_apt) out of its downloads.
     chmod 0755 "$scratch"
     echo "chroot: debootstrap $CHROOT_SUITE (once; cached in $base)" >&2
     debootstrap --variant=minbase "$CHROOT_SUITE" "$scratch" "$CHROOT_MIRROR" >"$CHROOT_CACHE/debootstrap.log" 2>&1 ||
@@ -30,8 +29,10 @@ chroot_fresh() {
   local base
   base=$(chroot_base) || return 1
   CHROOT=$(mktemp -d /var/tmp/tunnelvision-chroot.XXXXXX)
-  chmod 0755 "$CHROOT"
   tar -C "$CHROOT" -xf "$base"
+  # A root that only root may enter keeps apt's own user (_apt) out of its downloads (tar gives
+  # the root the mode it had when the cache was made).
+  chmod 0755 "$CHROOT"
   cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
   mount -t proc proc "$CHROOT/proc"
   mount --bind "$CHROOT_CACHE/archives" "$CHROOT/var/cache/apt/archives"
