@@ -36,7 +36,7 @@ chroot_fresh() {
   cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
   mount -t proc proc "$CHROOT/proc"
   mount --bind "$CHROOT_CACHE/archives" "$CHROOT/var/cache/apt/archives"
-  # Debian's minbase image deletes downloaded packages after installing; the cache keeps them.
+  # Keep what apt downloads (in the shared cache), whatever an image's apt settings say.
   rm -f "$CHROOT/etc/apt/apt.conf.d/docker-clean"
   echo 'Binary::apt::APT::Keep-Downloaded-Packages "true";' >"$CHROOT/etc/apt/apt.conf.d/90keep"
   # Services that packages would start (dnsmasq) must not run out of a chroot on the host.
