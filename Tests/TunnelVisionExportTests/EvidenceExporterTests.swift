@@ -155,6 +155,12 @@ struct EvidenceExporterTests {
                               inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
             at: seed.end.addingTimeInterval(100))
 
+        let nowhere = scratch.url.appendingPathComponent("no-history.sqlite").path
+        #expect(throws: EvidenceExportError.historyUnreadable(.cannotOpen(path: nowhere, reason: "there is no database at this path"))) {
+            try EvidenceExporter(databasePath: nowhere, captureDirectory: nil, catalogues: Self.catalogues)
+                .export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
         let cases: [(Int64, URL, URL?, EvidenceExportError)] = [
             (open.id, output, seed.captureDirectory, .sessionStillOpen),
             (9_999, output, seed.captureDirectory, .sessionNotFound),

@@ -15,12 +15,12 @@ struct EvidenceReportPDFTests {
         ]),
     ]
 
-    static func render() -> (EvidenceReportLayout, Data) {
+    static func render() throws -> (EvidenceReportLayout, Data) {
         let measurer = CairoTextMeasurer(typography: .standard)
         let layout = EvidenceReportLayout(
             title: "Evidence report", subtitle: "Acme Health · 2.4.1 (310) · session 7", sections: sections,
             geometry: .a4, measuring: measurer)
-        let data = EvidenceReportPDF.data(
+        let data = try EvidenceReportPDF.data(
             of: layout, typography: .standard, title: "Evidence report", creator: "tvctl test",
             createdAt: Date(timeIntervalSince1970: 1_790_000_000))
         return (layout, data)
@@ -28,7 +28,7 @@ struct EvidenceReportPDFTests {
 
     @Test func theTextCanBeSearchedAndTheFontsAreEmbedded() throws {
         let scratch = try ScratchDirectory()
-        let (layout, data) = Self.render()
+        let (layout, data) = try Self.render()
         let file = scratch.url.appendingPathComponent("report.pdf")
         try data.write(to: file)
 
@@ -53,8 +53,8 @@ struct EvidenceReportPDFTests {
         #expect(layout.pages.count >= 2)
     }
 
-    @Test func theSameLayoutDrawsTheSameBytes() {
-        #expect(Self.render().1 == Self.render().1)
+    @Test func theSameLayoutDrawsTheSameBytes() throws {
+        #expect(try Self.render().1 == Self.render().1)
     }
 
     @Test(arguments: [EvidenceReportTextStyle.body, .note, .tableCell, .factLabel])

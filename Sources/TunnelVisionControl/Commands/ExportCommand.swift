@@ -1,9 +1,114 @@
-/// `tvctl export SESSION`: the evidence bundle of an ended session.
+import Foundation
+import TunnelVisionEvidence
+import TunnelVisionExport
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// `tvctl export SESSION`: the evidence bundle of an ended session, as a .zip.
 enum ExportCommand {
     static let spec = CommandSpec(
-        "export", summary: "Write the evidence bundle of an ended session: a folder and its .zip.",
+        "export", summary: "Write the evidence bundle of an ended session: a folder, zipped.",
+        discussion: "The bundle is assembled in a private folder beside the output and only the finished .zip is moved there; a failure leaves nothing behind, and earlier exports are never touched. Packets are copied from the capture files the history points at (or from --captures). On a terminal, progress is shown.",
         positionals: [SessionCommands.sessionArgument],
-        options: [.value("output", "DIR", "Where the .zip goes (default: the current directory)."), SharedOptions.json],
-        examples: [CommandExample("tvctl export 7 --output ~/evidence", "Session 7's bundle, zipped, in ~/evidence.")],
-        action: { _, _ throws(ControlError) in throw .refusal(.export(Wording.exportUnavailable)) })
+        options: [
+            .value("output", "DIR", "Where the .zip goes (default: the current folder)."),
+            .value("captures", "DIR", "The daemon's capture folder, when its files have moved (default: where the history says)."),
+            SharedOptions.json,
+        ],
+        examples: [
+            CommandExample("tvctl export 7 --output ~/evidence", "Session 7's bundle, zipped, in ~/evidence."),
+            CommandExample("tvctl export 7 --json | jq -r .file", "Only the path of the .zip."),
+        ],
+        action: CommandContext.runs(run))
+
+    static func run(_ context: CommandContext) throws(ControlError) {
+        let id = try SessionReference.id(context.word(0), command: context.command)
+        let library = context.library
+        // Asked first through the library, so that a missing history or a permission is said the
+        // way every other command says it, and an open session is refused before any writing.
+        let session = try library.read { store in try SessionReference.session(id, in: store) }
+        guard !session.isOpen else { throw .refusal(.export(.sessionStillOpen(id))) }
+
+        let output = URL(fileURLWithPath: context.arguments.value("output") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+        let captures = context.arguments.value("captures").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let exporter = EvidenceExporter(databasePath: library.location.path, captureDirectory: captures)
+        let progress = ExportProgress(context: context)
+        let result: EvidenceExportResult
+        do {
+            result = try exporter.export(
+                sessionID: id, exportedWith: TunnelVisionBuild.version, now: context.invocation.clock(), output: output,
+                progress: progress.show)
+        } catch {
+            progress.clear()
+            throw classify(error, sessionID: id, library: library)
+        }
+        progress.clear()
+        if context.wantsJSON {
+            context.emit(ExportedShape(result))
+        } else {
+            context.say(Wording.exported(result, sessionID: id))
+        }
+    }
+
+    static func classify(_ error: EvidenceExportError, sessionID: Int64, library: ControlLibrary) -> ControlError {
+        switch error {
+        case .sessionNotFound: .refusal(.sessionNotFound(sessionID))
+        case .sessionStillOpen: .refusal(.export(.sessionStillOpen(sessionID)))
+        case .catalogueNotBundled(let identifier): .refusal(.catalogue(.notInstalled(identifier: identifier)))
+        case .catalogueUnusable(let identifier):
+            .refusal(.catalogue(.unusable(identifier: identifier, reason: "it was refused when it was loaded")))
+        case .historyUnreadable(let history): library.classify(history)
+        case .historyChangedWhileExporting: .refusal(.export(.historyChangedWhileExporting))
+        case .captureDirectoryUnavailable(let path): .refusal(.export(.captureDirectoryUnavailable(path: path)))
+        case .outputUnavailable(let path): .refusal(.export(.outputUnavailable(path: path)))
+        case .writeFailed(let detail): .refusal(.export(.writeFailed(detail: detail)))
+        }
+    }
+
+    struct ExportedShape: Encodable {
+        let file: String
+        let byteCount: UInt64
+        let fileNames: [String]
+        let flowCount: Int
+        let findingCount: Int
+        /// nothingRecorded, complete or incomplete.
+        let capture: String
+        let packetsRecorded: Int
+        let packetsWritten: Int
+        let packetsWithoutBytes: [String: Int]
+
+        init(_ result: EvidenceExportResult) {
+            file = result.url.path
+            byteCount = result.byteCount
+            fileNames = result.fileNames
+            flowCount = result.flowCount
+            findingCount = result.findingCount
+            switch result.captureStanding {
+            case .nothingRecorded:
+                capture = "nothingRecorded"; packetsRecorded = 0; packetsWritten = 0; packetsWithoutBytes = [:]
+            case .complete(let packets):
+                capture = "complete"; packetsRecorded = packets; packetsWritten = packets; packetsWithoutBytes = [:]
+            case .incomplete(let written, let recorded, let missing):
+                capture = "incomplete"; packetsRecorded = recorded; packetsWritten = written
+                packetsWithoutBytes = Dictionary(missing.map { ($0.reason.rawValue, $0.count) }, uniquingKeysWith: +)
+            }
+        }
+    }
+}
+
+/// One line of progress on a terminal, rewritten in place; nothing anywhere else.
+struct ExportProgress {
+    let context: CommandContext
+
+    var shows: Bool { context.invocation.console.outputIsTerminal && !context.wantsJSON }
+
+    func show(_ step: EvidenceExportStep) {
+        guard shows else { return }
+        context.invocation.console.writeOutput("\r\u{1B}[K" + context.style.dim(Wording.exportStep(step)))
+    }
+
+    func clear() {
+        guard shows else { return }
+        context.invocation.console.writeOutput("\r\u{1B}[K")
+    }
 }

@@ -47,7 +47,7 @@ public enum Refusal: Sendable, Equatable {
     case deletionDeclined
     case diff(DiffRefusal)
     case catalogue(CatalogueRefusal)
-    case export(String)
+    case export(ExportRefusal)
     case inspectionUnavailable
 }
 
@@ -61,6 +61,15 @@ public enum DiffRefusal: Sendable, Equatable {
     case differentProjects
     case baseline(sessionID: Int64)
     case stillOpen(sessionID: Int64)
+}
+
+/// Why no evidence bundle was written (nothing is left behind).
+public enum ExportRefusal: Sendable, Equatable {
+    case sessionStillOpen(Int64)
+    case historyChangedWhileExporting
+    case captureDirectoryUnavailable(path: String)
+    case outputUnavailable(path: String)
+    case writeFailed(detail: String)
 }
 
 public enum CatalogueRefusal: Sendable, Equatable {

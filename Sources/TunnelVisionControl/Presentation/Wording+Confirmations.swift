@@ -84,9 +84,6 @@ extension Wording {
             + "both ended, over \(plural(flows, "synthetic flow"))."
     }
 
-    static let exportUnavailable =
-        "Exporting evidence is not part of this build yet: 'tvctl findings' and 'tvctl flows --json' show what a bundle would hold."
-
     static let interactiveKeys = "c consent · l login · o logout · q quit"
 
     static func interactivePrompt(_ recording: AuditRecording) -> String {

@@ -41,8 +41,8 @@ public enum Wording {
             sentence(for: refusal)
         case .catalogue(let refusal):
             sentence(for: refusal)
-        case .export(let sentence):
-            sentence
+        case .export(let refusal):
+            sentence(for: refusal)
         case .inspectionUnavailable:
             "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."
         }
@@ -58,6 +58,21 @@ public enum Wording {
             "Session \(id) is a baseline, which has no release to compare: name two audit sessions."
         case .stillOpen(let id):
             "Session \(id) is still recording: end it with 'tvctl session end \(id)' before comparing."
+        }
+    }
+
+    static func sentence(for refusal: ExportRefusal) -> String {
+        switch refusal {
+        case .sessionStillOpen(let id):
+            "Session \(id) is still recording: end it with 'tvctl session end \(id)' before exporting."
+        case .historyChangedWhileExporting:
+            "The history changed while the bundle was being written, so nothing was kept: export again."
+        case .captureDirectoryUnavailable(let path):
+            "The capture directory \(path) cannot be read: name the daemon's capture directory with --captures."
+        case .outputUnavailable(let path):
+            "\(path) is not a folder you may write to: name another with --output."
+        case .writeFailed(let detail):
+            "The bundle could not be written (\(detail)), so nothing was kept: check the space and permissions of --output."
         }
     }
 

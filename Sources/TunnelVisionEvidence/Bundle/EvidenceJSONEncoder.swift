@@ -98,18 +98,21 @@ struct EvidenceJSONEncoder {
         static func scalarBytes(of value: some Encodable) -> [UInt8]? {
             switch value {
             case let text as String: string(text)
-            case let flag as Bool: Array((flag ? "true" : "false").utf8)
+            case let flag as Bool: literal(flag)
             case let date as Date: string(EvidenceJSON.instant(date))
             case let number as Double: Array(Self.number(number).utf8)
-            case let number as Int: Array(String(number).utf8)
-            case let number as Int64: Array(String(number).utf8)
-            case let number as UInt64: Array(String(number).utf8)
-            case let number as UInt32: Array(String(number).utf8)
-            case let number as UInt16: Array(String(number).utf8)
-            case let number as UInt8: Array(String(number).utf8)
+            case let number as Int: integer(number)
+            case let number as Int64: integer(number)
+            case let number as UInt64: integer(number)
+            case let number as UInt32: integer(number)
+            case let number as UInt16: integer(number)
+            case let number as UInt8: integer(number)
             default: nil
             }
         }
+
+        static func literal(_ flag: Bool) -> [UInt8] { Array((flag ? "true" : "false").utf8) }
+        static func integer(_ number: some BinaryInteger) -> [UInt8] { Array(String(number).utf8) }
 
         /// As JSONEncoder writes it: a whole number without a fraction.
         static func number(_ value: Double) -> String {
@@ -171,7 +174,22 @@ struct EvidenceJSONEncoder {
         }
 
         func encode(_ value: some Encodable, forKey key: Key) throws {
-            members.entries.append((key.stringValue, try Slot.bytes(of: value, depth: slot.depth + 1)))
+            put(try Slot.bytes(of: value, depth: slot.depth + 1), for: key)
+        }
+
+        // The primitives synthesized conformances hand over as such: written without a cast.
+        func encode(_ value: String, forKey key: Key) throws { put(Slot.string(value), for: key) }
+        func encode(_ value: Bool, forKey key: Key) throws { put(Slot.literal(value), for: key) }
+        func encode(_ value: Double, forKey key: Key) throws { put(Array(Slot.number(value).utf8), for: key) }
+        func encode(_ value: Int, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+        func encode(_ value: Int64, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+        func encode(_ value: UInt64, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+        func encode(_ value: UInt32, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+        func encode(_ value: UInt16, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+        func encode(_ value: UInt8, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+
+        private func put(_ bytes: [UInt8], for key: Key) {
+            members.entries.append((key.stringValue, bytes))
             settle?()
         }
 

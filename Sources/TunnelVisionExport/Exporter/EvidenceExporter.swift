@@ -75,6 +75,10 @@ public struct EvidenceExporter: Sendable {
     private func read(
         sessionID: Int64, exportedWith: String, now: Date, into folder: URL, progress: (EvidenceExportStep) -> Void
     ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture) {
+        // Opening a path that is not there would create an empty history and call the session missing.
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw .historyUnreadable(.cannotOpen(path: databasePath, reason: "there is no database at this path"))
+        }
         do {
             let store = try FlowStore(path: databasePath)
             return try store.reading { snapshot in
@@ -117,6 +121,7 @@ public struct EvidenceExporter: Sendable {
         case is EvidenceBundleError: .historyChangedWhileExporting
         case EvidenceCaptureError.flowNotInBundle: .historyChangedWhileExporting
         case EvidenceCaptureError.destinationUnavailable(let path), EvidenceCaptureError.writeFailed(let path): .writeFailed(path)
+        case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
         default: .writeFailed("\(error)")
         }
     }
@@ -153,7 +158,7 @@ extension EvidenceReportPDF {
         let report = try EvidenceReport(bundle: bundle, capture: capture, limits: .bundled)
         let typography = EvidenceReportTypography.standard
         let layout = EvidenceReportLayout(report: report, geometry: .a4, measuring: CairoTextMeasurer(typography: typography))
-        let data = data(
+        let data = try data(
             of: layout, typography: typography, title: report.title + " — " + report.subtitle, creator: creator,
             createdAt: bundle.exportedAt)
         return EvidenceFile(name: EvidenceFileName.report, data: data)

@@ -27,10 +27,16 @@ struct EvidenceStaging {
     func place(_ archive: URL, in output: URL) throws(EvidenceExportError) -> URL {
         let destination = output.appendingPathComponent(archive.lastPathComponent)
         guard chmod(archive.path, 0o640) == 0 else { throw .writeFailed("\(archive.path): \(String(cString: strerror(errno)))") }
-        guard link(archive.path, destination.path) == 0 else {
-            throw .writeFailed("\(destination.path): \(String(cString: strerror(errno)))")
+        if link(archive.path, destination.path) == 0 {
+            unlink(archive.path)
+            return destination
         }
-        unlink(archive.path)
+        // A file system without hard links: a rename, once nothing of that name is there.
+        let failure = errno
+        guard [EPERM, EOPNOTSUPP, EXDEV].contains(failure), !FileManager.default.fileExists(atPath: destination.path),
+              rename(archive.path, destination.path) == 0 else {
+            throw .writeFailed("\(destination.path): \(String(cString: strerror(failure)))")
+        }
         return destination
     }
 

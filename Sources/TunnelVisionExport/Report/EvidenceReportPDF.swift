@@ -5,10 +5,16 @@ import TunnelVisionEvidence
 /// Draws a laid-out report with cairo: every mark where the layout put it, nothing decided here.
 /// Text is drawn as text, so the PDF can be searched and its words copied.
 public enum EvidenceReportPDF {
+    /// What cairo reported when the document could not be finished (a font it could not load,
+    /// memory), in its own words.
+    public struct Failure: Error, Sendable, Hashable {
+        public let reason: String
+    }
+
     public static func data(
         of layout: EvidenceReportLayout, typography: EvidenceReportTypography,
         title: String, creator: String, createdAt: Date
-    ) -> Data {
+    ) throws(Failure) -> Data {
         let sink = Sink()
         let size = layout.geometry.size
         let surface = cairo_pdf_surface_create_for_stream(
@@ -26,9 +32,14 @@ public enum EvidenceReportPDF {
             for mark in page.body + page.footer { draw(mark, in: context, typography: typography) }
             cairo_show_page(context)
         }
+        let drawing = cairo_status(context)
         cairo_destroy(context)
         cairo_surface_finish(surface)
+        let finishing = cairo_surface_status(surface)
         cairo_surface_destroy(surface)
+        for status in [drawing, finishing] where status != CAIRO_STATUS_SUCCESS {
+            throw Failure(reason: String(cString: cairo_status_to_string(status)))
+        }
         return withExtendedLifetime(sink) { sink.data }
     }
 

@@ -178,10 +178,13 @@ enum Golden {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden")
 
+    /// Stands for this build's version, so that a release does not rewrite every expectation.
+    static let versionMark = "{version}"
+
     static func text(_ name: String) throws -> String {
         let file = folder.appendingPathComponent(name + ".txt")
         if ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil { return "" }
-        return try String(contentsOf: file, encoding: .utf8)
+        return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: versionMark, with: TunnelVisionBuild.version)
     }
 
     /// Writes the actual output as the expectation, when asked to (TVCTL_RECORD_GOLDEN=1): for a
@@ -189,6 +192,7 @@ enum Golden {
     static func record(_ name: String, _ actual: String) {
         guard ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil else { return }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? actual.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
+        let text = actual.replacingOccurrences(of: "TunnelVision \(TunnelVisionBuild.version)", with: "TunnelVision \(versionMark)")
+        try? text.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
     }
 }
