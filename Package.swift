@@ -44,7 +44,7 @@ let package = Package(
             "TunnelVisionExport", "TunnelVisionCapture",
         ]),
 
-        .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture"]),
+        .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
         .executableTarget(name: "tvwire", dependencies: ["TunnelVisionCapture", "TunnelVisionFlows", "TunnelVisionWire"]),

@@ -21,6 +21,7 @@ public final class FlowStore: @unchecked Sendable {
     /// Migrates only up to `version`: how a test makes a database of an older version.
     init(path: String, migratingTo version: Int) throws(HistoryError) {
         self.path = path
+        try Self.createSharedWithTheGroup(path)
         let opened: SQLiteConnection
         do {
             opened = try SQLiteConnection(path: path, readOnly: false)
@@ -103,6 +104,23 @@ public final class FlowStore: @unchecked Sendable {
         case SQLITE_FULL: .diskFull(path: path)
         case SQLITE_IOERR where failure.message.contains("denied"): .permissionDenied(path: path)
         default: .failed(path: path, code: failure.code, message: failure.message)
+        }
+    }
+
+    /// SQLite would create the file 0644 less the umask and give its journals the file's mode,
+    /// which locks the group out: the daemon and tvctl share the history through the group, so a
+    /// new history is made group-writable (0660 less the umask) before SQLite opens it. An empty
+    /// file is an empty database.
+    private static func createSharedWithTheGroup(_ path: String) throws(HistoryError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        switch errno {
+        case EEXIST: return
+        case EACCES, EPERM: throw .permissionDenied(path: path)
+        default: throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -100,3 +100,19 @@ import TunnelVisionModel
         }
     }
 }
+
+@Suite struct SharedFileTests {
+    /// The daemon and tvctl share the history through their group: a new file is 0660 less
+    /// the umask, not SQLite's 0644, and its journals follow the file's mode.
+    @Test func aNewHistoryIsWritableByTheGroup() throws {
+        let db = TemporaryDatabase()
+        let previous = umask(0o007)
+        defer { umask(previous) }
+        let store = try db.open()
+        _ = try store.createAuditProject(projectDraft(), at: at(0))
+        for path in [db.path, db.path + "-wal"] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            #expect(mode & 0o777 == 0o660, "\(path) has mode \(String(mode, radix: 8))")
+        }
+    }
+}

@@ -10,17 +10,6 @@ public enum DaemonStartError: Error, Sendable {
     case tun(TunDeviceError)
     case interface(InterfaceTapError)
     case inputUnavailable(String)
-
-    public var message: String {
-        switch self {
-        case .history(let cause): "cannot open the history (\(cause)); check --db and the group's write access."
-        case .captureDirectory(let path, let code): "cannot use the capture directory \(path) (\(String(cString: strerror(code)))); check --captures."
-        case .capture(let error): "cannot start the capture: \(Recorder.describe(error))."
-        case .tun(let error): error.message
-        case .interface(let error): error.message
-        case .inputUnavailable(let input): "this build cannot read \(input)."
-        }
-    }
 }
 
 /// One run of the daemon: one capture session from start to stop. The input thread and the
@@ -52,7 +41,8 @@ public final class CaptureDaemon {
         let session: CaptureSession
         let writer: CaptureFileWriter
         do {
-            try history.closeInterruptedCaptureSessions()
+            let interrupted = try history.closeInterruptedCaptureSessions()
+            if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
             try mendFilesOfAnInterruptedRun()
             session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
             try history.saveDaemonSettings(configuration.publishedSettings, at: start)

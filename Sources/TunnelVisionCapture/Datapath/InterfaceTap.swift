@@ -6,15 +6,6 @@ import Synchronization
 public enum InterfaceTapError: Error, Sendable, Hashable {
     case cannotOpen(interface: String, reason: String)
     case unsupportedLinkType(interface: String, linkType: Int32)
-
-    public var message: String {
-        switch self {
-        case .cannotOpen(let interface, let reason):
-            "cannot capture on \(interface) (\(reason)); the daemon needs CAP_NET_RAW and an existing interface."
-        case .unsupportedLinkType(let interface, let linkType):
-            "\(interface) has link type \(linkType); the passive tap reads Ethernet, Linux cooked and raw IP interfaces."
-        }
-    }
 }
 
 /// The passive input: copies the packets of an existing interface through libpcap, for labs
@@ -27,7 +18,6 @@ public final class InterfaceTap: @unchecked Sendable {
     private let counters: DatapathCounters
     private let clock: PacketClock
     private let stopping = Atomic<Bool>(false)
-
 
     public init(interface: String, snapshotLength: Int, queues: RecorderQueues,
                 counters: DatapathCounters, clock: PacketClock) throws(InterfaceTapError) {

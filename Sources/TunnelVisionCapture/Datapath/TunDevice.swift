@@ -5,17 +5,6 @@ public enum TunDeviceError: Error, Sendable, Hashable {
     case cannotOpenClonePath(errno: Int32)
     case cannotAttach(name: String, errno: Int32)
     case cannotBringUp(name: String, errno: Int32)
-
-    public var message: String {
-        switch self {
-        case .cannotOpenClonePath(let code):
-            "cannot open /dev/net/tun (\(String(cString: strerror(code)))); the daemon needs the tun module and CAP_NET_ADMIN."
-        case .cannotAttach(let name, let code):
-            "cannot attach to TUN device \(name) (\(String(cString: strerror(code)))); run scripts/gateway up, or give the daemon CAP_NET_ADMIN."
-        case .cannotBringUp(let name, let code):
-            "cannot bring \(name) up (\(String(cString: strerror(code)))); run scripts/gateway up first."
-        }
-    }
 }
 
 /// The daemon's TUN device: raw IPv4 and IPv6 packets without a packet-information prefix.

@@ -32,7 +32,6 @@ public final class Recorder: @unchecked Sendable {
     private let log: DaemonLog
     private var retention: RetentionRunner
     private let stopping = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
 
     private var status: DaemonHeartbeat
     private var queueFullAtLastBeat: UInt64 = 0
@@ -66,8 +65,6 @@ public final class Recorder: @unchecked Sendable {
     /// Asks the thread to drain what is queued, commit it, close the file and return.
     public func stop() { stopping.store(true, ordering: .releasing) }
 
-    public var hasFinished: Bool { finished.load(ordering: .acquiring) }
-
     /// The status as of the last heartbeat (read after `run()` returned, or from its thread).
     public var lastStatus: DaemonHeartbeat { status }
 
@@ -98,7 +95,6 @@ public final class Recorder: @unchecked Sendable {
         do { try writer.close(at: Date(nanosecondsSinceEpoch: now)) } catch { suspendCapture(error, now: now) }
         commit(now: now, finishing: true)
         heartbeat(now: now)
-        finished.store(true, ordering: .releasing)
     }
 
     private func recordCaptured(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
@@ -136,7 +132,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// The cause is said once when capture stops working, not once per packet.
     private func suspendCapture(_ error: Error, now: Int64) {
-        if captureBlockedUntil == nil { log.say(.captureSuspended(cause: Self.describe(error))) }
+        if captureBlockedUntil == nil { log.say(.captureSuspended(cause: CaptureWriteError.describe(error))) }
         captureBlockedUntil = now + cadence.captureRetryNanoseconds
     }
 
@@ -182,15 +178,6 @@ public final class Recorder: @unchecked Sendable {
         } catch {
             if !heartbeatFailing { log.say(.heartbeatFailed(cause: String(describing: error))) }
             heartbeatFailing = true
-        }
-    }
-
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case CaptureWriteError.noSpace(let directory): "no space left in \(directory)"
-        case CaptureWriteError.io(let path, let code): "\(path): \(String(cString: strerror(code)))"
-        case CaptureWriteError.sequencesExhausted: "every capture file sequence was used"
-        default: String(describing: error)
         }
     }
 }

@@ -31,7 +31,6 @@ public struct ControlLibrary: Sendable {
         // writable by the group, or the next member of it is locked out: the daemon's umask.
         umask(0o007)
         do {
-            if creatingHistory { try HistoryAccess.createForTheGroup(location) }
             let store = try FlowStore(path: location.path)
             return try body(store)
         } catch {

@@ -42,22 +42,6 @@ enum HistoryAccess {
         return false
     }
 
-    /// SQLite creates a database readable by its group only (0644 less the umask) and gives its
-    /// journals the database's mode: a history the group shares has to exist before SQLite
-    /// opens it. An empty file is an empty database.
-    static func createForTheGroup(_ location: DatabaseLocation) throws(HistoryError) {
-        let descriptor = open(location.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
-        if descriptor >= 0 {
-            close(descriptor)
-            return
-        }
-        switch errno {
-        case EEXIST: return
-        case EACCES, EPERM: throw .permissionDenied(path: location.path)
-        default: throw .cannotOpen(path: location.path, reason: String(cString: strerror(errno)))
-        }
-    }
-
     /// Whether this process already has the group's rights: then joining it is not the answer.
     static func isInSharedGroup() -> Bool {
         guard let group = getgrnam(Wording.groupName) else { return false }

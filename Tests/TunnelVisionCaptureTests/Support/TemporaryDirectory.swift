@@ -48,4 +48,10 @@ func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
     return result.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
 }
 
-let externalCaptures = "/work/shared/captures/external"
+/// Real captures from other projects: shared/ lies beside the repository (in CI too), else where
+/// the sessions keep it.
+let externalCaptures: String = {
+    let beside = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../../shared/captures/external").standardized.path
+    return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/captures/external"
+}()

@@ -1,13 +1,15 @@
 # Runs the real daemon in the gateway namespace and reads the history it writes (source after
-# netns.sh). Audit sessions are started and ended with SQL, as tvctl would through the store.
+# netns.sh). Recordings (audit sessions) are started and ended with tvctl, as a technician would.
 
 DAEMON=${DAEMON:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/.build/debug/tunnelvisiond}
+TVCTL=${TVCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/.build/debug/tvctl}
 DAEMON_PID=
 
 # Until the flow engine is merged the executable is a placeholder that cannot capture; a check
 # says so and stands aside rather than failing on it. A missing build still fails.
 require_daemon() {
   [ -x "$DAEMON" ] || { echo "no daemon at $DAEMON; build it first (swift build --product tunnelvisiond)"; exit 1; }
+  [ -x "$TVCTL" ] || { echo "no tvctl at $TVCTL; build it first (swift build --product tvctl)"; exit 1; }
   if ! "$DAEMON" --version 2>/dev/null | grep -q '^tunnelvisiond '; then
     echo "SKIP: $DAEMON is the placeholder (the flow engine is not merged yet)"
     exit 0
@@ -47,16 +49,16 @@ daemon_stop() {
 
 now_ns() { date +%s%N; }
 
+tvctl() { "$TVCTL" --db "$WORK/history.sqlite" "$@"; }
+
+# Opens a recording of a new project; prints its session id.
 audit_session_start() {
-  local now
-  now=$(now_ns)
-  sql "INSERT INTO audit_projects (name, created_at) VALUES ('Lab $LAB', $now);
-       INSERT INTO audit_sessions (project_id, kind, device_model, os_version, tool_version, inspection_enabled, ca_trusted, started_at)
-         VALUES (last_insert_rowid(), 0, 'lab phone', 'netns', 'check', 0, 0, $now);
-       SELECT id FROM audit_sessions WHERE ended_at IS NULL;"
+  tvctl project create "Lab $LAB $(now_ns)" >/dev/null || return 1
+  tvctl session start "$(sql "SELECT MAX(id) FROM audit_projects")" --baseline --device "lab phone" --os netns |
+    sed -n 's/^Recording session \([0-9]*\),.*/\1/p'
 }
 
-audit_session_end() { sql "UPDATE audit_sessions SET ended_at = $(now_ns) WHERE id = $1"; }
+audit_session_end() { tvctl session end "$1" >/dev/null; }
 
 # Waits for the recorder's next commits (it flushes dirty flows at least once a second).
 settle() { sleep "${1:-1.5}"; }

@@ -46,6 +46,7 @@ run_scenario() {
   settle
   session=$(audit_session_start)
   during_start=$(now_ns)
+  tvctl status | sed 's/^/  tvctl status: /'
   expect_eq "TLS 1.3 answers" tls13 "$(phone_fetch https://tls13.lab/)"
   expect_eq "TLS 1.2 answers" tls12 "$(phone_fetch https://tls12.lab/)"
   expect_eq "plain HTTP answers" plain "$(phone_fetch http://plain.lab/)"

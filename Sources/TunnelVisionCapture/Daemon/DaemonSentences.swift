@@ -1,0 +1,136 @@
+import Foundation
+
+// Every sentence the daemon shows a person — its log lines and the one line it prints when it
+// cannot start — in one place.
+
+/// What the daemon writes to its log (standard error, which systemd hands to the journal).
+public enum DaemonMessage: Sendable, Hashable {
+    case started(input: String, captureSession: Int64, directory: String)
+    case closedInterruptedSessions([Int64])
+    case cutTornTail(path: String, bytes: UInt64)
+    case captureSuspended(cause: String)
+    case captureResumed(notCaptured: UInt64)
+    case batchRefused(cause: String)
+    case recorderBehind(packets: UInt64)
+    case retentionDeleted(files: Int, bytesAfter: UInt64)
+    case retentionShortfall(RetentionShortfall)
+    case retentionFailed(cause: String)
+    case heartbeatFailed(cause: String)
+    case stopping(signal: Int32)
+    case stopped(packets: UInt64, notCaptured: UInt64)
+
+    public var text: String {
+        switch self {
+        case .started(let input, let session, let directory):
+            "capturing from \(input) as capture session \(session), files in \(directory)"
+        case .closedInterruptedSessions(let ids):
+            "capture session \(ids.map(String.init).joined(separator: ", ")) ended without a stop; closed at its last packet"
+        case .cutTornTail(let path, let bytes):
+            "\(path) ended inside a record after a crash; cut back to \(bytes) bytes"
+        case .captureSuspended(let cause):
+            "cannot write the capture (\(cause)); packets are recorded as not captured until it works again"
+        case .captureResumed(let count):
+            "capture resumed; \(count) packets in between were recorded as not captured"
+        case .batchRefused(let cause):
+            "the history refused a batch (\(cause)); its packet rows are lost, their bytes stay in the capture file"
+        case .recorderBehind(let packets):
+            "the recorder fell behind: \(packets) packets in the last second were forwarded and stored as not captured"
+        case .retentionDeleted(let files, let bytes):
+            "retention deleted \(files) capture files; \(bytes) bytes of captures remain"
+        case .retentionShortfall(.sizeCapHeldByEvidence(let evidence, let total)):
+            "captures take \(total) bytes, above the size limit: \(evidence) bytes are audit evidence, which is kept until its session is deleted"
+        case .retentionShortfall(.sizeCapHeldByNewestFile(let total)):
+            "captures take \(total) bytes, above the size limit, all in the file being written"
+        case .retentionShortfall(.evidenceUnknown):
+            "which capture files are audit evidence could not be read; nothing was deleted"
+        case .retentionFailed(let cause):
+            "retention could not run (\(cause)); nothing was deleted"
+        case .heartbeatFailed(let cause):
+            "cannot write the status heartbeat (\(cause))"
+        case .stopping(let signal):
+            "stopping on signal \(signal)"
+        case .stopped(let packets, let notCaptured):
+            "stopped after \(packets) packets (\(notCaptured) not captured)"
+        }
+    }
+}
+
+/// Where the daemon's sentences go: standard error, which systemd hands to the journal.
+public struct DaemonLog: Sendable {
+    private let sink: @Sendable (String) -> Void
+
+    public init(sink: @escaping @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("tunnelvisiond: " + line + "\n").utf8))
+    }) {
+        self.sink = sink
+    }
+
+    public func say(_ message: DaemonMessage) { sink(message.text) }
+}
+
+extension ConfigurationError {
+    /// The one sentence shown to whoever started the daemon.
+    public var message: String {
+        switch self {
+        case .unreadableFile(let path): "cannot read the configuration \(path); check that it exists and is readable."
+        case .malformedLine(let path, let line): "\(path):\(line) is not a `key = value` line."
+        case .unknownKey(let key, let path, let line): "\(path):\(line): unknown setting `\(key)`; see tunnelvisiond --help."
+        case .invalidValue(let key, let value): "`\(value)` is not a valid value for \(key)."
+        case .unknownFlag(let flag): "unknown option \(flag); see tunnelvisiond --help."
+        case .missingValue(let flag): "\(flag) needs a value."
+        case .conflictingInputs: "choose one input: --tun, --interface or --read."
+        }
+    }
+}
+
+extension DaemonStartError {
+    /// The one sentence printed when the daemon cannot start.
+    public var message: String {
+        switch self {
+        case .history(let cause): "cannot open the history (\(cause)); check --db and the group's write access."
+        case .captureDirectory(let path, let code): "cannot use the capture directory \(path) (\(String(cString: strerror(code)))); check --captures."
+        case .capture(let error): "cannot start the capture: \(CaptureWriteError.describe(error))."
+        case .tun(let error): error.message
+        case .interface(let error): error.message
+        case .inputUnavailable(let input): "this build cannot read \(input)."
+        }
+    }
+}
+
+extension TunDeviceError {
+    /// The one sentence printed when the daemon cannot start.
+    public var message: String {
+        switch self {
+        case .cannotOpenClonePath(let code):
+            "cannot open /dev/net/tun (\(String(cString: strerror(code)))); the daemon needs the tun module and CAP_NET_ADMIN."
+        case .cannotAttach(let name, let code):
+            "cannot attach to TUN device \(name) (\(String(cString: strerror(code)))); run scripts/gateway up, or give the daemon CAP_NET_ADMIN."
+        case .cannotBringUp(let name, let code):
+            "cannot bring \(name) up (\(String(cString: strerror(code)))); run scripts/gateway up first."
+        }
+    }
+}
+
+extension InterfaceTapError {
+    /// The one sentence printed when the daemon cannot start.
+    public var message: String {
+        switch self {
+        case .cannotOpen(let interface, let reason):
+            "cannot capture on \(interface) (\(reason)); the daemon needs CAP_NET_RAW and an existing interface."
+        case .unsupportedLinkType(let interface, let linkType):
+            "\(interface) has link type \(linkType); the passive tap reads Ethernet, Linux cooked and raw IP interfaces."
+        }
+    }
+}
+
+extension CaptureWriteError {
+    /// Why a capture write failed, as a log line quotes it.
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case CaptureWriteError.noSpace(let directory): "no space left in \(directory)"
+        case CaptureWriteError.io(let path, let code): "\(path): \(String(cString: strerror(code)))"
+        case CaptureWriteError.sequencesExhausted: "every capture file sequence was used"
+        default: String(describing: error)
+        }
+    }
+}
