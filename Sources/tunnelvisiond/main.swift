@@ -31,7 +31,7 @@ let store: FlowStore
 do {
     store = try FlowStore(path: configuration.database)
 } catch {
-    fail("cannot open the history \(configuration.database) (\(error)); check --db and the group's write access.", status: 1)
+    fail(DaemonStartError.history("\(configuration.database): \(error)").message, status: 1)
 }
 
 let daemon = CaptureDaemon(configuration: configuration, history: store,
