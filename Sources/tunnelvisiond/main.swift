@@ -1,9 +1,9 @@
 import Foundation
 import TunnelVisionCapture
+import TunnelVisionModel
 import TunnelVisionStore
 
-/// tunnelvisiond: exit 0 after a clean stop, 1 when it could not start, 2 on a usage error.
-let toolVersion = "tunnelvisiond 0.1.0"
+// tunnelvisiond: exit 0 after a clean stop, 1 when it could not start, 2 on a usage error.
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data(("tunnelvisiond: " + message + "\n").utf8))
@@ -16,7 +16,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 if arguments.contains("--version") {
-    print(toolVersion)
+    print("tunnelvisiond \(TunnelVisionBuild.version)")
     exit(0)
 }
 
@@ -35,7 +35,7 @@ do {
 }
 
 let daemon = CaptureDaemon(configuration: configuration, history: store,
-                           engine: RecordingFlowEngine(configuration: configuration.flowEngine), toolVersion: toolVersion)
+                           engine: RecordingFlowEngine(configuration: configuration.flowEngine), toolVersion: TunnelVisionBuild.version)
 do {
     try daemon.run()
 } catch {
