@@ -16,11 +16,11 @@ public enum DaemonStartError: Error, Sendable {
 /// recorder thread run beside the caller's thread, which only waits for a stop signal.
 public final class CaptureDaemon {
     public let configuration: DaemonConfiguration
-    private let history: CaptureHistory
+    let history: CaptureHistory
     private let engine: PacketEngine
     private let log: DaemonLog
     private let notifier: ServiceManagerNotifier
-    private let toolVersion: String
+    let toolVersion: String
 
     public init(configuration: DaemonConfiguration, history: CaptureHistory, engine: PacketEngine, toolVersion: String,
                 log: DaemonLog = DaemonLog(), notifier: ServiceManagerNotifier = ServiceManagerNotifier()) {
@@ -32,11 +32,16 @@ public final class CaptureDaemon {
         self.notifier = notifier
     }
 
-    /// Runs until SIGTERM or SIGINT (or the input ends), then ends the capture session.
-    /// `makeSource` builds inputs this module does not own (the offline file reader).
-    public func run(makeSource: ((CaptureInput, RecorderQueues, DatapathCounters, PacketClock) throws -> PacketSource?)? = nil) throws(DaemonStartError) {
-        StopSignals.block()
+    /// Runs until SIGTERM or SIGINT, then ends the capture session; a file input (`--read`)
+    /// runs to the file's end.
+    public func run() throws(DaemonStartError) {
         let clock = PacketClock()
+        if case .file(let path) = configuration.input {
+            let summary = try runImport(path: path, clock: clock)
+            log.say(.imported(path: path, packets: summary.packets, flows: summary.flows))
+            return
+        }
+        StopSignals.block()
         let start = Date(nanosecondsSinceEpoch: clock.now())
         let session: CaptureSession
         let writer: CaptureFileWriter
@@ -59,7 +64,7 @@ public final class CaptureDaemon {
 
         let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: configuration.queueSlotBytes)
         let counters = DatapathCounters()
-        let source = try makeInput(queues: queues, counters: counters, clock: clock, makeSource: makeSource)
+        let source = try makeInput(queues: queues, counters: counters, clock: clock)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
                                 session: session, clock: clock, retention: configuration.retention, log: log)
         let notifier = self.notifier
@@ -82,8 +87,7 @@ public final class CaptureDaemon {
         log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
     }
 
-    private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock,
-                           makeSource: ((CaptureInput, RecorderQueues, DatapathCounters, PacketClock) throws -> PacketSource?)?) throws(DaemonStartError) -> PacketSource {
+    private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock) throws(DaemonStartError) -> PacketSource {
         switch configuration.input {
         case .tun(let name):
             do {
@@ -98,12 +102,7 @@ public final class CaptureDaemon {
                                         queues: queues, counters: counters, clock: clock)
             } catch { throw .interface(error) }
         case .file:
-            let made: PacketSource?
-            do { made = try makeSource?(configuration.input, queues, counters, clock) } catch {
-                throw .inputUnavailable("\(configuration.input.label): \(error)")
-            }
-            guard let made else { throw .inputUnavailable(configuration.input.label) }
-            return made
+            throw .inputUnavailable(configuration.input.label)  // read by runImport, never live
         }
     }
 
@@ -126,7 +125,7 @@ public final class CaptureDaemon {
         }
     }
 
-    private func makeDirectory(_ path: String) throws(DaemonStartError) {
+    func makeDirectory(_ path: String) throws(DaemonStartError) {
         if mkdir(path, 0o2770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
         guard access(path, W_OK) == 0 else { throw .captureDirectory(path: path, errno: errno) }
     }

@@ -18,6 +18,7 @@ public enum DaemonMessage: Sendable, Hashable {
     case heartbeatFailed(cause: String)
     case stopping(signal: Int32)
     case stopped(packets: UInt64, notCaptured: UInt64)
+    case imported(path: String, packets: Int, flows: Int)
 
     public var text: String {
         switch self {
@@ -51,6 +52,8 @@ public enum DaemonMessage: Sendable, Hashable {
             "stopping on signal \(signal)"
         case .stopped(let packets, let notCaptured):
             "stopped after \(packets) packets (\(notCaptured) not captured)"
+        case .imported(let path, let packets, let flows):
+            "imported \(path): \(packets) packets, \(flows) flows"
         }
     }
 }
@@ -92,7 +95,7 @@ extension DaemonStartError {
         case .capture(let error): "cannot start the capture: \(CaptureWriteError.describe(error))."
         case .tun(let error): error.message
         case .interface(let error): error.message
-        case .inputUnavailable(let input): "this build cannot read \(input)."
+        case .inputUnavailable(let input): "cannot read \(input)."
         }
     }
 }

@@ -1,6 +1,7 @@
 import CPcap
 import Foundation
 import Synchronization
+import TunnelVisionWire
 
 /// Why the passive tap could not start.
 public enum InterfaceTapError: Error, Sendable, Hashable {
@@ -13,7 +14,7 @@ public enum InterfaceTapError: Error, Sendable, Hashable {
 /// so each frame's link header is cut off first; frames that carry no IP are skipped.
 public final class InterfaceTap: @unchecked Sendable {
     private let handle: OpaquePointer
-    private let linkType: Int32
+    private let linkType: LinkType
     private let queues: RecorderQueues
     private let counters: DatapathCounters
     private let clock: PacketClock
@@ -25,7 +26,8 @@ public final class InterfaceTap: @unchecked Sendable {
         guard let handle = pcap_create(interface, &errors) else {
             throw .cannotOpen(interface: interface, reason: String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        pcap_set_snaplen(handle, Int32(clamping: snapshotLength + LinkHeader.longest))
+        // Room for the link header in front of a full snapshot (Ethernet with a few VLAN tags).
+        pcap_set_snaplen(handle, Int32(clamping: snapshotLength + 64))
         pcap_set_immediate_mode(handle, 1)
         pcap_set_buffer_size(handle, 32 * 1024 * 1024)
         pcap_set_timeout(handle, 100)
@@ -34,10 +36,12 @@ public final class InterfaceTap: @unchecked Sendable {
             pcap_close(handle)
             throw .cannotOpen(interface: interface, reason: reason)
         }
-        let linkType = pcap_datalink(handle)
-        guard LinkHeader.isSupported(linkType) else {
+        // libpcap speaks DLT numbers, where raw IP is 12 (14 on OpenBSD), not the file format's 101.
+        let dataLink = pcap_datalink(handle)
+        let linkType = dataLink == 12 || dataLink == 14 ? LinkType.raw : LinkType(rawValue: UInt32(truncatingIfNeeded: dataLink))
+        guard LinkType.supported.contains(linkType) else {
             pcap_close(handle)
-            throw .unsupportedLinkType(interface: interface, linkType: linkType)
+            throw .unsupportedLinkType(interface: interface, linkType: Int32(truncatingIfNeeded: linkType.rawValue))
         }
         self.linkType = linkType
         self.handle = handle
@@ -65,9 +69,8 @@ public final class InterfaceTap: @unchecked Sendable {
                 continue
             }
             let frame = UnsafeRawBufferPointer(start: data, count: Int(header.pointee.caplen))
-            guard let cut = LinkHeader.length(of: frame, linkType: linkType), cut < frame.count else { continue }
-            let wireLength = Int(header.pointee.len) - cut
-            let packet = UnsafeRawBufferPointer(rebasing: frame[cut...])
+            guard let packet = linkType.networkPayload(of: frame), !packet.isEmpty else { continue }
+            let wireLength = Int(header.pointee.len) - (frame.count - packet.count)
             counters.packetsSeen.add(1, ordering: .relaxed)
             counters.bytesSeen.add(UInt64(max(0, wireLength)), ordering: .relaxed)
             queues.offer(packet, wireLength: wireLength, timestampNanoseconds: clock.now(), counters: counters)

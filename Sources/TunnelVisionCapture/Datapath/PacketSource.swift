@@ -1,5 +1,5 @@
-/// An input thread's body: the inline TUN tap, the passive interface tap, or an offline file.
-/// `run()` returns after `stop()`, or by itself when the input ends (a file read to its end).
+/// A live input thread's body: the inline TUN tap or the passive interface tap. `run()` returns
+/// after `stop()`.
 public protocol PacketSource: AnyObject, Sendable {
     func run()
     func stop()

@@ -1,0 +1,18 @@
+import Foundation
+import TunnelVisionModel
+
+extension CaptureDaemon {
+    /// `--read FILE`: the file's packets cross the same engine into the same history, copied
+    /// into the capture files, as one capture session of their own. A daemon capturing live
+    /// beside it is left alone: no session of its is closed, no setting or heartbeat replaced.
+    func runImport(path: String, clock: PacketClock) throws(DaemonStartError) -> OfflineImport.Summary {
+        let request = OfflineImportRequest(
+            capturePath: path, databasePath: configuration.database, captureDirectory: configuration.captureDirectory,
+            clientNetworks: configuration.flowEngine.clientNetworks)
+        do {
+            return try OfflineImport.run(request, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) })
+        } catch {
+            throw .inputUnavailable("\(configuration.input.label): \(error)")
+        }
+    }
+}
