@@ -10,9 +10,10 @@ import TunnelVisionStore
 
     static func importing(_ file: String) throws -> (summary: OfflineImport.Summary, store: FlowStore, directory: String) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
-        let request = try OfflineImportRequest(arguments: [
-            "--read", "\(captures)/\(file)", "--db", "\(work)/history.sqlite", "--captures", "\(work)/captures",
-        ])
+        let request = OfflineImportRequest(
+            capturePath: "\(captures)/\(file)", databasePath: "\(work)/history.sqlite",
+            captureDirectory: "\(work)/captures", clientNetworks: []
+        )
         let summary = try OfflineImport.run(request, toolVersion: "test")
         return (summary, try FlowStore(path: "\(work)/history.sqlite"), "\(work)/captures")
     }
@@ -54,9 +55,10 @@ import TunnelVisionStore
 
     @Test func aFileThatIsNotACaptureIsRefusedBeforeAnythingIsWritten() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
-        let request = try OfflineImportRequest(arguments: [
-            "--read", "\(Self.captures)/SOURCES.md", "--db", "\(work)/history.sqlite", "--captures", "\(work)/captures",
-        ])
+        let request = OfflineImportRequest(
+            capturePath: "\(Self.captures)/SOURCES.md", databasePath: "\(work)/history.sqlite",
+            captureDirectory: "\(work)/captures", clientNetworks: []
+        )
         #expect(throws: OfflineImport.ImportError.self) { try OfflineImport.run(request, toolVersion: "test") }
         #expect(!FileManager.default.fileExists(atPath: "\(work)/history.sqlite"))
     }
