@@ -3,10 +3,27 @@ import TunnelVisionModel
 
 /// The text forms of the few flow readings that are lists: kept readable for `sqlite3`.
 enum FlowCoding {
+    /// Written by hand rather than through JSONSerialization: a flow is written at every flush,
+    /// and the daemon's ingest rate is bounded by what a flush costs.
     static func json(_ strings: [String]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: strings),
-              let text = String(data: data, encoding: .utf8) else { return "[]" }
-        return text
+        "[" + strings.map(quoted).joined(separator: ",") + "]"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     static func strings(_ text: String) -> [String] {
@@ -23,16 +40,12 @@ enum FlowCoding {
     }
 
     static func certificatesJSON(_ reading: ServerCertificateReading) -> String {
-        let object: [String: Any]
         switch reading {
         case .presented(let chain, let complete):
-            object = ["kind": "presented", "complete": complete, "chain": chain.map(certificateObject)]
+            return "{\"chain\":[" + chain.map(certificateJSON).joined(separator: ",") + "],\"complete\":\(complete),\"kind\":\"presented\"}"
         case .notSent(let absence):
-            object = ["kind": "notSent", "absence": Int(absence.rawValue)]
+            return "{\"absence\":\(absence.rawValue),\"kind\":\"notSent\"}"
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-              let text = String(data: data, encoding: .utf8) else { return "{}" }
-        return text
     }
 
     static func certificates(_ text: String) -> ServerCertificateReading? {
@@ -48,14 +61,15 @@ enum FlowCoding {
         }
     }
 
-    private static func certificateObject(_ certificate: CertificateSummary) -> [String: Any] {
-        var object: [String: Any] = [
-            "subject": certificate.subject, "issuer": certificate.issuer,
-            "sha256": certificate.sha256, "truncated": certificate.namesTruncated,
+    private static func certificateJSON(_ certificate: CertificateSummary) -> String {
+        var fields = ["\"issuer\":" + quoted(certificate.issuer)]
+        if let notAfter = certificate.notAfter { fields.append("\"notAfter\":\(notAfter.nanosecondsSinceEpoch)") }
+        if let notBefore = certificate.notBefore { fields.append("\"notBefore\":\(notBefore.nanosecondsSinceEpoch)") }
+        fields += [
+            "\"sha256\":" + quoted(certificate.sha256), "\"subject\":" + quoted(certificate.subject),
+            "\"truncated\":\(certificate.namesTruncated)",
         ]
-        object["notBefore"] = certificate.notBefore?.nanosecondsSinceEpoch
-        object["notAfter"] = certificate.notAfter?.nanosecondsSinceEpoch
-        return object
+        return "{" + fields.joined(separator: ",") + "}"
     }
 
     private static func certificate(_ object: [String: Any]) -> CertificateSummary? {

@@ -226,3 +226,20 @@ import TunnelVisionModel
         #expect(read.at.nanosecondsSinceEpoch == at(3).nanosecondsSinceEpoch)
     }
 }
+
+@Suite struct FlowCodingTests {
+    /// The hand-written JSON must read back through a real JSON parser, whatever the names hold.
+    @Test(arguments: [["h2", "http/1.1"], [], ["quote\"d", "back\\slash", "tab\tnew\nline\u{01}", "ünï", "😀"]])
+    func stringListsRoundTrip(strings: [String]) {
+        #expect(FlowCoding.strings(FlowCoding.json(strings)) == strings)
+    }
+
+    @Test func certificateChainsRoundTrip() {
+        let odd = CertificateSummary(
+            subject: "CN=\"quoted\",O=Back\\slash\u{7}", issuer: "CN=Ünïcode CA", notBefore: nil,
+            notAfter: Date(nanosecondsSinceEpoch: 1_800_000_000_000_000_000), sha256: "ab", namesTruncated: false)
+        let reading = ServerCertificateReading.presented(chain: [odd, odd], chainIsComplete: true)
+        #expect(FlowCoding.certificates(FlowCoding.certificatesJSON(reading)) == reading)
+        #expect(FlowCoding.certificates(FlowCoding.certificatesJSON(.notSent(.noCertificateMessage))) == .notSent(.noCertificateMessage))
+    }
+}
