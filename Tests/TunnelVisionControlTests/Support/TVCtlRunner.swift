@@ -85,6 +85,7 @@ final class RunningTVCtl: @unchecked Sendable {
         let lock = NSLock()
         var output = Data()
         var error = Data()
+        let pending = DispatchGroup()
     }
 
     init(process: Process, output: Pipe, error: Pipe, input: Pipe) {
@@ -92,14 +93,21 @@ final class RunningTVCtl: @unchecked Sendable {
         outputPipe = output
         errorPipe = error
         inputPipe = input
+        // One reader thread per stream, each appending in the order it read: a readability
+        // handler still running when the process ends could append its chunk after the rest.
         let collected = self.collected
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.lock.lock(); collected.output.append(data); collected.lock.unlock()
-        }
-        error.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.lock.lock(); collected.error.append(data); collected.lock.unlock()
+        for (handle, isOutput) in [(output.fileHandleForReading, true), (error.fileHandleForReading, false)] {
+            collected.pending.enter()
+            Thread.detachNewThread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    collected.lock.lock()
+                    if isOutput { collected.output.append(data) } else { collected.error.append(data) }
+                    collected.lock.unlock()
+                }
+                collected.pending.leave()
+            }
         }
     }
 
@@ -130,13 +138,8 @@ final class RunningTVCtl: @unchecked Sendable {
 
     func finish() -> Run {
         process.waitUntilExit()
-        outputPipe.fileHandleForReading.readabilityHandler = nil
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        let restOut = outputPipe.fileHandleForReading.readDataToEndOfFile()
-        let restErr = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        collected.pending.wait()
         collected.lock.lock(); defer { collected.lock.unlock() }
-        collected.output.append(restOut)
-        collected.error.append(restErr)
         return Run(
             status: process.terminationStatus, output: String(decoding: collected.output, as: UTF8.self),
             error: String(decoding: collected.error, as: UTF8.self))
