@@ -18,18 +18,8 @@ extension CaptureDaemon {
     func runImport(path: String, clock: PacketClock) throws(DaemonStartError) -> OfflineImport.Summary {
         let session: CaptureSession
         var writer: CaptureFileWriter?
-        do {
-            session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label,
-                                                      at: Date(nanosecondsSinceEpoch: clock.now()))
-            try makeDirectory(configuration.captureDirectory)
-            writer = try CaptureFileWriter(configuration: configuration.captureFiles,
-                                           highestSequenceInHistory: history.highestCaptureFileSequence())
-        } catch let error as DaemonStartError {
-            throw error
-        } catch let error as CaptureWriteError {
-            throw .capture(error)
-        } catch {
-            throw .history(String(describing: error))
+        do { (session, writer) = try beginCapture(at: Date(nanosecondsSinceEpoch: clock.now())) } catch {
+            throw Self.startError(error)
         }
         var target = ImportHistory(history: history)
         let outcome = Result { () throws(OfflineImport.ImportError) -> OfflineImport.Summary in
