@@ -47,7 +47,9 @@ let package = Package(
         .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
-        .executableTarget(name: "tvwire", dependencies: ["TunnelVisionCapture", "TunnelVisionFlows", "TunnelVisionWire"]),
+        .executableTarget(name: "tvwire", dependencies: [
+            "TunnelVisionCapture", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+        ]),
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.

@@ -9,16 +9,17 @@ public func fuzzTLS(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     let cut = min(Int(input[0]) * 8, count)
     var client = ClientHandshakeReader()
     var server = ServerHandshakeReader()
+    var cache = CertificateSummaryCache()
     var opening = StreamOpeningDetector()
     for end in [cut, count] {
         let prefix = UnsafeRawBufferPointer(rebasing: input[0..<end])
         client.advance(over: prefix)
-        server.advance(over: prefix)
+        server.advance(over: prefix, certificates: &cache)
     }
     opening.feed(input)
     _ = ClientHelloReading(body: input)
     _ = ServerHelloReading(body: input)
-    _ = CertificateChain.read(body: input, statedLength: count)
+    _ = CertificateChain.read(body: input, statedLength: count, cache: &cache)
     _ = ClientHandshakeReader.readCryptoStream(input)
     return 0
 }

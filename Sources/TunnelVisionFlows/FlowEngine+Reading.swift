@@ -33,13 +33,13 @@ extension FlowEngine {
         case .outbound:
             guard !reading.outboundSettled, reading.outbound.insert(sequence: sequence, payload: payload) else { return }
             if reading.outbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
-            reading.readOutbound()
+            reading.readOutbound(certificates: &certificates)
         case .inbound:
             guard reading.outbound.base != nil || reading.carriesDNS,
                   reading.inbound.insert(sequence: sequence, payload: payload) else { return }
             if reading.inbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
             var answers: [DNSResponse] = []
-            reading.readInbound { answers.append($0) }
+            reading.readInbound(certificates: &certificates) { answers.append($0) }
             for response in answers { ingest(response, slot: slot, at: now) }
         }
         if reading.opening.opening == .tlsHandshake {

@@ -14,6 +14,7 @@ public struct FlowEngine {
 
     var table: FlowTable
     var attribution = DNSAttribution()
+    var certificates = CertificateSummaryCache()
     private var fragments = FragmentPorts()
     private var nextHandle: FlowHandle = 1
     /// Slots of live flows that have no row yet, by handle, for `assign(rows:)`.
@@ -177,11 +178,12 @@ public struct FlowEngine {
         }
     }
 
-    /// Takes a flow out of the table; its last state goes into the next batch.
+    /// Takes a flow out of the table; its last state goes into the next batch unless an earlier
+    /// batch already carried it unchanged.
     private mutating func finish(slot: Int) {
         let flow = table.remove(slot)
         awaitingRows[flow.handle] = nil
-        pending.flows.append(flow.upsert)
+        if flow.isDirty { pending.flows.append(flow.upsert) }
     }
 
     private mutating func count(_ packet: DecodedPacket, direction: Direction, into slot: Int, at now: Int64) {

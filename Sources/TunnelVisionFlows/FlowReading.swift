@@ -70,7 +70,7 @@ struct TCPStreamReading {
     /// opening rule calls unrecognised, yet servers answer in TLS).
     private(set) var clientSpeaksTLS = false
 
-    mutating func readOutbound() {
+    mutating func readOutbound(certificates: inout CertificateSummaryCache) {
         outbound.bytes.contiguous.withUnsafeBytes { stream in
             if opening.opening == nil, let fresh = stream.slice(from: openingFed) {
                 opening.feed(fresh)
@@ -79,11 +79,11 @@ struct TCPStreamReading {
             if opening.opening == .tlsHandshake || SSLv2ClientHello.matches(stream) { clientSpeaksTLS = true }
             if clientSpeaksTLS { client.advance(over: stream) }
         }
-        if clientSpeaksTLS { readInbound() }
+        if clientSpeaksTLS { readInbound(certificates: &certificates) }
     }
 
     /// Reads the server's side once the phone's opening says it is TLS (or DNS answers).
-    mutating func readInbound(_ answer: (DNSResponse) -> Void = { _ in }) {
+    mutating func readInbound(certificates: inout CertificateSummaryCache, _ answer: (DNSResponse) -> Void = { _ in }) {
         if carriesDNS {
             var offset = dnsOffset
             inbound.bytes.contiguous.withUnsafeBytes { stream in
@@ -95,6 +95,6 @@ struct TCPStreamReading {
             return
         }
         guard clientSpeaksTLS else { return }
-        inbound.bytes.contiguous.withUnsafeBytes { server.advance(over: $0) }
+        inbound.bytes.contiguous.withUnsafeBytes { server.advance(over: $0, certificates: &certificates) }
     }
 }

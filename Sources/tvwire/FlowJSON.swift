@@ -3,7 +3,7 @@ import TunnelVisionModel
 
 /// A flow as the tshark comparison reads it: plain JSON values, names as the model's own.
 enum FlowJSON {
-    static func object(_ state: FlowState, client: Endpoint?, dnsAnswers: [DNSAnswerRecord]) -> [String: Any] {
+    static func object(_ state: FlowState, dnsAnswers: [DNSAnswerRecord]) -> [String: Any] {
         var object: [String: Any] = [
             "proto": state.key.proto.name,
             "a": state.key.endpointA.description,

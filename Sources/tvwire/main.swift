@@ -2,10 +2,12 @@ import Foundation
 import TunnelVisionCapture
 import TunnelVisionFlows
 import TunnelVisionModel
+import TunnelVisionStore
 import TunnelVisionWire
 
 /// tvwire — the wire engine outside the daemon, for checks and measurements.
 ///   tvwire flows FILE          every flow the engine reads from FILE, one JSON object a line
+///   tvwire history DB          every flow a history holds (all capture sessions), as `flows` prints them
 ///   tvwire parse FILE [ROUNDS] decode every packet (link, IP, transport) only; prints pkt/s
 ///   tvwire engine FILE [ROUNDS] run the whole flow engine over FILE; prints pkt/s
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
@@ -23,6 +25,8 @@ guard arguments.count >= 3 else {
 switch arguments[1] {
 case "flows":
     do { try printFlows(path: arguments[2]) } catch { fail("\(error)") }
+case "history":
+    do { try printStoredFlows(databasePath: arguments[2]) } catch { fail("\(error)") }
 case "parse", "engine":
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
     do { try measure(path: arguments[2], rounds: rounds, wholeEngine: arguments[1] == "engine") } catch { fail("\(error)") }
@@ -37,6 +41,17 @@ case "flowmemory":
     measureFlowMemory(flows: count)
 default:
     fail("unknown command \(arguments[1])")
+}
+
+func printStoredFlows(databasePath: String) throws {
+    let store = try FlowStore(path: databasePath)
+    for session in try store.captureSessions() {
+        for flow in try store.reading({ try $0.flows(inCaptureSession: session.id) }) {
+            let data = try JSONSerialization.data(withJSONObject: FlowJSON.object(flow.state, dnsAnswers: []),
+                                                  options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
 }
 
 func printFlows(path: String) throws {
@@ -62,7 +77,7 @@ func printFlows(path: String) throws {
     absorb(engine.finishAll())
     for handle in order {
         guard let state = flows[handle] else { continue }
-        let object = FlowJSON.object(state, client: nil, dnsAnswers: answers[handle] ?? [])
+        let object = FlowJSON.object(state, dnsAnswers: answers[handle] ?? [])
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     }

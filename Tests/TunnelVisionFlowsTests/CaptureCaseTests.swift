@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TunnelVisionCapture
+import TunnelVisionFlows
 import TunnelVisionModel
 
 /// What the engine must read from the real captures (SOURCES.md says what each covers). Values
@@ -129,5 +131,25 @@ import TunnelVisionModel
     @Test func tlsOnPort80IsRaisedToEncrypted() throws {
         let flow = try #require(try CaptureReading("nDPI/tls_port_80.pcapng").flow(toPort: 80))
         #expect(flow.tlsStatus == .encrypted)
+    }
+}
+
+@Suite struct CertificateCacheTests {
+    /// The same handshake twice, a day apart: the second chain comes from the engine's cache
+    /// and must read exactly as the first.
+    @Test func aChainMetAgainReadsTheSame() throws {
+        let reader = try CaptureImportReader(path: "\(CaptureReading.directory)/zeek/tls1_1.pcap")
+        var frames: [([UInt8], Int64)] = []
+        reader.forEachPacket { frames.append((Array($0.bytes), $0.timestampNanoseconds)); return true }
+        var engine = FlowEngine()
+        let day: Int64 = 86_400 * 1_000_000_000
+        for shift in [0, day] {
+            for (frame, time) in frames {
+                frame.withUnsafeBytes { engine.process(packet: $0, linkType: reader.linkType, timestampNanoseconds: time + shift) }
+            }
+        }
+        let chains = engine.finishAll().flows.compactMap(\.state.serverCertificates)
+        #expect(chains.count == 2)
+        #expect(chains.first == chains.last)
     }
 }

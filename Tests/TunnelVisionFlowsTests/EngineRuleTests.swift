@@ -83,11 +83,13 @@ import TunnelVisionWire
     @Test func takeBatchExpiresIdleFlowsByTheInstantItIsGiven() {
         var run = Run()
         run.feed(PacketBuilder.udp(from: Self.phone, to: Self.server, payload: [1]), at: Self.start)
-        _ = run.flush(at: Self.start)
+        #expect(run.flush(at: Self.start).flows.count == 1)
         #expect(run.engine.liveFlowCount == 1)
+        // Expired by the batch's instant; written already, unchanged since, so not written again.
         let later = run.flush(at: Self.start + 121 * Self.second)
         #expect(run.engine.liveFlowCount == 0)
-        #expect(later.flows.count == 1)
+        #expect(run.engine.statistics.flowsExpired == 1)
+        #expect(later.flows.isEmpty)
     }
 
     @Test func beyondItsCapacityTheLeastRecentlySeenFlowIsFlushedAndForgotten() {
@@ -211,5 +213,24 @@ import TunnelVisionWire
         run.feed([0x00, 0x01, 0x02], at: Self.start)
         #expect(run.flush(at: Self.start).isEmpty)
         #expect(run.engine.statistics.undecodable == 1)
+    }
+}
+
+@Suite struct EngineFlushTests {
+    @Test func aFlowThatEndsUnchangedSinceItsLastBatchIsNotWrittenAgain() {
+        var engine = FlowEngine(configuration: FlowEngineConfiguration(flowCapacity: 1))
+        let phone = EngineRuleTests.phone, start = EngineRuleTests.start
+        let other = Endpoint(address: phone.address, port: 50001)
+        PacketBuilder.udp(from: phone, to: EngineRuleTests.server, payload: [1]).withUnsafeBytes {
+            engine.process(packet: $0, linkType: .raw, timestampNanoseconds: start)
+        }
+        #expect(engine.takeBatch(now: start).flows.count == 1)
+        // A second flow evicts the first, which has not changed since it was written.
+        PacketBuilder.udp(from: other, to: EngineRuleTests.server, payload: [1]).withUnsafeBytes {
+            engine.process(packet: $0, linkType: .raw, timestampNanoseconds: start + 1)
+        }
+        let batch = engine.takeBatch(now: start + 1)
+        #expect(batch.flows.map { $0.state.key.endpointA == other || $0.state.key.endpointB == other } == [true])
+        #expect(engine.statistics.flowsEvicted == 1)
     }
 }

@@ -132,7 +132,8 @@ import TunnelVisionModel
     ] as [([[UInt8]], ServerTLSAnswer)])
     func readsTheServersAnswer(records: [[UInt8]], expected: ServerTLSAnswer) {
         var reader = ServerHandshakeReader()
-        records.flatMap { $0 }.withUnsafeBytes { reader.advance(over: $0) }
+        var cache = CertificateSummaryCache()
+        records.flatMap { $0 }.withUnsafeBytes { reader.advance(over: $0, certificates: &cache) }
         #expect(reader.answer == expected)
     }
 
@@ -150,7 +151,8 @@ import TunnelVisionModel
         let stream = PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0xC02F, extensions: nil))
             + PacketBuilder.handshakeRecord(type: type, body: [])
         var reader = ServerHandshakeReader()
-        stream.withUnsafeBytes { reader.advance(over: $0) }
+        var cache = CertificateSummaryCache()
+        stream.withUnsafeBytes { reader.advance(over: $0, certificates: &cache) }
         #expect(reader.certificates == expected)
         #expect(reader.isSettled)
     }
@@ -159,7 +161,8 @@ import TunnelVisionModel
         let stream = PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0xC02F, extensions: nil))
             + bytes("14 0303 0001 01")
         var reader = ServerHandshakeReader()
-        stream.withUnsafeBytes { reader.advance(over: $0) }
+        var cache = CertificateSummaryCache()
+        stream.withUnsafeBytes { reader.advance(over: $0, certificates: &cache) }
         #expect(reader.certificates == .notSent(.resumedSession))
     }
 }
@@ -171,7 +174,8 @@ import TunnelVisionModel
         bytes("00ffff 000003 300100"),   // a list longer than the message
     ])
     func readsWhatItCanAndSaysWhetherAnythingWasLeftOut(body: [UInt8]) {
-        let reading = body.withUnsafeBytes { CertificateChain.read(body: $0, statedLength: body.count) }
+        var cache = CertificateSummaryCache()
+        let reading = body.withUnsafeBytes { CertificateChain.read(body: $0, statedLength: body.count, cache: &cache) }
         switch reading {
         case .presented(let chain, let complete)?:
             #expect(chain.isEmpty)

@@ -1,99 +1,149 @@
+import Foundation
 import TunnelVisionFlows
 import TunnelVisionModel
+import TunnelVisionStore
 import TunnelVisionWire
 
-/// Where an import's history goes: the store's batched writer. It answers with the rows it gave
-/// the flows it inserted.
-public protocol HistoryWriting {
-    mutating func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64]
-}
-
-/// Where an import's packets are copied: the rotating capture files, raw IP (named as the
-/// daemon's capture file writer names it).
-public protocol CapturedPacketWriting {
-    /// Appends one raw IP packet; answers where its record now is.
-    mutating func write(_ packet: UnsafeRawBufferPointer, timestampNanoseconds: Int64) throws -> CaptureLocation
-}
-
 /// Reads a pcap or pcapng file as if it had crossed the tap: the same engine, the same store,
-/// the packets copied (as raw IP, the capture files' link type) so that an import exports like a
-/// recording. The phone's end is the configured networks' or, without them, each flow's initiator.
-public struct OfflineImport {
+/// its own capture session, and the packets copied (as raw IP, the capture files' link type)
+/// into the rotating capture files, so that an imported capture exports like a recorded one.
+/// The phone's end is the configured networks' or, without them, each flow's initiator.
+public enum OfflineImport {
     public struct Summary: Sendable, Hashable {
+        public var captureSession: Int64 = 0
         public var packets = 0
         public var flows = 0
+        /// Frames without a readable IP packet: copied, but on no flow.
         public var undecodable: UInt64 = 0
-        public var batches = 0
+        public var captureFiles = 0
     }
 
     public enum ImportError: Error, CustomStringConvertible {
         case capture(CaptureImportReader.OpenError)
-        /// The store refused a batch; what was written before it stays.
+        /// The capture directory could not be made.
+        case captureDirectory(path: String, reason: String)
+        /// The history refused to open or to take a batch; what was committed before stays.
         case history(any Error)
-        /// A packet could not be copied into the capture files.
-        case packetCopy(any Error)
+        case captureFiles(CaptureWriteError)
 
         public var description: String {
             switch self {
             case .capture(let error): "\(error)"
-            case .history(let error): "the history store refused the import's flows: \(error)"
-            case .packetCopy(let error): "the import's packets could not be copied into the capture files: \(error)"
+            case .captureDirectory(let path, let reason): "cannot create the capture directory \(path): \(reason)"
+            case .history(let error): "the history refused the import: \(error)"
+            case .captureFiles(let error): "the packets could not be copied into the capture files: \(error)"
             }
         }
     }
 
-    /// Packets between two writes to the store: big enough to amortise a transaction.
+    /// Packets between two commits: enough to amortise a transaction and an fsync.
     public static let packetsPerBatch = 8192
 
-    public static func run<History: HistoryWriting, Packets: CapturedPacketWriting>(
-        path: String, history: inout History, captureSession: Int64, packets: inout Packets?,
-        configuration: FlowEngineConfiguration = FlowEngineConfiguration()
+    public static func run(
+        _ request: OfflineImportRequest, toolVersion: String, clock: () -> Date = Date.init
     ) throws(ImportError) -> Summary {
+        // The history keeps the files' paths: they must not depend on where the import ran.
+        var request = request
+        request.captureDirectory = URL(fileURLWithPath: request.captureDirectory).standardizedFileURL.path
+        request.capturePath = URL(fileURLWithPath: request.capturePath).standardizedFileURL.path
         let reader: CaptureImportReader
-        do { reader = try CaptureImportReader(path: path) } catch { throw .capture(error) }
-        var engine = FlowEngine(configuration: configuration)
-        var summary = Summary()
-        var failure: ImportError?
-        var latest: Int64 = 0
+        do { reader = try CaptureImportReader(path: request.capturePath) } catch { throw .capture(error) }
+        do {
+            try FileManager.default.createDirectory(atPath: request.captureDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .captureDirectory(path: request.captureDirectory, reason: error.localizedDescription)
+        }
+        let store: FlowStore, session: CaptureSession, writer: CaptureFileWriter
+        do {
+            store = try FlowStore(path: request.databasePath)
+            session = try store.beginCaptureSession(toolVersion: toolVersion, input: "file:\(request.capturePath)", at: clock())
+        } catch {
+            throw .history(error)
+        }
+        do {
+            writer = try CaptureFileWriter(
+                configuration: CaptureFileConfiguration(directory: request.captureDirectory),
+                highestSequenceInHistory: (try? store.highestCaptureFileSequence()) ?? 0
+            )
+        } catch {
+            throw .captureFiles(error)
+        }
+        var importer = Importer(store: store, writer: writer, session: session.id,
+                                engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
+        reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) }
+        try importer.finish()
+        do { try store.endCaptureSession(id: session.id, at: clock()) } catch { throw .history(error) }
+        importer.summary.captureSession = session.id
+        return importer.summary
+    }
+}
 
-        func flush(_ batch: HistoryBatch) -> Bool {
-            guard !batch.isEmpty else { return true }
+/// One import's running state: the engine, and the order of commits — the capture files flushed
+/// and recorded before the batch whose rows point into them.
+private struct Importer {
+    let store: FlowStore
+    let writer: CaptureFileWriter
+    let session: Int64
+    var engine: FlowEngine
+    var summary = OfflineImport.Summary()
+    var failure: OfflineImport.ImportError?
+    var latest: Int64 = 0
+
+    /// Copies and reads one packet; false stops the reading after a failure.
+    mutating func take(_ packet: CaptureImportReader.Packet, linkType: LinkType) -> Bool {
+        summary.packets += 1
+        latest = max(latest, packet.timestampNanoseconds)
+        var location = CaptureLocation.notCaptured
+        // The packet row describes the raw IP record the capture files hold, not the foreign frame.
+        var wireLength = packet.wireLength
+        if let network = linkType.networkPayload(of: packet.bytes) {
+            wireLength = max(packet.wireLength - (packet.capturedLength - network.count), network.count)
             do {
-                let rows = try history.write(batch, captureSession: captureSession)
-                engine.assign(rows: rows)
-                summary.batches += 1
-                summary.flows += batch.flows.filter { $0.rowID == nil }.count
-                return true
+                location = try writer.write(network, timestampNanoseconds: packet.timestampNanoseconds)
             } catch {
-                failure = .history(error)
+                failure = .captureFiles(error)
                 return false
             }
         }
+        engine.process(packet: packet.bytes, linkType: linkType, timestampNanoseconds: packet.timestampNanoseconds,
+                       wireLength: wireLength, location: location)
+        guard summary.packets % OfflineImport.packetsPerBatch == 0 else { return true }
+        return commit(engine.takeBatch(now: latest))
+    }
 
-        reader.forEachPacket { packet in
-            summary.packets += 1
-            latest = max(latest, packet.timestampNanoseconds)
-            var location = CaptureLocation.notCaptured
-            // The packet row describes the raw IP record the capture files hold, not the foreign frame.
-            var wireLength = packet.wireLength
-            if let network = reader.linkType.networkPayload(of: packet.bytes) {
-                wireLength = max(packet.wireLength - (packet.capturedLength - network.count), network.count)
-                do {
-                    location = try packets?.write(network, timestampNanoseconds: packet.timestampNanoseconds) ?? .notCaptured
-                } catch {
-                    failure = .packetCopy(error)
-                    return false
+    mutating func finish() throws(OfflineImport.ImportError) {
+        if let failure { throw failure }
+        do { try writer.close(at: Date(nanosecondsSinceEpoch: latest)) } catch { throw .captureFiles(error) }
+        _ = commit(engine.finishAll())
+        summary.undecodable = engine.statistics.undecodable
+        if let failure { throw failure }
+    }
+
+    private mutating func commit(_ batch: HistoryBatch) -> Bool {
+        do {
+            try writer.flush()
+        } catch {
+            failure = .captureFiles(error)
+            return false
+        }
+        do {
+            for change in writer.takeChanges() {
+                switch change {
+                case .opened(let file):
+                    summary.captureFiles += 1
+                    try store.recordCaptureFile(file)
+                case .closed(let file):
+                    try store.recordCaptureFile(file)
                 }
             }
-            engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: packet.timestampNanoseconds,
-                           wireLength: wireLength, location: location)
-            if summary.packets % Self.packetsPerBatch == 0 { return flush(engine.takeBatch(now: latest)) }
+            guard !batch.isEmpty else { return true }
+            let rows = try store.write(batch, captureSession: session)
+            summary.flows += batch.flows.filter { $0.rowID == nil }.count
+            engine.assign(rows: rows)
             return true
+        } catch {
+            failure = .history(error)
+            return false
         }
-        if let failure { throw failure }
-        _ = flush(engine.finishAll())
-        if let failure { throw failure }
-        summary.undecodable = engine.statistics.undecodable
-        return summary
     }
 }

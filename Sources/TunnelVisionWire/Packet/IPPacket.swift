@@ -57,11 +57,16 @@ public struct IPPacket {
     /// A chain longer than this is an attack on the parser, not a packet.
     private static let maximumExtensionHeaders = 16
 
+    /// Sixteen bytes as two words, without the allocation a generic byte collection costs.
+    private static func v6Address(_ reader: inout ByteReader) -> IPAddress? {
+        guard let a = reader.u32(), let b = reader.u32(), let c = reader.u32(), let d = reader.u32() else { return nil }
+        return IPAddress(v6High: UInt64(a) << 32 | UInt64(b), low: UInt64(c) << 32 | UInt64(d))
+    }
+
     private init?(v6 bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes)
         guard reader.skip(4), let payloadLength = reader.u16(), var next = reader.u8(), reader.skip(1),
-              let source = reader.take(16), let destination = reader.take(16),
-              let sourceAddress = IPAddress(bytes: source), let destinationAddress = IPAddress(bytes: destination)
+              let sourceAddress = Self.v6Address(&reader), let destinationAddress = Self.v6Address(&reader)
         else { return nil }
         // A zero payload length is a jumbogram whose real length sits in a hop-by-hop option;
         // what was captured is then the best bound there is.

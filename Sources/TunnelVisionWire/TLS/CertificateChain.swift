@@ -10,7 +10,9 @@ public enum CertificateChain {
     public static let maximumNameLength = 256
 
     /// `body` is the message as read (maybe a prefix); `statedLength` what its header claimed.
-    public static func read(body: UnsafeRawBufferPointer, statedLength: Int) -> ServerCertificateReading? {
+    public static func read(
+        body: UnsafeRawBufferPointer, statedLength: Int, cache: inout CertificateSummaryCache
+    ) -> ServerCertificateReading? {
         var reader = ByteReader(body)
         guard let listLength = reader.u24() else { return nil }
         var complete = statedLength == body.count && listLength == reader.remaining
@@ -18,7 +20,7 @@ public enum CertificateChain {
         while !reader.isAtEnd {
             guard chain.count < maximumCertificates,
                   let der = reader.takeLengthPrefixed(lengthBytes: 3),
-                  let summary = summary(der: der)
+                  let summary = cache.summary(der: der)
             else {
                 complete = false
                 break
@@ -29,7 +31,7 @@ public enum CertificateChain {
         return .presented(chain: chain, chainIsComplete: complete)
     }
 
-    static func summary(der: UnsafeRawBufferPointer) -> CertificateSummary? {
+    static func summary(der: UnsafeRawBufferPointer, sha256: String) -> CertificateSummary? {
         guard let base = der.baseAddress, !der.isEmpty else { return nil }
         var cursor: UnsafePointer<UInt8>? = base.assumingMemoryBound(to: UInt8.self)
         guard let certificate = d2i_X509(nil, &cursor, der.count) else { return nil }
@@ -40,7 +42,7 @@ public enum CertificateChain {
             subject: subject.text, issuer: issuer.text,
             notBefore: date(X509_get0_notBefore(certificate)),
             notAfter: date(X509_get0_notAfter(certificate)),
-            sha256: sha256Hex(der),
+            sha256: sha256,
             namesTruncated: subject.truncated || issuer.truncated
         )
     }
@@ -91,5 +93,24 @@ public enum CertificateChain {
             text.append(hex[Int(byte & 0x0F)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// Summaries of certificates already read, by the SHA-256 of their DER: a phone meets the same
+/// servers' chains again and again, and OpenSSL 3's d2i_X509 costs far more than the digest.
+public struct CertificateSummaryCache: Sendable {
+    public static let capacity = 256
+    private var summaries: [String: CertificateSummary] = [:]
+
+    public init() {}
+
+    mutating func summary(der: UnsafeRawBufferPointer) -> CertificateSummary? {
+        let digest = CertificateChain.sha256Hex(der)
+        if let known = summaries[digest] { return known }
+        guard let summary = CertificateChain.summary(der: der, sha256: digest) else { return nil }
+        // Bounded the simple way: a full cache starts over.
+        if summaries.count >= Self.capacity { summaries.removeAll(keepingCapacity: true) }
+        summaries[digest] = summary
+        return summary
     }
 }

@@ -13,9 +13,10 @@ public struct ServerHandshakeReader: Sendable {
     public var certificates: ServerCertificateReading? { progress.certificates }
     public var isSettled: Bool { records.isFinished }
 
-    public mutating func advance(over stream: UnsafeRawBufferPointer) {
+    /// `certificates` keeps the summaries of chains read before, across flows.
+    public mutating func advance(over stream: UnsafeRawBufferPointer, certificates cache: inout CertificateSummaryCache) {
         var progress = self.progress
-        records.advance(over: stream) { progress.take($0) }
+        records.advance(over: stream) { progress.take($0, cache: &cache) }
         self.progress = progress
     }
 }
@@ -37,7 +38,7 @@ private struct ServerAnswerProgress: Sendable {
     private static let fatalAlert: UInt8 = 2
 
     /// Handles one event; false once nothing more is to be read.
-    mutating func take(_ event: TLSEvent) -> Bool {
+    mutating func take(_ event: TLSEvent, cache: inout CertificateSummaryCache) -> Bool {
         switch event {
         case .alert(let level, let description):
             // After the ServerHello an alert says nothing about the certificate.
@@ -50,12 +51,12 @@ private struct ServerAnswerProgress: Sendable {
             if awaitingCertificate { certificates = .notSent(.resumedSession) }
             return false
         case .truncatedHandshake(type: HandshakeType.certificate, let stated, let prefix):
-            if awaitingCertificate { certificates = CertificateChain.read(body: prefix, statedLength: stated) }
+            if awaitingCertificate { certificates = CertificateChain.read(body: prefix, statedLength: stated, cache: &cache) }
             return false
         case .notTLS, .truncatedHandshake:
             return false
         case .handshake(let type, let body):
-            if awaitingCertificate { return takeAfterServerHello(type: type, body: body) }
+            if awaitingCertificate { return takeAfterServerHello(type: type, body: body, cache: &cache) }
             guard type == HandshakeType.serverHello, let hello = ServerHelloReading(body: body) else { return false }
             let negotiation = hello.negotiation
             if negotiation.fromHelloRetryRequest {
@@ -73,10 +74,10 @@ private struct ServerAnswerProgress: Sendable {
         }
     }
 
-    private mutating func takeAfterServerHello(type: UInt8, body: UnsafeRawBufferPointer) -> Bool {
+    private mutating func takeAfterServerHello(type: UInt8, body: UnsafeRawBufferPointer, cache: inout CertificateSummaryCache) -> Bool {
         switch type {
         case HandshakeType.certificate:
-            certificates = CertificateChain.read(body: body, statedLength: body.count)
+            certificates = CertificateChain.read(body: body, statedLength: body.count, cache: &cache)
         case HandshakeType.newSessionTicket:
             certificates = .notSent(.resumedSession)
         case HandshakeType.serverKeyExchange, HandshakeType.serverHelloDone:

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TunnelVisionCapture
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// An import of a real capture into a real history and capture directory.
+@Suite struct OfflineImportTests {
+    static let captures = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"] ?? "/work/shared/captures/external"
+
+    static func importing(_ file: String) throws -> (summary: OfflineImport.Summary, store: FlowStore, directory: String) {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
+        let request = OfflineImportRequest(
+            capturePath: "\(captures)/\(file)", databasePath: "\(work)/history.sqlite",
+            captureDirectory: "\(work)/captures", clientNetworks: []
+        )
+        let summary = try OfflineImport.run(request, toolVersion: "test")
+        return (summary, try FlowStore(path: "\(work)/history.sqlite"), "\(work)/captures")
+    }
+
+    @Test func theHistoryHoldsTheFlowAsTheEngineReadIt() throws {
+        let (summary, store, _) = try Self.importing("zeek/tls1_1.pcap")
+        #expect(summary.packets == 23)
+        let flows = try store.reading { try $0.flows(inCaptureSession: summary.captureSession) }
+        let flow = try #require(flows.first)
+        #expect(flows.count == 1)
+        #expect(flow.packetCount == 23)
+        #expect(flow.serverTLS?.negotiation?.version == .tls11)
+        #expect(flow.streamOpening == .tlsHandshake)
+        guard case .presented(let chain, true) = flow.certificateVisibility else {
+            Issue.record("the chain did not survive the store")
+            return
+        }
+        #expect(chain.count == 3)
+        let session = try #require(try store.captureSessions().first { $0.id == summary.captureSession })
+        #expect(session.input.hasPrefix("file:/"))
+        #expect(session.endedAt != nil)
+    }
+
+    @Test func everyPacketIsCopiedAsRawIPWhereItsRowPoints() throws {
+        // Ethernet with VLAN tags in the file; raw IP in the capture files.
+        let (summary, store, directory) = try Self.importing("zeek/http-qinq-0.pcap")
+        let files = try store.captureFiles()
+        let file = try #require(files.first)
+        #expect(files.count == 1)
+        #expect(file.path.hasPrefix(directory))
+        let reader = try CaptureFileReader(path: file.path)
+        let offsets = try reader.recordOffsets().complete
+        #expect(offsets.count == summary.packets)
+        let first = try reader.record(at: try #require(offsets.first))
+        #expect(first.bytes.first.map { $0 >> 4 } == 4)
+        let flow = try #require(try store.reading { try $0.flows(inCaptureSession: summary.captureSession) }.first)
+        #expect(flow.streamOpening == .httpRequest)
+    }
+
+    @Test func aFileThatIsNotACaptureIsRefusedBeforeAnythingIsWritten() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
+        let request = OfflineImportRequest(
+            capturePath: "\(Self.captures)/SOURCES.md", databasePath: "\(work)/history.sqlite",
+            captureDirectory: "\(work)/captures", clientNetworks: []
+        )
+        #expect(throws: OfflineImport.ImportError.self) { try OfflineImport.run(request, toolVersion: "test") }
+        #expect(!FileManager.default.fileExists(atPath: "\(work)/history.sqlite"))
+    }
+}
