@@ -49,17 +49,10 @@ public final class CaptureDaemon {
             let interrupted = try history.closeInterruptedCaptureSessions()
             if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
             try mendFilesOfAnInterruptedRun()
-            session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+            (session, writer) = try beginCapture(at: start)
             try history.saveDaemonSettings(configuration.publishedSettings, at: start)
-            try makeDirectory(configuration.captureDirectory)
-            writer = try CaptureFileWriter(configuration: configuration.captureFiles,
-                                           highestSequenceInHistory: history.highestCaptureFileSequence())
-        } catch let error as DaemonStartError {
-            throw error
-        } catch let error as CaptureWriteError {
-            throw .capture(error)
         } catch {
-            throw .history(String(describing: error))
+            throw Self.startError(error)
         }
 
         let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: configuration.queueSlotBytes)
@@ -103,6 +96,24 @@ public final class CaptureDaemon {
             } catch { throw .interface(error) }
         case .file:
             throw .inputUnavailable(configuration.input.label)  // read by runImport, never live
+        }
+    }
+
+    /// This run's capture session, and the writer of its files.
+    func beginCapture(at start: Date) throws -> (CaptureSession, CaptureFileWriter) {
+        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+        try makeDirectory(configuration.captureDirectory)
+        let writer = try CaptureFileWriter(configuration: configuration.captureFiles,
+                                           highestSequenceInHistory: history.highestCaptureFileSequence())
+        return (session, writer)
+    }
+
+    /// A failed start-up step, as the error the daemon reports it with.
+    static func startError(_ error: any Error) -> DaemonStartError {
+        switch error {
+        case let error as DaemonStartError: error
+        case let error as CaptureWriteError: .capture(error)
+        default: .history(String(describing: error))
         }
     }
 

@@ -1,8 +1,8 @@
 # Runs the real daemon in the gateway namespace and reads the history it writes (source after
 # netns.sh). Recordings (audit sessions) are started and ended with tvctl, as a technician would.
 
-DAEMON=${DAEMON:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/.build/debug/tunnelvisiond}
-TVCTL=${TVCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/.build/debug/tvctl}
+DAEMON=${DAEMON:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.build/debug/tunnelvisiond}
+TVCTL=${TVCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.build/debug/tvctl}
 DAEMON_PID=
 
 # Until the flow engine is merged the executable is a placeholder that cannot capture; a check
