@@ -10,12 +10,18 @@ public struct CaptureRecord: Sendable, Hashable {
 }
 
 /// Reads records of one capture file by the offsets the history stores. The file header is
-/// checked once when the file opens; each record costs two positioned reads (its header, then
-/// its bytes), and a length is checked against the snapshot length before anything is allocated.
+/// checked once when the file opens, and a length is checked against the snapshot length before
+/// anything is allocated. Records are read through a window of the file: an export asks for them
+/// by ascending offset, so one positioned read serves many records.
 public final class CaptureFileReader {
     public let path: String
     public let header: PcapFileHeader
     private let descriptor: Int32
+    private var window: [UInt8] = []
+    private var windowStart: UInt64 = 0
+    private var windowLength = 0
+
+    static let windowCapacity = 1 << 20
 
     public init(path: String) throws(CaptureReadError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
@@ -47,9 +53,9 @@ public final class CaptureFileReader {
         guard let start = Self.dataOffset(of: offset), head.included > 0 else {
             return CaptureRecord(timestampNanoseconds: head.timestampNanoseconds, originalLength: head.original, bytes: [])
         }
-        var bytes = [UInt8](repeating: 0, count: Int(head.included))
-        let read = try Self.readFully(descriptor, into: &bytes, at: start, path: path)
-        guard read == bytes.count else { throw .recordCutShort(path: path, offset: offset) }
+        guard let bytes = try windowed(count: Int(head.included), at: start) else {
+            throw .recordCutShort(path: path, offset: offset)
+        }
         return CaptureRecord(timestampNanoseconds: head.timestampNanoseconds, originalLength: head.original, bytes: bytes)
     }
 
@@ -85,9 +91,9 @@ public final class CaptureFileReader {
         guard offset >= UInt64(PcapFormat.fileHeaderLength), Self.dataOffset(of: offset) != nil else {
             throw .noRecordAt(path: path, offset: offset)
         }
-        var bytes = [UInt8](repeating: 0, count: PcapFormat.recordHeaderLength)
-        let read = try Self.readFully(descriptor, into: &bytes, at: offset, path: path)
-        guard read == bytes.count else { throw .recordCutShort(path: path, offset: offset) }
+        guard let bytes = try windowed(count: PcapFormat.recordHeaderLength, at: offset) else {
+            throw .recordCutShort(path: path, offset: offset)
+        }
         let field = { (index: Int) -> UInt32 in
             let value = bytes.littleEndianUInt32(at: index)
             return self.header.isByteSwapped ? value.byteSwapped : value
@@ -98,6 +104,28 @@ public final class CaptureFileReader {
         }
         let nanoseconds = Int64(field(0)) * 1_000_000_000 + Int64(min(field(4), 999_999)) * 1_000
         return RecordHeader(timestampNanoseconds: nanoseconds, included: included, original: field(12))
+    }
+
+    /// `count` bytes at `offset`, or nil when the file ends first. Served from the window when it
+    /// holds them; otherwise the window is read again from `offset` (a file still being written
+    /// may have grown since it was last read).
+    private func windowed(count: Int, at offset: UInt64) throws(CaptureReadError) -> [UInt8]? {
+        if count > Self.windowCapacity {
+            var bytes = [UInt8](repeating: 0, count: count)
+            return try Self.readFully(descriptor, into: &bytes, at: offset, path: path) == count ? bytes : nil
+        }
+        if !windowHolds(count: count, at: offset) {
+            if window.isEmpty { window = [UInt8](repeating: 0, count: Self.windowCapacity) }
+            windowLength = try Self.readFully(descriptor, into: &window, at: offset, path: path)
+            windowStart = offset
+            guard windowHolds(count: count, at: offset) else { return nil }
+        }
+        let start = Int(offset - windowStart)
+        return Array(window[start..<(start + count)])
+    }
+
+    private func windowHolds(count: Int, at offset: UInt64) -> Bool {
+        offset >= windowStart && offset - windowStart + UInt64(count) <= UInt64(windowLength)
     }
 
     private static func dataOffset(of recordOffset: UInt64) -> UInt64? {
