@@ -55,13 +55,18 @@ extension FlowStore {
         guard !batch.isEmpty else { return [:] }
         return try write { db in
             var rows: [FlowHandle: Int64] = [:]
+            // Prepared once per batch: looking a statement up by its text hashes the whole SQL.
+            let update = try db.statement(FlowColumns.updateSQL)
+            let insert = try db.statement(FlowColumns.insertSQL)
             for upsert in batch.flows {
                 let values = FlowColumns.values(of: upsert.state)
                 if let rowID = upsert.rowID {
-                    try db.statement(FlowColumns.updateSQL).bind([.integer(rowID)] + values).run()
+                    update.reset()
+                    try update.bind([.integer(rowID)] + values).run()
                     rows[upsert.handle] = rowID
                 } else {
-                    try db.statement(FlowColumns.insertSQL).bind([.integer(captureSession)] + values).run()
+                    insert.reset()
+                    try insert.bind([.integer(captureSession)] + values).run()
                     rows[upsert.handle] = db.lastInsertedRowID
                 }
             }

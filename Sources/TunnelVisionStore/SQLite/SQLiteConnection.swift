@@ -128,10 +128,17 @@ final class Statement {
 
     /// Binds integers without building an array of values: the per-packet insert uses it.
     func bindIntegers(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64, _ e: Int64, _ f: Int64) throws(SQLiteFailure) {
-        for (index, value) in [(Int32(1), a), (2, b), (3, c), (4, d), (5, e), (6, f)] {
-            let result = sqlite3_bind_int64(raw, index, value)
-            guard result == SQLITE_OK else { throw connection.failure(result) }
-        }
+        try bind(a, at: 1)
+        try bind(b, at: 2)
+        try bind(c, at: 3)
+        try bind(d, at: 4)
+        try bind(e, at: 5)
+        try bind(f, at: 6)
+    }
+
+    private func bind(_ value: Int64, at index: Int32) throws(SQLiteFailure) {
+        let result = sqlite3_bind_int64(raw, index, value)
+        guard result == SQLITE_OK else { throw connection.failure(result) }
     }
 
     /// Steps once; true while a row is there to read.
