@@ -101,8 +101,10 @@ public final class CaptureDaemon {
 
     /// This run's capture session, and the writer of its files.
     func beginCapture(at start: Date) throws -> (CaptureSession, CaptureFileWriter) {
-        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+        // The directory first: a daemon that cannot write files must not leave a capture session
+        // behind at every try of a crash loop.
         try makeDirectory(configuration.captureDirectory)
+        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
         let writer = try CaptureFileWriter(configuration: configuration.captureFiles,
                                            highestSequenceInHistory: history.highestCaptureFileSequence())
         return (session, writer)
