@@ -51,7 +51,10 @@ let package = Package(
             "TunnelVisionExport",
         ]),
 
+        // The privileged capture daemon: parses its configuration, opens the history once and
+        // hands it to the capture (live or --read).
         .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
+        // The unprivileged CLI: a thin main over TunnelVisionControl.
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
         .executableTarget(name: "tvwire", dependencies: [
