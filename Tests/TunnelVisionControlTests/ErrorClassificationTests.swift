@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionExport
 import TunnelVisionStore
 @testable import TunnelVisionControl
 
@@ -67,7 +68,13 @@ struct ErrorClassificationTests {
             .catalogue(.directoryUnreadable(path: "p")), .catalogue(.fileUnreadable(path: "p")),
             .catalogue(.fileRefused(path: "p", reason: "r")), .inspectionUnavailable,
         ]
+        let exports: [EvidenceExportError] = [
+            .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"), .catalogueUnusable(identifier: "x"),
+            .historyUnreadable(.busy(path: "p")), .historyChangedWhileExporting, .captureDirectoryUnavailable("p"),
+            .outputUnavailable("p"), .writeFailed("d"),
+        ]
         let sentences = problems.map { ControlError.historyUnanswered($0).sentence } + refusals.map { ControlError.refusal($0).sentence }
+            + exports.map { ControlError.refusal(.export($0, sessionID: 1)).sentence }
             + problems.map { ControlError.markerNotPlaced($0).sentence }
         for sentence in sentences {
             #expect(!sentence.contains("\n"))

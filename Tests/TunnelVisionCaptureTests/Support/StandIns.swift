@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 @testable import TunnelVisionCapture
