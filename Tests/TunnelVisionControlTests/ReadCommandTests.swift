@@ -84,21 +84,39 @@ struct ReadCommandTests {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(["flows", "2", "--json"], database: history.path)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        #expect(list["flowCount"] as? Int == 10)
+        #expect(list["total"] as? Int == 10)
+        #expect(list["truncated"] as? Bool == false)
+        #expect(list["limit"] == nil, "no limit was given")
         let flows = try #require(list["flows"] as? [[String: Any]])
         #expect(flows.count == 10)
         let first = flows[0]
         #expect(first["protocol"] as? String == "tcp")
-        #expect(first["peers"] as? [String] == ["10.77.0.2:43001", "198.51.100.20:443"])
-        #expect(first["tlsVersion"] as? String == "TLS 1.3")
-        #expect(first["tlsVersionSource"] as? String == "serverHello")
+        let peers = try #require(first["peers"] as? [[String: Any]])
+        #expect(peers.map { "\($0["address"] ?? ""):\($0["port"] ?? "")" } == ["10.77.0.2:43001", "198.51.100.20:443"])
+        let server = try #require(first["serverTLS"] as? [String: Any])
+        #expect((server["version"] as? [String: Any])?["name"] as? String == "TLS 1.3")
+        #expect(server["source"] as? String == "serverHello")
+        #expect(first["clientTLS"] is [String: Any], "the client's offer is there as in flows.json")
         let name = try #require(first["name"] as? [String: Any])
         #expect(name["text"] as? String == "api.acme.example")
         #expect(name["origin"] as? String == "sni")
-        #expect(name["otherCandidates"] as? [String] == [])
         let shared = try #require(flows.first { ($0["name"] as? [String: Any])?["text"] as? String == "metrics.acme.example" })
-        #expect((shared["name"] as? [String: Any])?["otherCandidates"] as? [String] == ["ads.adnet.example"])
+        #expect(shared["dnsOtherNames"] as? [String] == ["ads.adnet.example"])
         #expect(flows.filter { $0["name"] == nil }.count == 2, "the unnamed TLS flow and the DNS flow")
+        #expect(flows.compactMap { $0["findingIDs"] as? [String] }.count == 10, "every flow says which findings it proves")
+    }
+
+    @Test func aLimitedFlowsJSONSaysWhatItLeftOut() throws {
+        let history = try ScratchHistory.seeded()
+        let run = try TVCtlBinary.run(["flows", "2", "--limit", "3", "--json"], database: history.path)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(list["total"] as? Int == 10)
+        #expect(list["limit"] as? Int == 3)
+        #expect(list["truncated"] as? Bool == true)
+        let all = try TVCtlBinary.run(["flows", "2", "--json"], database: history.path)
+        let every = try #require(try JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [String: Any])
+        let ids = { (list: [String: Any]) in (list["flows"] as? [[String: Any]] ?? []).map { $0["id"] as? Int } }
+        #expect(ids(list) == Array(ids(every).prefix(3)), "the oldest three")
     }
 
     @Test func findingsJSONNumbersFindingsAndCoversEveryFlowInEachCheck() throws {

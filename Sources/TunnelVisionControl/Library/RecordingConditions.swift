@@ -20,13 +20,7 @@ public struct RecordingConditions: Sendable, Hashable {
     }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
-    public func inspection(daemonSettings: [String: String]?) -> InspectionConditions {
-        InspectionConditions(inspectionEnabled: Self.inspectionEnabled(daemonSettings: daemonSettings), caTrusted: caTrusted)
+    public func inspection(daemonSettings: DaemonSettings?) -> InspectionConditions {
+        InspectionConditions(inspectionEnabled: daemonSettings?.inspectionEnabled ?? false, caTrusted: caTrusted)
     }
-
-    public static func inspectionEnabled(daemonSettings: [String: String]?) -> Bool {
-        daemonSettings?[inspectionKey] == "on"
-    }
-
-    static let inspectionKey = "inspection"
 }

@@ -79,7 +79,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             allowlist: project.allowlist.map { AllowlistItem(pattern: $0.pattern.text, note: $0.note) })
         self.session = Session(
             id: session.id,
-            kind: session.kind.release == nil ? "baseline" : "audit",
+            kind: AuditSerialization.code(of: session.kind).name,
             release: session.kind.release.map { Release(version: $0.version, build: $0.build) },
             startedAt: session.startedAt, endedAt: endedAt, notes: session.notes,
             device: Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion),
@@ -88,20 +88,11 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence),
             markers: markers.map { marker in
-                let (kind, label) = Self.describe(marker.kind)
-                return Marker(id: marker.id, kind: kind, label: label, date: marker.date)
+                let (kind, label) = AuditSerialization.code(of: marker.kind)
+                return Marker(id: marker.id, kind: kind.name, label: label, date: marker.date)
             })
         attribution = EvidenceWording.Note.attribution
         notIncluded = EvidenceWording.Note.notIncluded
-    }
-
-    static func describe(_ kind: SessionMarkerKind) -> (String, String?) {
-        switch kind {
-        case .consentGiven: ("consentGiven", nil)
-        case .loggedIn: ("loggedIn", nil)
-        case .loggedOut: ("loggedOut", nil)
-        case .custom(let label): ("custom", label)
-        }
     }
 
     private enum CodingKeys: String, CodingKey {
