@@ -11,9 +11,7 @@ enum FlowsCommand {
         discussion: "Oldest first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
         positionals: [.optional("SESSION", "The session's number.")],
         options: [
-            .value("limit", "N", short: "n", "Show at most N flows (default \(defaultLimit); with --json, all unless given)."),
-            .flag("follow", short: "f", "Keep showing flows while the session records."),
-            SharedOptions.json,
+            limitOption, followOption, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl flows", "The flows of what is recording now."),
@@ -22,16 +20,19 @@ enum FlowsCommand {
         ],
         action: CommandContext.runs(run))
 
+    static let limitOption = OptionSpec.value(
+        "limit", "N", short: "n", "Show at most N flows (default \(defaultLimit); with --json, all unless given).")
+    static let followOption = OptionSpec.flag("follow", short: "f", "Keep showing flows while the session records.")
     static let defaultLimit = 100
     static let limitRange = 1...10_000_000
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let givenLimit = try context.arguments.integer("limit", in: limitRange)
+        let givenLimit = try context.arguments.integer(limitOption, in: limitRange)
         let limit = givenLimit ?? defaultLimit
         let named = try context.arguments.positional(0).map { text throws(ControlError) in
             try SessionReference.id(text, command: context.command)
         }
-        let follows = context.arguments.flag("follow")
+        let follows = context.arguments.flag(followOption)
         // A live view shows the newest flows, and the store hands them oldest first: it reads them all.
         // JSON carries each flow's findings, and they are assessed on every flow of the session.
         let readsAll = follows || context.wantsJSON

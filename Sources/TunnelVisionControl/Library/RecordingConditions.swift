@@ -1,7 +1,6 @@
 import TunnelVisionModel
 
-/// What a session declares about its recording, the part of the spec's
-/// AuditRecordingConditions that a Linux gateway can know: the test phone is not the machine
+/// What a session declares about its recording, as far as a Linux gateway can know it: the test phone is not the machine
 /// tvctl runs on, so the technician declares its model, its OS and whether it trusts the CA;
 /// the tool version is this build's; inspection is what the daemon's settings say.
 public struct RecordingConditions: Sendable, Hashable {
