@@ -130,25 +130,49 @@ struct ReadCommandTests {
             "activityBeforeConsent", "hostNotInAllowlist", "weakTLSVersion", "cleartextTraffic", "unnamedFlow",
         ])
         #expect(findings[1]["host"] as? String == "tracker.adnet.example")
-        #expect(findings[2]["tlsVersion"] as? String == "TLS 1.0")
-        #expect(findings[2]["tlsVersionBasis"] as? String == "serverHello")
+        let weak = try #require(findings[2]["tlsVersion"] as? [String: Any])
+        #expect((weak["version"] as? [String: Any])?["name"] as? String == "TLS 1.0")
+        #expect(weak["basis"] as? String == "serverHello")
+        #expect(findings.allSatisfy { ($0["statement"] as? String)?.isEmpty == false }, "each finding says what it shows")
         let requirements = try #require(document["requirements"] as? [[String: Any]])
-        let byID = Dictionary(uniqueKeysWithValues: requirements.map { (($0["requirement"] as? [String: Any])?["id"] as? String ?? "", $0) })
+        let byID = Dictionary(uniqueKeysWithValues: requirements.map { ($0["id"] as? String ?? "", $0) })
         #expect(byID["O.Ntwk_2"]?["verdict"] as? String == "contradicted")
-        #expect(byID["O.Ntwk_2"]?["contraryFindings"] as? [String] == ["F3"])
+        #expect(byID["O.Ntwk_2"]?["contraryFindingIDs"] as? [String] == ["F3"])
         #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "nothingObserved")
         #expect(byID["O.Ntwk_3"]?["notAssessedReason"] as? String == "outsideToolScope")
-        let checks = try #require(document["checks"] as? [[String: Any]])
-        #expect(checks.count == 5)
-        for check in checks {
-            let total = ["findingFlows", "satisfiedFlows", "unassessedFlows", "notApplicableFlows"].compactMap { check[$0] as? Int }.reduce(0, +)
-            #expect(total == 10, "\(check["check"] ?? "?") covers every flow once")
+        let checks = try #require(document["checks"] as? [String: [String: Any]])
+        #expect(checks.keys.sorted() == ["consent", "encryption", "host", "pinning", "tlsVersion"])
+        let flowsOfFinding = Dictionary(uniqueKeysWithValues: findings.map { ($0["id"] as? String ?? "", $0["flows"] as? [Int] ?? []) })
+        for (name, check) in checks {
+            let found = (check["findingIDs"] as? [String] ?? []).flatMap { flowsOfFinding[$0] ?? [] }
+            let unassessed = (check["unassessed"] as? [[String: Any]] ?? []).flatMap { $0["flows"] as? [Int] ?? [] }
+            let covered = Set(found).count + (check["satisfied"] as? [Int] ?? []).count
+                + (check["notApplicable"] as? [Int] ?? []).count + unassessed.count
+            #expect(covered == 10, "\(name) covers every flow once")
         }
-        let pinning = try #require(checks.first { $0["check"] as? String == "pinning" })
-        let reasons = try #require(pinning["unassessed"] as? [[String: Any]])
+        let reasons = try #require(checks["pinning"]?["unassessed"] as? [[String: Any]])
         #expect(reasons.map { $0["reason"] as? String } == ["inspectionOff"])
-        #expect(reasons.map { $0["flowCount"] as? Int } == [8])
+        #expect(reasons.map { ($0["flows"] as? [Int])?.count } == [8])
+        #expect(document["format"] as? String == "tunnelvision.evidence.findings", "the shape of the bundle's findings.json")
         #expect((document["catalogue"] as? [String: Any])?["identifier"] as? String == "tr-03161-1_3.0")
+    }
+
+    @Test func findingsJSONIsTheBundlesFindingsJSON() throws {
+        let history = try ScratchHistory.seeded()
+        let output = history.folder.appendingPathComponent("bundle")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        _ = try TVCtlBinary.run(["export", "2", "--output", output.path], database: history.path)
+        let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: output.path).first { $0.hasSuffix(".zip") })
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        unzip.arguments = ["-p", output.appendingPathComponent(archive).path, "*/findings.json"]
+        let pipe = Pipe()
+        unzip.standardOutput = pipe
+        try unzip.run()
+        let bundled = pipe.fileHandleForReading.readDataToEndOfFile()
+        unzip.waitUntilExit()
+        let run = try TVCtlBinary.run(["findings", "2", "--json"], database: history.path)
+        #expect(run.output == String(decoding: bundled, as: UTF8.self), "byte for byte")
     }
 
     @Test func catalogueCheckAcceptsTheShippedFileAndRefusesABrokenOne() throws {
