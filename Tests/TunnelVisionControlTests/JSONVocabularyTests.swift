@@ -26,6 +26,24 @@ import Testing
         }
     }
 
+    @Test func aSessionHasTheKeysOfSessionJSONAndSaysWhatTvctlReadBesideThem() throws {
+        let history = try ScratchHistory.seeded()
+        let output = history.folder.appendingPathComponent("bundle")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let export = try TVCtlBinary.run(["export", "2", "--output", output.path, "--json"], database: history.path)
+        let exported = try #require(try JSONSerialization.jsonObject(with: Data(export.output.utf8)) as? [String: Any])
+        let archive = try #require(exported["file"] as? String)
+        let sessionJSON = try unzipped("session.json", from: archive)
+        let document = try #require(try JSONSerialization.jsonObject(with: sessionJSON) as? [String: Any])
+        let bundled = try #require(document["session"] as? [String: Any])
+
+        let run = try TVCtlBinary.run(["session", "show", "2", "--json"], database: history.path)
+        let shown = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let beside: Set = ["projectID", "projectName", "isOpen", "flowCount"]
+        #expect(Self.keyPaths(shown).subtracting(beside) == Self.keyPaths(bundled))
+        #expect((shown["markers"] as? [[String: Any]])?.map { $0["date"] as? String } == (bundled["markers"] as? [[String: Any]])?.map { $0["date"] as? String })
+    }
+
     private static func flows(in json: Data) throws -> [[String: Any]] {
         let document = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         return try #require(document["flows"] as? [[String: Any]])

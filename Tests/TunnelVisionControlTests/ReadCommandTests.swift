@@ -55,11 +55,11 @@ struct ReadCommandTests {
         #expect(session["kind"] as? String == "audit")
         #expect(session["release"] as? [String: String] == ["version": "2.4.1", "build": "310"])
         #expect(session["projectName"] as? String == "Acme Health")
-        #expect(session["deviceModel"] as? String == "Pixel 8")
-        #expect(session["osVersion"] as? String == "Android 15")
+        #expect(session["device"] as? [String: String] == ["model": "Pixel 8", "osVersion": "Android 15"])
         #expect(session["toolVersion"] as? String == TunnelVisionBuild.version)
-        #expect(session["inspectionEnabled"] as? Bool == false)
-        #expect(session["caTrusted"] as? Bool == false)
+        let inspection = try #require(session["inspection"] as? [String: Bool])
+        #expect(inspection["inspectionEnabled"] == false)
+        #expect(inspection["caTrusted"] == false)
         #expect(session["isOpen"] as? Bool == false)
         #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000Z")
         #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000Z")
@@ -67,7 +67,7 @@ struct ReadCommandTests {
         let markers = try #require(session["markers"] as? [[String: Any]])
         #expect(markers.map { $0["kind"] as? String } == ["consentGiven", "loggedIn", "custom", "loggedOut"])
         #expect(markers[2]["label"] as? String == "opened the diary")
-        #expect(markers[0]["at"] as? String == "2026-10-01T09:31:00.000Z")
+        #expect(markers[0]["date"] as? String == "2026-10-01T09:31:00.000Z")
     }
 
     @Test func sessionListOfOneProjectJSON() throws {

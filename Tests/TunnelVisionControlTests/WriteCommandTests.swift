@@ -67,7 +67,7 @@ struct WriteCommandTests {
         if let setting { try history.open().saveDaemonSettings(DaemonSettings(pairs: ["inspection": setting]), at: Date()) }
         let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--json"], database: history.path)
         let shape = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        #expect(shape["inspectionEnabled"] as? Bool == false)
+        #expect((shape["inspection"] as? [String: Bool])?["inspectionEnabled"] == false)
         #expect(shape["kind"] as? String == "baseline")
     }
 

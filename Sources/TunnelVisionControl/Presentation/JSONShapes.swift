@@ -36,69 +36,37 @@ public enum JSONShape {
         }
     }
 
-    public struct Release: Encodable, Sendable, Hashable {
-        public let version: String
-        public let build: String
-    }
-
+    /// A session as session.json writes it, with what a command read beside it: its project,
+    /// whether it records, how many flows it holds.
     public struct Session: Encodable, Sendable, Hashable {
-        public let id: Int64
+        public let session: EvidenceSessionDocument.Session
         public let projectID: Int64
         public let projectName: String
-        /// "baseline" or "audit".
-        public let kind: String
-        public let release: Release?
-        public let deviceModel: String
-        public let osVersion: String
-        public let toolVersion: String
-        public let inspectionEnabled: Bool
-        public let caTrusted: Bool
-        public let supportsPinningEvidence: Bool
-        public let startedAt: String
-        public let endedAt: String?
         public let isOpen: Bool
-        public let notes: String
         public let flowCount: Int?
-        public let markers: [Marker]?
 
         init(_ session: AuditSession, projectName: String, flowCount: Int? = nil, markers: [SessionMarker]? = nil) {
-            id = session.id
+            self.session = EvidenceSessionDocument.Session(session, markers: markers)
             projectID = session.projectID
             self.projectName = projectName
-            kind = AuditSerialization.code(of: session.kind).name
-            release = session.kind.release.map { Release(version: $0.version, build: $0.build) }
-            deviceModel = session.environment.deviceModel
-            osVersion = session.environment.osVersion
-            toolVersion = session.environment.toolVersion
-            inspectionEnabled = session.inspection.inspectionEnabled
-            caTrusted = session.inspection.caTrusted
-            supportsPinningEvidence = session.inspection.supportsPinningEvidence
-            startedAt = Formatting.iso8601(session.startedAt)
-            endedAt = session.endedAt.map(Formatting.iso8601)
             isOpen = session.isOpen
-            notes = session.notes
             self.flowCount = flowCount
-            self.markers = markers?.map(Marker.init)
+        }
+
+        private enum CodingKeys: String, CodingKey { case projectID, projectName, isOpen, flowCount }
+
+        /// One object: the document's keys and these beside them.
+        public func encode(to encoder: any Encoder) throws {
+            try session.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(projectID, forKey: .projectID)
+            try container.encode(projectName, forKey: .projectName)
+            try container.encode(isOpen, forKey: .isOpen)
+            try container.encodeIfPresent(flowCount, forKey: .flowCount)
         }
     }
 
-    public struct Marker: Encodable, Sendable, Hashable {
-        public let id: Int64
-        public let sessionID: Int64
-        public let at: String
-        /// consentGiven, loggedIn, loggedOut, custom.
-        public let kind: String
-        public let label: String?
-
-        init(_ marker: SessionMarker) {
-            id = marker.id
-            sessionID = marker.sessionID
-            at = Formatting.iso8601(marker.date)
-            let (code, label) = AuditSerialization.code(of: marker.kind)
-            kind = code.name
-            self.label = label
-        }
-    }
+    public typealias Marker = EvidenceSessionDocument.Marker
 
     /// What `tvctl mark --json` says: placed, with where, or not.
     public struct MarkOutcome: Encodable, Sendable, Hashable {
