@@ -4,7 +4,7 @@ import TunnelVisionExport
 import TunnelVisionStore
 @testable import TunnelVisionControl
 
-/// What the store throws, classified the way the spec's AuditLibrary classifies it: a rule the
+/// What the store throws, classified as ControlLibrary classifies it: a rule the
 /// person can act on (exit 1) or a history that did not answer (exit 3), each with its sentence.
 /// The cases a test cannot provoke from outside (a full disk, a writer holding the history for
 /// the whole busy timeout) are held here.
