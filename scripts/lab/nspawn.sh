@@ -39,8 +39,8 @@ nspawn_root() {
   echo "$LAB" >"$NSPAWN_ROOT/etc/hostname"
   local network=$NSPAWN_ROOT/etc/systemd/network
   mkdir -p "$network"
-  printf '[Match]\nName=eth0\n[Link]\nRequiredForOnline=no\n[Network]\nAddress=198.51.100.1/24\nGateway=198.51.100.2\nConfigureWithoutCarrier=yes\nIPv6AcceptRA=no\nLinkLocalAddressing=no\n' >"$network/10-eth0.network"
-  printf '[Match]\nName=lan0\n[Link]\nRequiredForOnline=no\n[Network]\nAddress=10.99.0.1/24\nConfigureWithoutCarrier=yes\nIPv6AcceptRA=no\nLinkLocalAddressing=no\n' >"$network/10-lan0.network"
+  printf '[Match]\nName=eth0\n[Network]\nAddress=198.51.100.1/24\nGateway=198.51.100.2\nConfigureWithoutCarrier=yes\nIPv6AcceptRA=no\nLinkLocalAddressing=no\n' >"$network/10-eth0.network"
+  printf '[Match]\nName=lan0\n[Network]\nAddress=10.99.0.1/24\nConfigureWithoutCarrier=yes\nIPv6AcceptRA=no\nLinkLocalAddressing=no\n' >"$network/10-lan0.network"
   in_chroot systemctl enable --quiet systemd-networkd.service
 }
 
@@ -69,25 +69,26 @@ nspawn_find_init() {
   return 1
 }
 
-# Waits for the boot to end (running or degraded), then cables the outer ends.
+# Cables the outer ends as soon as nspawn has made them (so the links have a carrier while the
+# container boots, as a machine's do), then waits for the boot to end (running or degraded).
 nspawn_wait_booted() {
-  local state waited
+  local state waited end link namespace name address
   nspawn_find_init || return 1
-  for waited in $(seq 1 60); do
-    state=$(in_container timeout 120 systemctl is-system-running --wait 2>/dev/null) && break
-    [ "$state" = degraded ] && break
-    sleep 0.5
-  done
-  [ "$state" = running ] || [ "$state" = degraded ] ||
-    { echo "nspawn: the container's systemd says '$state'" >&2; return 1; }
-  local end
   for end in "${LAB}p:$PHONE:p0:10.99.0.2/24" "${LAB}u:$SERVER:s0:198.51.100.2/24"; do
     IFS=: read -r link namespace name address <<<"$end"
+    for waited in $(seq 1 100); do ip link show "$link" >/dev/null 2>&1 && break; sleep 0.1; done
     ip link set "$link" netns "$namespace" || return 1
     ip -n "$namespace" link set "$link" name "$name"
     ip -n "$namespace" addr add "$address" dev "$name"
     ip -n "$namespace" link set "$name" up
   done
+  for waited in $(seq 1 60); do
+    state=$(in_container timeout 150 systemctl is-system-running --wait 2>/dev/null) && break
+    [ "$state" = degraded ] && break
+    sleep 0.5
+  done
+  [ "$state" = running ] || [ "$state" = degraded ] ||
+    { echo "nspawn: the container's systemd says '$state'" >&2; return 1; }
 }
 
 nspawn_boot() {
