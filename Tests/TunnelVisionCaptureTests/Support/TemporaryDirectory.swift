@@ -48,10 +48,8 @@ func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
     return result.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
 }
 
-/// Real captures from other projects: shared/ lies beside the repository (in CI too), else where
-/// the sessions keep it.
-let externalCaptures: String = {
-    let beside = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+/// Real captures from other projects, an extra: TV_EXTERNAL_CAPTURES, else shared/ beside the repository.
+let externalCaptures: String = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../../shared/captures/external").standardized.path
-    return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/captures/external"
-}()
+let externalCapturesArePresent = FileManager.default.fileExists(atPath: externalCaptures)
