@@ -1,4 +1,5 @@
 import Foundation
+import CaptureTestSupport
 import Testing
 import TunnelVisionCapture
 import TunnelVisionCaptureFiles
