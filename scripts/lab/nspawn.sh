@@ -82,10 +82,13 @@ nspawn_wait_booted() {
     ip -n "$namespace" addr add "$address" dev "$name"
     ip -n "$namespace" link set "$name" up
   done
-  for waited in $(seq 1 60); do
-    state=$(in_container timeout 150 systemctl is-system-running --wait 2>/dev/null) && break
+  # Until systemd answers at all, and then until it has finished starting up (a loaded machine
+  # takes minutes).
+  local deadline=$((SECONDS + 300))
+  while ((SECONDS < deadline)); do
+    state=$(in_container timeout 240 systemctl is-system-running --wait 2>/dev/null) && break
     [ "$state" = degraded ] && break
-    sleep 0.5
+    sleep 1
   done
   [ "$state" = running ] || [ "$state" = degraded ] ||
     { echo "nspawn: the container's systemd says '$state'" >&2; return 1; }
