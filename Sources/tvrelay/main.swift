@@ -1,0 +1,1 @@
+// Placeholder until the relay's server lands.
