@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZip", path: "Sources/CZip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
+        // epoll and eventfd from the C library, for the relay's event loop.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Pure: value types of the audit model and the history.
         .target(name: "TunnelVisionModel"),
@@ -27,7 +29,7 @@ let package = Package(
         .target(name: "TunnelVisionFlows", dependencies: ["TunnelVisionModel", "TunnelVisionWire"]),
         // I/O: the TLS inspection relay (issue 12): the ClientHello hold, the decision, the outcome
         // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
-        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL"]),
+        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.
         .target(name: "TunnelVisionStore", dependencies: ["TunnelVisionModel", "CSQLite"]),
         // I/O: capture files, the TUN tap, libpcap inputs, retention, the daemon's runtime.

@@ -12,7 +12,8 @@ import TunnelVisionModel
 //   from here the passive reader must ignore the server side of that flow, its certificate
 //   visibility is `replacedByInspection`), `relayDidRollBack` (the termination gave up before
 //   that byte: the server side is the real server's again), then `relayDidReport` once the
-//   outcome is known and once more when the connection ends (`isFinal`). A splice reports once.
+//   outcome is known and once more when the connection ends (`isFinal`). A splice without an
+//   outcome reports once, at its end; a remembered host's splice reports at once and at the end.
 //   The observer must not block: it queues the report for the single writer.
 // - `RelayReport`: one phone-leg connection. Its flow is `phoneLeg.flowKey`, the same canonical
 //   5-tuple the tap reads on tv0. `decision`, `outcome` (the tls_status the flow takes, if
@@ -136,6 +137,8 @@ public enum SpliceReason: String, Sendable, Hashable, CaseIterable {
     case holdFull
     /// The phone sent nothing (or not all of its ClientHello) within the hold's time.
     case holdTimedOut
+    /// The phone closed its side before its first message was complete.
+    case phoneClosedDuringHold
     /// The server spoke before the phone finished its first message: not a TLS client's stream.
     case serverSpokeFirst
     /// The CA could not be loaded; the relay only splices.
