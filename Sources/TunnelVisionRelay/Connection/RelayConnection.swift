@@ -105,7 +105,7 @@ final class RelayConnection {
     // MARK: Dialling
 
     private func dial() {
-        switch Sockets.connect(to: leg.originalDestination) {
+        switch Sockets.connect(to: leg.originalDestination, mark: context.configuration.upstreamSocketMark) {
         case .success(let descriptor):
             upstream = descriptor
             deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
@@ -519,7 +519,7 @@ final class RelayConnection {
             context.observer.relayDidRollBack(leg)
         }
         stage = .redialling
-        switch Sockets.connect(to: leg.originalDestination) {
+        switch Sockets.connect(to: leg.originalDestination, mark: context.configuration.upstreamSocketMark) {
         case .success(let descriptor):
             upstream = descriptor
             deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
