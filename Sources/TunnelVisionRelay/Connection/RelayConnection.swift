@@ -70,10 +70,27 @@ final class RelayConnection {
         dial()
     }
 
-    func handle(descriptor: Int32, readable: Bool, writable: Bool, broken: Bool) {
+    func handle(descriptor: Int32, readable: Bool, writable: Bool, broken: Bool, hungUp: Bool) {
         if descriptor == upstream, stage == .dialling || stage == .redialling {
-            guard writable || broken else { return }
+            guard writable || broken || hungUp else { return }
             finishDial()
+        } else if broken || hungUp {
+            // Level-triggered: a failed side is noted now, or it would wake the loop forever. A
+            // side that only hung up still has its last bytes to read, unless it is not being read.
+            let unread = stage == .dialling || stage == .redialling || stage == .upstreamHandshake
+            if descriptor == phone, broken || unread {
+                phoneEnded = true
+                phoneWasReset = phoneWasReset || broken
+            } else if descriptor == upstream, broken {
+                upstreamEnded = true
+                upstreamWasReset = true
+            }
+            if descriptor == phone, stage == .dialling || stage == .redialling {
+                report.event = report.event ?? .phoneLeftDuringHandshake
+                if report.decision == nil { report.decision = earlyDecision }
+                finish(resetBoth: true)
+                return
+            }
         }
         pump()
     }
@@ -275,6 +292,11 @@ final class RelayConnection {
 
     private func pumpUpstreamHandshake() -> Bool {
         guard let session = upstreamTLS else { return false }
+        if phoneEnded {
+            // The phone left while we dialled the server's TLS: nothing to answer, no outcome.
+            apply(outcome.phoneClosed(reset: true))
+            return true
+        }
         var moved = readCiphertext(from: upstream, into: session, ended: &upstreamEnded, reset: &upstreamWasReset)
         let progress = session.handshake()
         moved = flushTLS(session, into: &upstreamOut, descriptor: upstream) || moved
