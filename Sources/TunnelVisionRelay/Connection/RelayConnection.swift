@@ -453,22 +453,28 @@ final class RelayConnection {
         return moved
     }
 
-    /// Reads what the socket has (bounded by one chunk) into a session's input.
-    private func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
+    /// One chunk from a socket: its bytes, or nil when there were none (an end is noted).
+    private func readChunk(from descriptor: Int32, ended: inout Bool, reset: inout Bool) -> (bytes: UnsafeRawBufferPointer?, moved: Bool) {
         switch Descriptors.read(descriptor, into: context.wireBuffer) {
         case .bytes(let count):
-            session.feed(UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count]))
-            return true
+            return (UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count]), true)
         case .wouldBlock:
-            return false
+            return (nil, false)
         case .endOfFile:
             ended = true
-            return true
+            return (nil, true)
         case .reset:
             ended = true
             reset = true
-            return true
+            return (nil, true)
         }
+    }
+
+    /// Reads what the socket has (bounded by one chunk) into a session's input.
+    private func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
+        let (bytes, moved) = readChunk(from: descriptor, ended: &ended, reset: &reset)
+        if let bytes { session.feed(bytes) }
+        return moved
     }
 
     /// Moves a session's output to its socket, queueing what the socket does not take.
@@ -588,27 +594,16 @@ final class RelayConnection {
     }
 
     private func relayPlain(from source: Int32, to target: Int32, queue: inout ByteQueue, ended: inout Bool, reset: inout Bool) -> Bool {
-        switch Descriptors.read(source, into: context.wireBuffer) {
-        case .bytes(let count):
-            if source == phone { report.bytesFromPhone += count } else { report.bytesToPhone += count }
-            let chunk = UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count])
-            if queue.isEmpty {
-                let written = Descriptors.write(target, chunk)
-                if written < count { queue.append(UnsafeRawBufferPointer(rebasing: chunk[max(written, 0)...])) }
-            } else {
-                queue.append(chunk)
-            }
-            return true
-        case .wouldBlock:
-            return false
-        case .endOfFile:
-            ended = true
-            return true
-        case .reset:
-            ended = true
-            reset = true
-            return true
+        let (read, moved) = readChunk(from: source, ended: &ended, reset: &reset)
+        guard let chunk = read else { return moved }
+        if source == phone { report.bytesFromPhone += chunk.count } else { report.bytesToPhone += chunk.count }
+        if queue.isEmpty {
+            let written = Descriptors.write(target, chunk)
+            if written < chunk.count { queue.append(UnsafeRawBufferPointer(rebasing: chunk[max(written, 0)...])) }
+        } else {
+            queue.append(chunk)
         }
+        return true
     }
 
     // MARK: Closing
