@@ -5,7 +5,7 @@ import TunnelVisionWire
 /// Boxed: the parse state is large while it lives, and most flows hold none for most of their life.
 indirect enum FlowReading {
     case tcp(TCPStreamReading)
-    case quic(ClientInitialReader)
+    case quic(QUICHandshakeReader)
 }
 
 /// One direction of a TCP stream from its start: reassembly anchored at ISN + 1.
@@ -34,6 +34,9 @@ struct TCPStreamReading {
     var outbound: TCPDirectionStream
     var inbound: TCPDirectionStream
     var opening = StreamOpeningDetector()
+    /// The phone's stream was anchored at a ClientHello, its SYN unseen: the opening is unproven.
+    var startedWithoutSYN = false
+    var outboundPayloadSeen = false
     private var openingFed = 0
     var client = ClientHandshakeReader()
     var server = ServerHandshakeReader()

@@ -21,7 +21,7 @@ public struct ServerHandshakeReader: Sendable {
     }
 }
 
-private struct ServerAnswerProgress: Sendable {
+struct ServerAnswerProgress: Sendable {
     var answer: ServerTLSAnswer?
     var certificates: ServerCertificateReading?
     var sawHelloRetryRequest = false
