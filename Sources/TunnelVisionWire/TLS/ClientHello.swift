@@ -14,6 +14,8 @@ public struct ClientHelloReading: Sendable, Hashable {
 enum TLSExtension {
     static let serverName: UInt16 = 0
     static let applicationLayerProtocolNegotiation: UInt16 = 16
+    static let preSharedKey: UInt16 = 41
+    static let earlyData: UInt16 = 42
     static let supportedVersions: UInt16 = 43
     static let encryptedClientHello: UInt16 = 65037
 }

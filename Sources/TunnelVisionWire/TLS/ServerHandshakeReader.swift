@@ -69,6 +69,7 @@ struct ServerAnswerProgress: Sendable {
                 version: negotiation.version, cipherSuite: negotiation.cipherSuite,
                 fromHelloRetryRequest: sawHelloRetryRequest, source: .serverHello
             ))
+            if hello.acceptedPreSharedKey { certificates = .notSent(.resumedSession) }
             awaitingCertificate = !hello.usedSupportedVersions
             return awaitingCertificate
         }
