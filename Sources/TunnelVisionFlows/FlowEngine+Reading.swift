@@ -63,6 +63,7 @@ extension FlowEngine {
         if let hello = reading.client.reading {
             apply(hello, slot: slot)
         }
+        if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
         if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
         if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
         if reading.isSettled {

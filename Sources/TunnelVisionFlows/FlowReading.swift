@@ -54,6 +54,8 @@ struct TCPStreamReading {
 
     /// Looked at when the opening was not TLS: a protocol that starts TLS later.
     var upgrade = CleartextUpgrade()
+    /// On a stream that opened with an HTTP request: the host it named, once its head was read.
+    private(set) var requestHost: HTTPRequestHost.Reading?
     /// Where the phone's TLS records begin: 0 for a stream that opened with them.
     private(set) var clientTLSOffset: Int?
     private var serverTLSOffset: Int?
@@ -66,7 +68,8 @@ struct TCPStreamReading {
     }
 
     var outboundSettled: Bool {
-        guard opening.opening != nil else { return false }
+        guard let decided = opening.opening else { return false }
+        if decided == .httpRequest, requestHost == nil || requestHost == .needMore { return false }
         return clientSpeaksTLS ? client.isSettled : upgrade.decision == CleartextUpgrade.Decision.none
     }
 
@@ -85,6 +88,9 @@ struct TCPStreamReading {
             if opening.opening == nil, let fresh = stream.slice(from: openingFed) {
                 opening.feed(fresh)
                 openingFed = stream.count
+            }
+            if opening.opening == .httpRequest, requestHost == nil || requestHost == .needMore {
+                requestHost = HTTPRequestHost.read(stream)
             }
             if clientTLSOffset == nil { locateClientTLS(in: stream) }
             if let offset = clientTLSOffset, let records = stream.slice(from: offset) { client.advance(over: records) }

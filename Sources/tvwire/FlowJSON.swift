@@ -15,6 +15,7 @@ enum FlowJSON {
             "firstSeen": state.firstSeen.nanosecondsSinceEpoch,
         ]
         object["sni"] = state.sni
+        object["httpHost"] = state.httpHost
         object["opening"] = state.streamOpening?.name
         if let resolved = state.resolvedName {
             object["dnsName"] = resolved.name
@@ -28,6 +29,7 @@ enum FlowJSON {
                 "omittedALPN": offer.omittedApplicationProtocols,
                 "dropped": offer.droppedIdentifiers,
                 "ech": offer.hasEncryptedClientHello,
+                "earlyData": offer.offersEarlyData,
             ] as [String: Any]
         }
         switch state.serverTLS {

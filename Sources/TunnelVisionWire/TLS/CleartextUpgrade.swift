@@ -118,14 +118,15 @@ public struct CleartextUpgrade: Sendable, Hashable {
                 return
             }
             guard lineStart < stream.count else { return }
-            guard let end = Self.lineEnd(in: stream, from: lineStart) else {
-                if stream.count - lineStart >= Self.scanLimit { decision = Decision.none }
-                return
-            }
-            guard let line = stream.slice(from: lineStart, count: end - lineStart),
+            let end = Self.lineEnd(in: stream, from: lineStart)
+            guard let line = stream.slice(from: lineStart, count: (end ?? stream.count) - lineStart),
                   line.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20...0x7E).contains($0) })
             else {
                 decision = Decision.none
+                return
+            }
+            guard let end else {
+                if stream.count - lineStart >= Self.scanLimit { decision = Decision.none }
                 return
             }
             lineStart = end

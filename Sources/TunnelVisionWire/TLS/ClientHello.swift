@@ -42,6 +42,7 @@ extension ClientHelloReading {
         var protocols = ApplicationProtocolList()
         var droppedVersions = 0
         var hasECH = false
+        var earlyData = false
         while !extensions.isAtEnd {
             guard let type = extensions.u16(), let data = extensions.takeLengthPrefixed(lengthBytes: 2) else {
                 return  // Not walkable: the offer is not known, the name read so far stays.
@@ -60,6 +61,8 @@ extension ClientHelloReading {
                 protocols = list
             case TLSExtension.encryptedClientHello:
                 hasECH = true
+            case TLSExtension.earlyData:
+                earlyData = true
             default:
                 break
             }
@@ -70,7 +73,8 @@ extension ClientHelloReading {
             applicationProtocols: protocols.kept,
             omittedApplicationProtocols: protocols.omitted,
             droppedIdentifiers: droppedVersions + protocols.grease,
-            hasEncryptedClientHello: hasECH
+            hasEncryptedClientHello: hasECH,
+            offersEarlyData: earlyData
         )
     }
 
