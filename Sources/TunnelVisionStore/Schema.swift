@@ -140,5 +140,22 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
+        // issue 12: what the TLS inspection relay kept of a flow, and which CA a session's
+        // inspection ran with and whether UDP/443 was dropped.
+        """
+        CREATE TABLE flow_relay (
+            flow_id INTEGER PRIMARY KEY REFERENCES flows(id) ON DELETE CASCADE,
+            decision TEXT NOT NULL,
+            event TEXT,
+            alert INTEGER,
+            reason TEXT,
+            upstream_verified INTEGER,
+            upstream_verification TEXT,
+            upstream_alpn TEXT,
+            key_log TEXT NOT NULL DEFAULT ''
+        );
+        ALTER TABLE audit_sessions ADD COLUMN ca_fingerprint TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN quic_dropped INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }
