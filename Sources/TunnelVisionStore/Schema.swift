@@ -156,6 +156,9 @@ enum Schema {
         );
         ALTER TABLE audit_sessions ADD COLUMN ca_fingerprint TEXT;
         ALTER TABLE audit_sessions ADD COLUMN quic_dropped INTEGER NOT NULL DEFAULT 0;
+        -- Before this step no relay existed: a session that recorded inspection on from the
+        -- daemon's setting alone was never inspected, and must not say pinning can be read.
+        UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
         """,
     ]
 }

@@ -61,7 +61,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
             uplink: uplink, captureDirectory: captureDirectory, snapshotLength: snapshotLength, rotationBytes: rotationBytes,
             keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
             segmentationOffload: segmentationOffload, relayPort: relayPort,
-            inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop)
+            inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
+            caCertificatePath: caCertificatePath)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the

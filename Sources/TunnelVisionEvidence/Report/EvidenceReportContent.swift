@@ -41,13 +41,18 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
             EvidenceReportFact(Label.inspection, Words.yesNo(session.inspection.inspectionEnabled), staysWithNext: true),
-            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted)),
+        ]
+        if let fingerprint = session.inspection.caSHA256 {
+            facts.append(EvidenceReportFact(Label.caFingerprint, fingerprint, staysWithNext: true))
+        }
+        facts += [
+            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+            EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [
             .facts(facts),
-            .paragraph(Words.pinningReadability(InspectionConditions(
-                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted))),
+            .paragraph(Words.pinningReadability(session.inspection.conditions)),
             .heading(Words.markersHeading),
         ]
         let markers = session.markers ?? []

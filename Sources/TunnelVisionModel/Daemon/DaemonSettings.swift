@@ -24,6 +24,8 @@ public struct DaemonSettings: Sendable, Hashable {
     public var relayRunning: Bool?
     /// Lower-case hex SHA-256 of the DER of the CA the running relay signs with.
     public var caFingerprint: String?
+    /// Where the CA certificate is (group-readable): what `tvctl ca show` prints.
+    public var caCertificatePath: String?
     /// Pairs this version cannot read: a key it does not know, or a value out of its form.
     public var unrecognized: [String: String] = [:]
 
@@ -32,7 +34,7 @@ public struct DaemonSettings: Sendable, Hashable {
         uplink: String? = nil, captureDirectory: String? = nil, snapshotLength: UInt32? = nil, rotationBytes: UInt64? = nil,
         keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
         relayPort: UInt16? = nil, inspectedPorts: [String]? = nil, quicDrop: Bool? = nil,
-        relayRunning: Bool? = nil, caFingerprint: String? = nil
+        relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil
     ) {
         self.input = input
         self.inspection = inspection
@@ -50,6 +52,7 @@ public struct DaemonSettings: Sendable, Hashable {
         self.quicDrop = quicDrop
         self.relayRunning = relayRunning
         self.caFingerprint = caFingerprint
+        self.caCertificatePath = caCertificatePath
     }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
@@ -94,6 +97,7 @@ extension DaemonSettings {
             .onOff("quic_drop", \.quicDrop),
             .onOff("relay_running", \.relayRunning),
             .text("ca_sha256", \.caFingerprint),
+            .text("ca_certificate", \.caCertificatePath),
         ]
     }
 
