@@ -30,7 +30,7 @@ http {
   access_log off;
   client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy;
   fastcgi_temp_path $work/nginx/fastcgi; uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
-  server { listen ${LAB_ADDRESS[tls13.lab]}:443 ssl; server_name tls13.lab;
+  server { listen ${LAB_ADDRESS[tls13.lab]}:443 ssl http2; server_name tls13.lab;
            ssl_certificate $work/tls/tls13.lab.pem; ssl_certificate_key $work/tls/tls13.lab.key;
            ssl_protocols TLSv1.3; location / { return 200 "tls13\n"; } }
   server { listen ${LAB_ADDRESS[tls12.lab]}:443 ssl; server_name tls12.lab;
