@@ -19,7 +19,15 @@ import TunnelVisionWire
         var engine = FlowEngine()
         feed(&engine, PacketBuilder.tcp(from: phone, to: server, sequence: 100, flags: .syn), at: start)
         feed(&engine, PacketBuilder.tcp(from: server, to: phone, sequence: 900, acknowledgement: 101, flags: [.syn, .ack]), at: start + 1)
+        let hello = PacketBuilder.handshakeRecord(
+            type: 1, body: PacketBuilder.clientHelloBody(extensions: [PacketBuilder.serverNameExtension("tls13.lab")]))
+        feed(&engine, PacketBuilder.tcp(from: phone, to: server, sequence: 101, acknowledgement: 901, flags: .ack, payload: hello), at: start + 1)
         return engine
+    }
+
+    /// `#expect` cannot call a mutating method inside itself.
+    static func check(_ applied: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(applied, sourceLocation: sourceLocation)
     }
 
     static func feed(_ engine: inout FlowEngine, _ packet: [UInt8], at time: Int64) {
@@ -40,9 +48,9 @@ import TunnelVisionWire
 
     @Test func anInspectedOutcomeTakesTheUpstreamReadingAndReplacesTheCertificate() throws {
         var engine = Self.engineWithFlow()
-        #expect(engine.apply(.answering, to: Self.key))
+        Self.check(engine.apply(.answering, to: Self.key))
         Self.serverHello(at: Self.start + 2, into: &engine)
-        #expect(engine.apply(Self.report(.inspected), to: Self.key))
+        Self.check(engine.apply(Self.report(.inspected), to: Self.key))
         let batch = engine.takeBatch(now: Self.start + 3)
         let state = try #require(batch.flows.first?.state)
         #expect(state.tlsStatus == .inspected)
@@ -55,10 +63,10 @@ import TunnelVisionWire
     @Test func ourServerHelloIsNeverTheFlowsReadingEvenWhenReadBeforeTheFlag() throws {
         var engine = Self.engineWithFlow()
         Self.serverHello(at: Self.start + 2, into: &engine)
-        #expect(engine.apply(.answering, to: Self.key))
+        Self.check(engine.apply(.answering, to: Self.key))
         // A later packet of the phone must not bring the passive reading back.
         Self.feed(&engine, PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 101, flags: .ack), at: Self.start + 3)
-        #expect(engine.apply(Self.report(nil, event: "phoneClosedAfterHandshake"), to: Self.key))
+        Self.check(engine.apply(Self.report(nil, event: "phoneClosedAfterHandshake"), to: Self.key))
         let state = try #require(engine.takeBatch(now: Self.start + 4).flows.first?.state)
         #expect(state.tlsStatus == .encrypted)
         #expect(state.serverTLS?.negotiation?.source == .upstreamConnection)
@@ -66,11 +74,11 @@ import TunnelVisionWire
 
     @Test func aRollbackGivesTheServerSideBackToThePassiveReader() throws {
         var engine = Self.engineWithFlow()
-        #expect(engine.apply(.answering, to: Self.key))
-        #expect(engine.apply(.rolledBack, to: Self.key))
+        Self.check(engine.apply(.answering, to: Self.key))
+        Self.check(engine.apply(.rolledBack, to: Self.key))
         Self.serverHello(at: Self.start + 2, into: &engine)
         // Handed to a plain upstream: the report carries no upstream reading of its own.
-        #expect(engine.apply(.reported(RelayFlowReport(
+        Self.check(engine.apply(.reported(RelayFlowReport(
             outcome: nil, upstream: nil, facts: RelayFlowFacts(decision: "terminated", event: "handedToPlainUpstream"))), to: Self.key))
         let state = try #require(engine.takeBatch(now: Self.start + 3).flows.first?.state)
         #expect(state.serverTLS?.negotiation?.source == .serverHello)
@@ -80,7 +88,7 @@ import TunnelVisionWire
     @Test func aSpliceNeverTakesAnUpstreamReading() throws {
         var engine = Self.engineWithFlow()
         Self.serverHello(at: Self.start + 2, into: &engine)
-        #expect(engine.apply(Self.report(.notInspectable, decision: "spliced.hostRemembered"), to: Self.key))
+        Self.check(engine.apply(Self.report(.notInspectable, decision: "spliced.hostRemembered"), to: Self.key))
         let state = try #require(engine.takeBatch(now: Self.start + 3).flows.first?.state)
         #expect(state.tlsStatus == .notInspectable)
         #expect(state.serverTLS?.negotiation?.source == .serverHello)
@@ -88,7 +96,7 @@ import TunnelVisionWire
 
     @Test func anUpdateForAFlowNotYetSeenIsNotApplied() {
         var engine = FlowEngine()
-        #expect(!engine.apply(.answering, to: Self.key))
+        Self.check(!engine.apply(.answering, to: Self.key))
         #expect(engine.takeBatch(now: Self.start).isEmpty)
     }
 }
