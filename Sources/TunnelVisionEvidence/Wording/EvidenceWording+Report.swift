@@ -142,8 +142,9 @@ extension EvidenceWording.Report {
 
     public static func upstreamVerification(_ verified: Bool?) -> String {
         switch verified {
-        case true?: "verified against the system's trust"
-        case false?: "did not verify against the system's trust"
+        // The daemon's trust store: the system's unless upstream_trust names another.
+        case true?: "verified against the relay's trust store"
+        case false?: "did not verify against the relay's trust store"
         case nil: "not read"
         }
     }
