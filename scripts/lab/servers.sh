@@ -33,7 +33,7 @@ http {
   server { listen ${LAB_ADDRESS[tls13.lab]}:443 ssl; server_name tls13.lab;
            ssl_certificate $work/tls/tls13.lab.pem; ssl_certificate_key $work/tls/tls13.lab.key;
            ssl_protocols TLSv1.3; location / { return 200 "tls13\n"; } }
-  server { listen ${LAB_ADDRESS[tls12.lab]}:443 ssl http2; server_name tls12.lab;
+  server { listen ${LAB_ADDRESS[tls12.lab]}:443 ssl; server_name tls12.lab;
            ssl_certificate $work/tls/tls12.lab.pem; ssl_certificate_key $work/tls/tls12.lab.key;
            ssl_protocols TLSv1.2; ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256; location / { return 200 "tls12\n"; } }
   server { listen ${LAB_ADDRESS[plain.lab]}:80; listen [$LAB_ADDRESS6]:80; server_name plain.lab; location / { return 200 "plain\n"; } }
@@ -60,6 +60,31 @@ NGINX
 }
 
 servers_down() { rm -rf "/etc/netns/$PHONE"; }
+
+# An HTTP/2 server h2.lab on ADDRESS:443 (TLS 1.3, the lab CA), answering "h2"; the phone names it with --resolve.
+h2_server_up() {
+  local work=$1 address=$2
+  ip -n "$SERVER" addr add "$address/24" dev s0
+  mkdir -p "$work/h2"
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=h2.lab" -keyout "$work/tls/h2.lab.key" -out "$work/tls/h2.lab.csr" 2>/dev/null
+  openssl x509 -req -in "$work/tls/h2.lab.csr" -CA "$work/tls/ca.pem" -CAkey "$work/tls/ca.key" -CAcreateserial -days 2 \
+    -extfile <(printf 'subjectAltName=DNS:h2.lab') -out "$work/tls/h2.lab.pem" 2>/dev/null
+  cat >"$work/h2/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/h2/nginx.pid;
+error_log $work/h2/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $work/h2/body; proxy_temp_path $work/h2/proxy;
+  fastcgi_temp_path $work/h2/fastcgi; uwsgi_temp_path $work/h2/uwsgi; scgi_temp_path $work/h2/scgi;
+  server { listen $address:443 ssl http2; server_name h2.lab;
+           ssl_certificate $work/tls/h2.lab.pem; ssl_certificate_key $work/tls/h2.lab.key;
+           location / { return 200 "h2\n"; } }
+}
+NGINX
+  in_server nginx -c "$work/h2/nginx.conf"
+}
 
 # A server on ADDRESS:443 that is not TLS: it echoes what it gets. Its pid is ECHO_PID.
 echo_server_up() {
