@@ -79,9 +79,9 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall: .warning
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .relayUpdatesLost: .warning
         case .captureResumed, .stopping: .notice
-        case .started, .retentionDeleted, .stopped, .imported: .info
+        case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }
     }
 }
