@@ -135,7 +135,8 @@ extension JSONShape {
             case .weakTLSVersion(let observation): version = observation
             case .cleartextTraffic(let proto): cleartext = proto
             case .unnamedFlow(let reason): unnamed = reason
-            case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent: break
+            case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent,
+                 .untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted: break
             }
             tlsVersion = version?.version.displayText
             tlsVersionBasis = version?.basis.name

@@ -137,7 +137,8 @@ struct EvidenceReportContent {
 
     private func about(_ evidence: FindingEvidence) -> String {
         switch evidence {
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
         case .weakTLSVersion(let observation): Words.tlsReading(observation.version, basis: observation.basis)
         case .cleartextTraffic(let protocolSeen): protocolSeen.rawValue.uppercased()
         case .unnamedFlow, .activityBeforeConsent: Words.notAboutAnything
@@ -149,6 +150,7 @@ struct EvidenceReportContent {
         let all: [(FindingsCheck, EvidenceFindingsDocument.Check)] = [
             (.encryption, document.encryption), (.tlsVersion, document.tlsVersion), (.host, document.host),
             (.pinning, document.pinning), (.consent, document.consent),
+            (.certificateValidation, document.certificateValidation),
         ]
         return all.flatMap { check, entry -> [EvidenceReportBlock] in
             let summary = bundle.assessment.findings.summary(of: check)

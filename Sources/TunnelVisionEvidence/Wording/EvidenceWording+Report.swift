@@ -99,7 +99,7 @@ extension EvidenceWording.Report {
 
     // MARK: Findings
 
-    public static let noFindings = "The session's connections prove no finding in any of the five checks."
+    public static let noFindings = "The session's connections prove no finding in any of the six checks."
     public static let notAboutAnything = "—"
 
     public static func flowIDs(_ ids: [Int64], limit: Int) -> String {
@@ -129,6 +129,7 @@ extension EvidenceWording.Report {
         case .host: "Destination host"
         case .pinning: "Certificate pinning"
         case .consent: "Consent"
+        case .certificateValidation: "Certificate validation"
         }
     }
 

@@ -36,16 +36,26 @@ public struct AuditEnvironment: Sendable, Hashable {
 }
 
 public struct InspectionConditions: Sendable, Hashable {
-    public let inspectionEnabled: Bool
+    /// What the relay presented to the phone during the recording.
+    public let mode: InspectionMode
+    /// Declared by the technician: the phone trusts the installed CA.
     public let caTrusted: Bool
 
-    public init(inspectionEnabled: Bool, caTrusted: Bool) {
-        self.inspectionEnabled = inspectionEnabled
+    public init(mode: InspectionMode, caTrusted: Bool) {
+        self.mode = mode
         self.caTrusted = caTrusted
     }
 
-    /// Pinning can only be read when the relay inspected and the phone trusted its CA.
-    public var supportsPinningEvidence: Bool { inspectionEnabled && caTrusted }
+    /// A recording that inspects presents the installed CA's leaves unless told otherwise.
+    public init(inspectionEnabled: Bool, caTrusted: Bool) {
+        self.init(mode: inspectionEnabled ? .pinning : .off, caTrusted: caTrusted)
+    }
+
+    public var inspectionEnabled: Bool { mode.inspects }
+
+    /// Pinning can only be read when the relay presented the installed CA's own leaves and the
+    /// phone trusted that CA: a leaf made to be refused says nothing of pinning.
+    public var supportsPinningEvidence: Bool { mode == .pinning && caTrusted }
 }
 
 public struct AuditSession: Sendable, Hashable, Identifiable {

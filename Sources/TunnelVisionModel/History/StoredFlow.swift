@@ -79,13 +79,15 @@ public struct FlowState: Sendable, Hashable {
     public var clientTLS: ClientTLSOffer?
     public var quic: QUICReading?
     public var streamOpening: StreamOpening?
+    /// What the relay saw, when it was offered the connection.
+    public var relay: RelayEvent?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
         packetCount: UInt64 = 0, tlsStatus: TLSInspectionStatus = .plaintext, sni: String? = nil,
         resolvedName: ResolvedName? = nil, serverTLS: ServerTLSAnswer? = nil,
         serverCertificates: ServerCertificateReading? = nil, clientTLS: ClientTLSOffer? = nil,
-        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil
+        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, relay: RelayEvent? = nil
     ) {
         self.key = key
         self.firstSeen = firstSeen
@@ -101,6 +103,7 @@ public struct FlowState: Sendable, Hashable {
         self.clientTLS = clientTLS
         self.quic = quic
         self.streamOpening = streamOpening
+        self.relay = relay
     }
 
     public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }
