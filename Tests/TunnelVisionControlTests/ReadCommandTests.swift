@@ -121,7 +121,7 @@ struct ReadCommandTests {
         #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "nothingObserved")
         #expect(byID["O.Ntwk_3"]?["notAssessedReason"] as? String == "outsideToolScope")
         let checks = try #require(document["checks"] as? [[String: Any]])
-        #expect(checks.count == 5)
+        #expect(checks.count == 6)
         for check in checks {
             let total = ["findingFlows", "satisfiedFlows", "unassessedFlows", "notApplicableFlows"].compactMap { check[$0] as? Int }.reduce(0, +)
             #expect(total == 10, "\(check["check"] ?? "?") covers every flow once")

@@ -30,6 +30,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     }
 
     public struct Inspection: Encodable, Sendable, Hashable {
+        /// off / pinning / untrusted-issuer / wrong-name / expired: what the relay presented.
+        public let mode: String
         public let inspectionEnabled: Bool
         public let caTrusted: Bool
         public let supportsPinningEvidence: Bool
@@ -85,6 +87,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             device: Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion),
             toolVersion: session.environment.toolVersion,
             inspection: Inspection(
+                mode: AuditSerialization.name(of: session.inspection.mode),
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence),
             markers: markers.map { marker in

@@ -29,6 +29,8 @@ struct EvidenceReportContent {
     private func session() -> [EvidenceReportBlock] {
         let document = bundle.session
         let project = document.project, session = document.session
+        let conditions = InspectionConditions(
+            mode: AuditSerialization.inspectionMode(name: session.inspection.mode) ?? .off, caTrusted: session.inspection.caTrusted)
         var facts = [EvidenceReportFact(Label.project, project.name)]
         if let bundleIdentifier = project.bundleIdentifier { facts.append(EvidenceReportFact(Label.bundleIdentifier, bundleIdentifier)) }
         facts += [
@@ -40,14 +42,14 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
-            EvidenceReportFact(Label.inspection, Words.yesNo(session.inspection.inspectionEnabled), staysWithNext: true),
+            EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
             EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted)),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [
             .facts(facts),
-            .paragraph(Words.pinningReadability(InspectionConditions(
-                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted))),
+            .paragraph(Words.pinningReadability(conditions)),
+            .paragraph(Words.validationReadability(conditions)),
             .heading(Words.markersHeading),
         ]
         blocks.append(session.markers.isEmpty ? .paragraph(Words.noMarkers) : .table(EvidenceReportTable(

@@ -137,7 +137,7 @@ extension EvidenceWording {
         case .closedDuringHandshake: "The connection closed during the handshake without an alert."
         case .notInspected(.hostRemembered):
             "The host had refused the relay's certificate earlier in this run of the daemon: the connection was relayed untouched."
-        case .notInspected: "The relay passed the connection through untouched, so no certificate of its own was presented."
+        case .notInspected: "The relay let the connection through untouched, so no certificate of its own was presented."
         case .noInspectionOutcome: "No inspection outcome was recorded for the connection."
         }
     }
