@@ -56,15 +56,15 @@ struct CertificateValidationAssessmentTests {
         // a validation mode, the phone answered with an alert → looked at, nothing to report
         ValidationRow(
             row: "untrusted-issuer, the phone answered with an alert → refused",
-            flow: Fixture.flow(9, status: .notInspectable, sni: "api.example.com", relay: .refusedWithAlert(48)),
+            flow: Fixture.flow(9, status: .notInspectable, sni: "api.example.com", relay: .refused(alert: 48)),
             mode: untrusted, caTrusted: false, expected: .refused),
         ValidationRow(
             row: "wrong-name, an alert, CA trusted → refused",
-            flow: Fixture.flow(10, status: .notInspectable, sni: "api.example.com", relay: .refusedWithAlert(42)),
+            flow: Fixture.flow(10, status: .notInspectable, sni: "api.example.com", relay: .refused(alert: 42)),
             mode: wrongName, expected: .refused),
         ValidationRow(
             row: "expired, an alert, CA not declared trusted → refusalOfUntrustedCA: the CA may be what was refused",
-            flow: Fixture.flow(11, status: .notInspectable, sni: "api.example.com", relay: .refusedWithAlert(48)),
+            flow: Fixture.flow(11, status: .notInspectable, sni: "api.example.com", relay: .refused(alert: 48)),
             mode: expired, caTrusted: false, expected: .notAssessed(.refusalOfUntrustedCA)),
         // a validation mode, handshake done and closed without data → not assessed
         ValidationRow(
@@ -75,6 +75,10 @@ struct CertificateValidationAssessmentTests {
             row: "closed during the handshake without an alert → closedDuringHandshake",
             flow: Fixture.flow(13, sni: "api.example.com", opening: .tlsHandshake, relay: .closedDuringHandshake),
             mode: expired, expected: .notAssessed(.closedDuringHandshake)),
+        ValidationRow(
+            row: "the relay's or the server's side ended it before the phone answered → relayFailed",
+            flow: Fixture.flow(20, sni: "api.example.com", opening: .tlsHandshake, relay: .relayFailed),
+            mode: untrusted, expected: .notAssessed(.relayFailed)),
         // a validation mode, spliced (host remembered) or not a candidate → not assessed, with the relay's reason
         ValidationRow(
             row: "spliced, host remembered as refusing → notInspected(hostRemembered)",

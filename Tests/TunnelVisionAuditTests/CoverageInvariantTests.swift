@@ -65,8 +65,8 @@ struct SessionGenerator {
             opening: maybe(StreamOpening.allCases), relay: maybe(Self.relayEvents))
     }
 
-    static let relayEvents: [RelayEvent] = [.refusedWithAlert(48), .closedAfterHandshake, .closedDuringHandshake]
-        + RelaySpliceReason.allCases.map(RelayEvent.spliced)
+    static let relayEvents: [RelayRecord] = [.refused(alert: 48), .closedAfterHandshake, .closedDuringHandshake, .relayFailed]
+        + RelaySpliceReason.allCases.map(RelayRecord.spliced)
 
     mutating func session() -> (flows: [StoredFlow], project: AuditProject, session: AuditSession, markers: [SessionMarker]) {
         let flows = (0..<Int.random(in: 0...40, using: &random)).map { flow(id: Int64($0) + 1) }

@@ -14,7 +14,7 @@ enum Fixture {
         _ id: Int64, proto: TransportProtocol = .tcp, port: UInt16 = 443, at seconds: Double? = nil,
         status: TLSInspectionStatus? = nil, sni: String? = nil, dns: ResolvedName? = nil,
         server: ServerTLSAnswer? = nil, client: ClientTLSOffer? = nil, quic: QUICReading? = nil,
-        opening: StreamOpening? = nil, relay: RelayEvent? = nil
+        opening: StreamOpening? = nil, relay: RelayRecord? = nil
     ) -> StoredFlow {
         let remote = Endpoint(address: IPAddress(v4: 0xC633_6400 &+ UInt32(truncatingIfNeeded: id)), port: port)
         let state = FlowState(

@@ -40,7 +40,7 @@ struct PinningAssessmentTests {
             inspection: true, caTrusted: true, mode: .validation(.wrongName), expected: .notAssessed(.validationRecording)),
         PinningRow(
             row: "refused in a validation recording → validationRecording, never observed",
-            flow: Fixture.flow(13, status: .notInspectable, sni: "api.example.com", relay: .refusedWithAlert(48)),
+            flow: Fixture.flow(13, status: .notInspectable, sni: "api.example.com", relay: .refused(alert: 48)),
             inspection: true, caTrusted: false, mode: .validation(.untrustedIssuer), expected: .notAssessed(.validationRecording)),
         PinningRow(
             row: "anything else with the CA not trusted → caNotTrusted",

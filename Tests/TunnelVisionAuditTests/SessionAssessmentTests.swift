@@ -49,12 +49,12 @@ struct SessionAssessmentTests {
         VerdictRow(
             row: "O.Ntwk_5, a validation recording in which a connection went on → contradicted", requirement: "O.Ntwk_5",
             flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com"),
-                    Fixture.flow(2, status: .notInspectable, sni: "bank.example.com", relay: .refusedWithAlert(48))],
+                    Fixture.flow(2, status: .notInspectable, sni: "bank.example.com", relay: .refused(alert: 48))],
             expected: .contradicted, contrary: 1, supporting: 0, mode: .validation(.untrustedIssuer)),
         VerdictRow(
             row: "O.Ntwk_5, a validation recording in which every connection refused → observedWithoutContradiction",
             requirement: "O.Ntwk_5",
-            flows: [Fixture.flow(1, status: .notInspectable, sni: "bank.example.com", relay: .refusedWithAlert(42))],
+            flows: [Fixture.flow(1, status: .notInspectable, sni: "bank.example.com", relay: .refused(alert: 42))],
             expected: .observedWithoutContradiction, contrary: 0, supporting: 0, mode: .validation(.wrongName)),
         VerdictRow(
             row: "O.Ntwk_5, a pinning recording, whatever was accepted → notAssessed(nothingObserved)", requirement: "O.Ntwk_5",

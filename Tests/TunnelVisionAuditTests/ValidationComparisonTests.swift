@@ -20,7 +20,7 @@ struct ValidationComparisonTests {
 
     static func accepted(_ id: Int64) -> StoredFlow { Fixture.flow(id, status: .inspected, sni: host) }
     static func refused(_ id: Int64) -> StoredFlow {
-        Fixture.flow(id, status: .notInspectable, sni: host, relay: .refusedWithAlert(48))
+        Fixture.flow(id, status: .notInspectable, sni: host, relay: .refused(alert: 48))
     }
 
     static let rows: [ValidationComparisonRow] = [

@@ -14,8 +14,10 @@ public enum CertificateValidationGap: Sendable, Hashable {
     /// The phone completed the handshake and closed without data: refused after the handshake,
     /// or not needed; the two cannot be told apart.
     case closedAfterHandshake
-    /// The phone closed during the handshake without an alert, which has other causes than a refusal.
+    /// The phone left during the handshake without a refusing alert, which has other causes than a refusal.
     case closedDuringHandshake
+    /// The relay's side or the server's ended the connection before the phone's answer could be read.
+    case relayFailed
     /// The relay passed the connection through untouched, for this reason: nothing defective was presented.
     case notInspected(RelaySpliceReason)
     /// TLS over TCP of which the relay recorded nothing.
@@ -30,6 +32,7 @@ public enum CertificateValidationGap: Sendable, Hashable {
         case .refusalOfUntrustedCA: "refusalOfUntrustedCA"
         case .closedAfterHandshake: "closedAfterHandshake"
         case .closedDuringHandshake: "closedDuringHandshake"
+        case .relayFailed: "relayFailed"
         case .notInspected: "notInspected"
         case .noInspectionOutcome: "noInspectionOutcome"
         }
@@ -61,7 +64,7 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
             return
         }
         switch state.relay {
-        case .refusedWithAlert?:
+        case .refused?:
             // Only the untrusted issuer's leaf is refused for its defect alone: the other two
             // carry the installed CA, and a phone that does not trust it refuses them for that.
             self = defect == .untrustedIssuer || conditions.caTrusted ? .refused : .notAssessed(.refusalOfUntrustedCA)
@@ -69,6 +72,8 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
             self = .notAssessed(.closedAfterHandshake)
         case .closedDuringHandshake?:
             self = .notAssessed(.closedDuringHandshake)
+        case .relayFailed?:
+            self = .notAssessed(.relayFailed)
         case .spliced(let reason)?:
             self = .notAssessed(.notInspected(reason))
         case nil:

@@ -134,7 +134,9 @@ extension EvidenceWording {
             "The phone refused a certificate of the local CA, which was not declared trusted on it: the refusal may be of the CA."
         case .closedAfterHandshake:
             "The connection completed the handshake and closed without sending data: refused after the handshake, or not needed."
-        case .closedDuringHandshake: "The connection closed during the handshake without an alert."
+        case .closedDuringHandshake: "The connection closed during the handshake without an alert that refuses."
+        case .relayFailed:
+            "The relay's own side or the server ended the connection before the phone's answer could be read."
         case .notInspected(.hostRemembered):
             "The host had refused the relay's certificate earlier in this run of the daemon: the connection was relayed untouched."
         case .notInspected: "The relay let the connection through untouched, so no certificate of its own was presented."

@@ -80,14 +80,14 @@ public struct FlowState: Sendable, Hashable {
     public var quic: QUICReading?
     public var streamOpening: StreamOpening?
     /// What the relay saw, when it was offered the connection.
-    public var relay: RelayEvent?
+    public var relay: RelayRecord?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
         packetCount: UInt64 = 0, tlsStatus: TLSInspectionStatus = .plaintext, sni: String? = nil,
         resolvedName: ResolvedName? = nil, serverTLS: ServerTLSAnswer? = nil,
         serverCertificates: ServerCertificateReading? = nil, clientTLS: ClientTLSOffer? = nil,
-        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, relay: RelayEvent? = nil
+        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, relay: RelayRecord? = nil
     ) {
         self.key = key
         self.firstSeen = firstSeen

@@ -34,7 +34,7 @@ struct EvidenceWordingTests {
         }
         let validationGaps: [CertificateValidationGap] = [
             .noDefectPresented, .quicNotInspected, .outcomeWithoutAnnouncedName, .refusalOfUntrustedCA, .closedAfterHandshake,
-            .closedDuringHandshake, .noInspectionOutcome,
+            .closedDuringHandshake, .relayFailed, .noInspectionOutcome,
         ] + RelaySpliceReason.allCases.map(CertificateValidationGap.notInspected)
         let standings: [EvidenceCaptureStanding] = [
             .nothingRecorded, .complete(packets: 3),
