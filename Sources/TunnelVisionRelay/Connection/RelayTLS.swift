@@ -1,0 +1,92 @@
+import COpenSSL
+import TunnelVisionModel
+
+/// The two OpenSSL contexts of a run: our server towards the phone, our client towards the
+/// server. OpenSSL defaults otherwise; the version range of both legs mirrors the phone's offer,
+/// so that the relay neither refuses a version the app would have used nor offers one it would not.
+final class RelayTLS {
+    let server: OpaquePointer
+    let client: OpaquePointer
+
+    init(upstreamTrust: UpstreamTrust) throws(RelayError) {
+        guard let server = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLSupport.failure("make the server context") }
+        guard let client = SSL_CTX_new(TLS_client_method()) else {
+            SSL_CTX_free(server)
+            throw OpenSSLSupport.failure("make the client context")
+        }
+        self.server = server
+        self.client = client
+        _ = SSL_CTX_set_options(server, tv_SSL_OP_NO_RENEGOTIATION())
+        _ = SSL_CTX_set_options(client, tv_SSL_OP_NO_RENEGOTIATION())
+        SSL_CTX_set_keylog_callback(server) { ssl, line in
+            guard let ssl, let line, let session = TLSSession.owner(of: ssl) else { return }
+            session.delegate?.tlsSession(session, keyLogLine: String(cString: line))
+        }
+        SSL_CTX_set_alpn_select_cb(server, { ssl, chosen, chosenLength, offered, offeredLength, _ in
+            guard let ssl, let chosen, let chosenLength, let offered, let session = TLSSession.owner(of: ssl),
+                  let wanted = session.delegate?.tlsSessionSelectProtocol(session)
+            else { return SSL_TLSEXT_ERR_NOACK }
+            // Point into the phone's own list, as OpenSSL requires.
+            var index = 0
+            let wantedBytes = Array(wanted.utf8)
+            while index < Int(offeredLength) {
+                let length = Int(offered[index])
+                let start = index + 1
+                guard start + length <= Int(offeredLength) else { break }
+                if length == wantedBytes.count, (0..<length).allSatisfy({ offered[start + $0] == wantedBytes[$0] }) {
+                    chosen.pointee = offered + start
+                    chosenLength.pointee = UInt8(length)
+                    return SSL_TLSEXT_ERR_OK
+                }
+                index = start + length
+            }
+            return SSL_TLSEXT_ERR_NOACK
+        }, nil)
+        SSL_CTX_set_verify(client, SSL_VERIFY_NONE, nil)
+        switch upstreamTrust {
+        case .system:
+            guard SSL_CTX_set_default_verify_paths(client) == 1 else { throw OpenSSLSupport.failure("load the system trust store") }
+        case .bundle(let path):
+            guard SSL_CTX_load_verify_locations(client, path, nil) == 1 else {
+                _ = OpenSSLSupport.lastError()
+                throw .upstreamTrustUnreadable(path: path)
+            }
+        }
+    }
+
+    deinit {
+        SSL_CTX_free(server)
+        SSL_CTX_free(client)
+    }
+
+    /// The version range both legs use for a phone that offered `offer`.
+    static func versionRange(for offer: ClientTLSOffer?) -> (minimum: Int32, maximum: Int32)? {
+        guard let offer else { return nil }
+        let ranks = offer.versions.compactMap(\.publishedRank)
+        guard let lowest = ranks.min(), let highest = ranks.max() else { return nil }
+        let tls10 = TLSProtocolVersion.tls10.publishedRank!, tls13 = TLSProtocolVersion.tls13.publishedRank!
+        let top = min(max(highest, tls10), tls13)
+        let bottom = offer.versionsForm == .upTo ? tls10 : min(max(lowest, tls10), top)
+        return (Int32(TLSProtocolVersion.published[bottom].wireValue), Int32(TLSProtocolVersion.published[top].wireValue))
+    }
+
+    static func apply(_ range: (minimum: Int32, maximum: Int32)?, to ssl: OpaquePointer) {
+        guard let range else { return }
+        _ = tv_SSL_set_min_proto_version(ssl, range.minimum)
+        _ = tv_SSL_set_max_proto_version(ssl, range.maximum)
+        // OpenSSL 3 permits TLS 1.0 and 1.1 only at security level 0.
+        if range.minimum < Int32(TLSProtocolVersion.tls12.wireValue) { SSL_set_security_level(ssl, 0) }
+    }
+
+    /// ALPN names in wire form (length-prefixed), as SSL_set_alpn_protos takes them.
+    static func wireProtocols(_ names: [String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for name in names {
+            let utf8 = Array(name.utf8)
+            guard !utf8.isEmpty, utf8.count <= 255 else { continue }
+            bytes.append(UInt8(utf8.count))
+            bytes += utf8
+        }
+        return bytes
+    }
+}
