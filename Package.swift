@@ -32,28 +32,38 @@ let package = Package(
         .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.
         .target(name: "TunnelVisionStore", dependencies: ["TunnelVisionModel", "CSQLite"]),
-        // I/O: capture files, the TUN tap, libpcap inputs, retention, the daemon's runtime.
+        // I/O: the capture files on disk, over the model only: the rotating pcap writer, its
+        // reader, file names and sequences, the pcapng blocks of a bundle, one byte writer.
+        // Both the daemon and the unprivileged exporter read them; neither pulls libpcap in.
+        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel"]),
+        // I/O: the TUN tap, libpcap inputs, the recorder and the one commit path into the
+        // history, the offline import, retention, the daemon's runtime.
         .target(name: "TunnelVisionCapture", dependencies: [
-            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore", "CPcap",
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore",
+            "TunnelVisionCaptureFiles", "CPcap",
         ]),
         // Pure: the documents of an evidence bundle, the report and its page layout.
         .target(name: "TunnelVisionEvidence", dependencies: ["TunnelVisionModel", "TunnelVisionAudit"]),
         // I/O: capture.pcapng, report.pdf (cairo), manifest digests, the zip and the exporter.
         .target(name: "TunnelVisionExport", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionEvidence", "TunnelVisionStore",
-            "TunnelVisionCapture", "COpenSSL", "CZip", "CCairo",
+            "TunnelVisionCaptureFiles", "COpenSSL", "CZip", "CCairo",
         ]),
-        // The library under tvctl: commands, presentation, error classification.
+        // The library under tvctl: commands, presentation, error classification. It reads the
+        // history and exports; it never captures, so it links neither libpcap nor the engine.
         .target(name: "TunnelVisionControl", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionStore", "TunnelVisionEvidence",
-            "TunnelVisionExport", "TunnelVisionCapture",
+            "TunnelVisionExport",
         ]),
 
+        // The privileged capture daemon: parses its configuration, opens the history once and
+        // hands it to the capture (live or --read).
         .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
+        // The unprivileged CLI: a thin main over TunnelVisionControl.
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
         .executableTarget(name: "tvwire", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
         ]),
 
         // Developer tool: the relay alone, for its lab check and its benchmark.
@@ -69,14 +79,24 @@ let package = Package(
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
             "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionCapture",
         ]),
-        .testTarget(name: "TunnelVisionCaptureTests", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
+        // Test support shared by the capture suites: temporary directories, hand-made packets,
+        // tshark's reading of a file.
+        .target(name: "CaptureTestSupport", path: "Tests/CaptureTestSupport"),
+        .testTarget(name: "TunnelVisionCaptureFilesTests", dependencies: [
+            "TunnelVisionCaptureFiles", "TunnelVisionModel", "CaptureTestSupport",
+        ]),
+        .testTarget(name: "TunnelVisionCaptureTests", dependencies: [
+            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
+        ]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
-            "TunnelVisionCapture",
+            "TunnelVisionCaptureFiles",
         ]),
         .testTarget(
-            name: "TunnelVisionControlTests", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"],
+            name: "TunnelVisionControlTests", dependencies: [
+                "TunnelVisionControl", "TunnelVisionExport", "TunnelVisionStore", "TunnelVisionModel",
+            ],
             exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -75,7 +75,7 @@ enum Schema {
         );
         CREATE INDEX dns_answers_flow ON dns_answers (flow_id);
         """,
-        // 2: the audit model, schema v6 of the spec.
+        // 2: the audit model: projects with their allowlists, sessions and their markers.
         """
         CREATE TABLE audit_projects (
             id INTEGER PRIMARY KEY,

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionWire
 
@@ -8,11 +9,7 @@ enum SyntheticCapture {
     static func write(path: String, packets: Int) {
         guard let file = fopen(path, "wb") else { fail("cannot create \(path)") }
         defer { fclose(file) }
-        var header: [UInt8] = []
-        for word in [UInt32(0xA1B2_C3D4)] { header.appendLittleEndian(word) }
-        header.appendLittleEndian(UInt16(2))
-        header.appendLittleEndian(UInt16(4))
-        for word in [UInt32(0), 0, 262_144, 101] { header.appendLittleEndian(word) }
+        let header = PcapFormat.fileHeader(snapshotLength: PcapFormat.defaultSnapshotLength)
         fwrite(header, 1, header.count, file)
         var written = 0, flow = 0
         var microseconds: UInt64 = 1_700_000_000 * 1_000_000
@@ -61,11 +58,5 @@ enum SyntheticCapture {
         }
         frames.append(PacketBuilder.tcp(from: client, to: server, sequence: clientData + UInt32(hello.count), flags: [.fin, .ack]))
         return frames
-    }
-}
-
-extension Array where Element == UInt8 {
-    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        for shift in stride(from: 0, to: T.bitWidth, by: 8) { append(UInt8(truncatingIfNeeded: value >> T(shift))) }
     }
 }

@@ -31,7 +31,7 @@ final class TemporaryDirectory {
 
 @Suite("The shipped catalogue")
 struct ShippedCatalogueTests {
-    @Test("tr-03161-1_3.0 carries the facts of CATALOGUE.md")
+    @Test("tr-03161-1_3.0 carries the facts of the published TR")
     func facts() throws {
         let catalogue = try Repository.shipped()
         #expect(catalogue.identifier == "tr-03161-1_3.0")

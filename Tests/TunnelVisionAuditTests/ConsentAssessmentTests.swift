@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § Findings, the consent table.
+/// One row of the consent table: what the traffic before consent shows.
 struct ConsentRow: Sendable, CustomTestStringConvertible {
     let row: String
     let baseline: Bool

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § Findings, "Whether a flow was encrypted".
+/// One row of the table "Whether a flow was encrypted".
 struct EncryptionRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § Findings, "Where a flow went".
+/// One row of the table "Where a flow went".
 struct HostRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § Findings, "Whether the app pins".
+/// One row of the table "Whether the app pins".
 struct PinningRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § Release diff, "Which two sessions".
+/// One row of the table "Which two sessions" a release diff compares.
 struct SessionPairRow: Sendable, CustomTestStringConvertible {
     let row: String
     let first: AuditSession

@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § The verdict is not the test result: a session and the verdict on one requirement.
+/// One row of the verdict table (a verdict is not the test result): a session and the verdict on one requirement.
 struct VerdictRow: Sendable, CustomTestStringConvertible {
     let row: String
     let requirement: String

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of § Findings, "The TLS version of a flow": what the flow carries and what is said.
+/// One row of the table "The TLS version of a flow": what the flow carries and what is said.
 struct TLSVersionRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TunnelVisionCapture
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -10,12 +11,13 @@ import TunnelVisionStore
 
     static func importing(_ file: String) throws -> (summary: OfflineImport.Summary, store: FlowStore, directory: String) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let request = OfflineImportRequest(
-            capturePath: "\(captures)/\(file)", databasePath: "\(work)/history.sqlite",
-            captureDirectory: "\(work)/captures", clientNetworks: []
+            capturePath: "\(captures)/\(file)", captureDirectory: "\(work)/captures", clientNetworks: []
         )
-        let summary = try OfflineImport.run(request, toolVersion: "test")
-        return (summary, try FlowStore(path: "\(work)/history.sqlite"), "\(work)/captures")
+        let store = try FlowStore(path: "\(work)/history.sqlite")
+        let summary = try OfflineImport.run(request, into: store, toolVersion: "test")
+        return (summary, store, "\(work)/captures")
     }
 
     @Test func theHistoryHoldsTheFlowAsTheEngineReadIt() throws {
@@ -55,11 +57,15 @@ import TunnelVisionStore
 
     @Test func aFileThatIsNotACaptureIsRefusedBeforeAnythingIsWritten() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let request = OfflineImportRequest(
-            capturePath: "\(Self.captures)/SOURCES.md", databasePath: "\(work)/history.sqlite",
-            captureDirectory: "\(work)/captures", clientNetworks: []
+            capturePath: "\(Self.captures)/SOURCES.md", captureDirectory: "\(work)/captures", clientNetworks: []
         )
-        #expect(throws: OfflineImport.ImportError.self) { try OfflineImport.run(request, toolVersion: "test") }
-        #expect(!FileManager.default.fileExists(atPath: "\(work)/history.sqlite"))
+        let store = try FlowStore(path: "\(work)/history.sqlite")
+        #expect(throws: OfflineImport.ImportError.self) { try OfflineImport.run(request, into: store, toolVersion: "test") }
+        // The history is the caller's; the import left no trace in it or beside it.
+        #expect(try store.captureSessions().isEmpty)
+        #expect(try store.captureFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "\(work)/captures"))
     }
 }

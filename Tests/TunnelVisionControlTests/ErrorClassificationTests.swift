@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TunnelVisionExport
 import TunnelVisionStore
 @testable import TunnelVisionControl
 
-/// What the store throws, classified the way the spec's AuditLibrary classifies it: a rule the
+/// What the store throws, classified as ControlLibrary classifies it: a rule the
 /// person can act on (exit 1) or a history that did not answer (exit 3), each with its sentence.
 /// The cases a test cannot provoke from outside (a full disk, a writer holding the history for
 /// the whole busy timeout) are held here.
@@ -67,7 +68,13 @@ struct ErrorClassificationTests {
             .catalogue(.directoryUnreadable(path: "p")), .catalogue(.fileUnreadable(path: "p")),
             .catalogue(.fileRefused(path: "p", reason: "r")), .inspectionUnavailable,
         ]
+        let exports: [EvidenceExportError] = [
+            .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"), .catalogueUnusable(identifier: "x"),
+            .historyUnreadable(.busy(path: "p")), .historyChangedWhileExporting, .captureDirectoryUnavailable("p"),
+            .outputUnavailable("p"), .writeFailed("d"),
+        ]
         let sentences = problems.map { ControlError.historyUnanswered($0).sentence } + refusals.map { ControlError.refusal($0).sentence }
+            + exports.map { ControlError.refusal(.export($0, sessionID: 1)).sentence }
             + problems.map { ControlError.markerNotPlaced($0).sentence }
         for sentence in sentences {
             #expect(!sentence.contains("\n"))

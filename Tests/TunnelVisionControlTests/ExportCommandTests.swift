@@ -57,6 +57,17 @@ struct ExportCommandTests {
         #expect(run.error == "tvctl: \(missing) is not a folder you may write to: name another with --output.\n")
     }
 
+    /// The exporter reads the store the library opened: a mistyped history is refused as every
+    /// command refuses it, and no empty database is left behind the path.
+    @Test func aHistoryThatIsNotThereIsRefusedAndNotCreated() throws {
+        let history = try ScratchHistory()
+        let run = try TVCtlBinary.run(["export", "2", "--output", history.folder.path], database: history.path)
+        #expect(run.status == 3)
+        #expect(run.error == "tvctl: There is no history at \(history.path): start tunnelvisiond, or name the database with --db or TUNNELVISION_DB.\n")
+        #expect(!FileManager.default.fileExists(atPath: history.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: history.folder.path) == [])
+    }
+
     @Test func aSessionThatDoesNotExistIsRefused() throws {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(["export", "9", "--output", history.folder.path], database: history.path)

@@ -55,11 +55,12 @@ struct ReadCommandTests {
         #expect(session["kind"] as? String == "audit")
         #expect(session["release"] as? [String: String] == ["version": "2.4.1", "build": "310"])
         #expect(session["projectName"] as? String == "Acme Health")
-        #expect(session["deviceModel"] as? String == "Pixel 8")
-        #expect(session["osVersion"] as? String == "Android 15")
+        #expect(session["device"] as? [String: String] == ["model": "Pixel 8", "osVersion": "Android 15"])
         #expect(session["toolVersion"] as? String == TunnelVisionBuild.version)
-        #expect(session["inspectionEnabled"] as? Bool == false)
-        #expect(session["caTrusted"] as? Bool == false)
+        let inspection = try #require(session["inspection"] as? [String: Any])
+        #expect(inspection["mode"] as? String == "off")
+        #expect(inspection["inspectionEnabled"] as? Bool == false)
+        #expect(inspection["caTrusted"] as? Bool == false)
         #expect(session["isOpen"] as? Bool == false)
         #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000Z")
         #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000Z")
@@ -67,7 +68,7 @@ struct ReadCommandTests {
         let markers = try #require(session["markers"] as? [[String: Any]])
         #expect(markers.map { $0["kind"] as? String } == ["consentGiven", "loggedIn", "custom", "loggedOut"])
         #expect(markers[2]["label"] as? String == "opened the diary")
-        #expect(markers[0]["at"] as? String == "2026-10-01T09:31:00.000Z")
+        #expect(markers[0]["date"] as? String == "2026-10-01T09:31:00.000Z")
     }
 
     @Test func sessionListOfOneProjectJSON() throws {
@@ -84,21 +85,39 @@ struct ReadCommandTests {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(["flows", "2", "--json"], database: history.path)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        #expect(list["flowCount"] as? Int == 10)
+        #expect(list["total"] as? Int == 10)
+        #expect(list["truncated"] as? Bool == false)
+        #expect(list["limit"] == nil, "no limit was given")
         let flows = try #require(list["flows"] as? [[String: Any]])
         #expect(flows.count == 10)
         let first = flows[0]
         #expect(first["protocol"] as? String == "tcp")
-        #expect(first["peers"] as? [String] == ["10.77.0.2:43001", "198.51.100.20:443"])
-        #expect(first["tlsVersion"] as? String == "TLS 1.3")
-        #expect(first["tlsVersionSource"] as? String == "serverHello")
+        let peers = try #require(first["peers"] as? [[String: Any]])
+        #expect(peers.map { "\($0["address"] ?? ""):\($0["port"] ?? "")" } == ["10.77.0.2:43001", "198.51.100.20:443"])
+        let server = try #require(first["serverTLS"] as? [String: Any])
+        #expect((server["version"] as? [String: Any])?["name"] as? String == "TLS 1.3")
+        #expect(server["source"] as? String == "serverHello")
+        #expect(first["clientTLS"] is [String: Any], "the client's offer is there as in flows.json")
         let name = try #require(first["name"] as? [String: Any])
         #expect(name["text"] as? String == "api.acme.example")
         #expect(name["origin"] as? String == "sni")
-        #expect(name["otherCandidates"] as? [String] == [])
         let shared = try #require(flows.first { ($0["name"] as? [String: Any])?["text"] as? String == "metrics.acme.example" })
-        #expect((shared["name"] as? [String: Any])?["otherCandidates"] as? [String] == ["ads.adnet.example"])
+        #expect(shared["dnsOtherNames"] as? [String] == ["ads.adnet.example"])
         #expect(flows.filter { $0["name"] == nil }.count == 2, "the unnamed TLS flow and the DNS flow")
+        #expect(flows.compactMap { $0["findingIDs"] as? [String] }.count == 10, "every flow says which findings it proves")
+    }
+
+    @Test func aLimitedFlowsJSONSaysWhatItLeftOut() throws {
+        let history = try ScratchHistory.seeded()
+        let run = try TVCtlBinary.run(["flows", "2", "--limit", "3", "--json"], database: history.path)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(list["total"] as? Int == 10)
+        #expect(list["limit"] as? Int == 3)
+        #expect(list["truncated"] as? Bool == true)
+        let all = try TVCtlBinary.run(["flows", "2", "--json"], database: history.path)
+        let every = try #require(try JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [String: Any])
+        let ids = { (list: [String: Any]) in (list["flows"] as? [[String: Any]] ?? []).map { $0["id"] as? Int } }
+        #expect(ids(list) == Array(ids(every).prefix(3)), "the oldest three")
     }
 
     @Test func findingsJSONNumbersFindingsAndCoversEveryFlowInEachCheck() throws {
@@ -112,25 +131,49 @@ struct ReadCommandTests {
             "activityBeforeConsent", "hostNotInAllowlist", "weakTLSVersion", "cleartextTraffic", "unnamedFlow",
         ])
         #expect(findings[1]["host"] as? String == "tracker.adnet.example")
-        #expect(findings[2]["tlsVersion"] as? String == "TLS 1.0")
-        #expect(findings[2]["tlsVersionBasis"] as? String == "serverHello")
+        let weak = try #require(findings[2]["tlsVersion"] as? [String: Any])
+        #expect((weak["version"] as? [String: Any])?["name"] as? String == "TLS 1.0")
+        #expect(weak["basis"] as? String == "serverHello")
+        #expect(findings.allSatisfy { ($0["statement"] as? String)?.isEmpty == false }, "each finding says what it shows")
         let requirements = try #require(document["requirements"] as? [[String: Any]])
-        let byID = Dictionary(uniqueKeysWithValues: requirements.map { (($0["requirement"] as? [String: Any])?["id"] as? String ?? "", $0) })
+        let byID = Dictionary(uniqueKeysWithValues: requirements.map { ($0["id"] as? String ?? "", $0) })
         #expect(byID["O.Ntwk_2"]?["verdict"] as? String == "contradicted")
-        #expect(byID["O.Ntwk_2"]?["contraryFindings"] as? [String] == ["F3"])
+        #expect(byID["O.Ntwk_2"]?["contraryFindingIDs"] as? [String] == ["F3"])
         #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "nothingObserved")
         #expect(byID["O.Ntwk_3"]?["notAssessedReason"] as? String == "outsideToolScope")
-        let checks = try #require(document["checks"] as? [[String: Any]])
-        #expect(checks.count == 6)
-        for check in checks {
-            let total = ["findingFlows", "satisfiedFlows", "unassessedFlows", "notApplicableFlows"].compactMap { check[$0] as? Int }.reduce(0, +)
-            #expect(total == 10, "\(check["check"] ?? "?") covers every flow once")
+        let checks = try #require(document["checks"] as? [String: [String: Any]])
+        #expect(checks.keys.sorted() == ["certificateValidation", "consent", "encryption", "host", "pinning", "tlsVersion"])
+        let flowsOfFinding = Dictionary(uniqueKeysWithValues: findings.map { ($0["id"] as? String ?? "", $0["flows"] as? [Int] ?? []) })
+        for (name, check) in checks {
+            let found = (check["findingIDs"] as? [String] ?? []).flatMap { flowsOfFinding[$0] ?? [] }
+            let unassessed = (check["unassessed"] as? [[String: Any]] ?? []).flatMap { $0["flows"] as? [Int] ?? [] }
+            let covered = Set(found).count + (check["satisfied"] as? [Int] ?? []).count
+                + (check["notApplicable"] as? [Int] ?? []).count + unassessed.count
+            #expect(covered == 10, "\(name) covers every flow once")
         }
-        let pinning = try #require(checks.first { $0["check"] as? String == "pinning" })
-        let reasons = try #require(pinning["unassessed"] as? [[String: Any]])
+        let reasons = try #require(checks["pinning"]?["unassessed"] as? [[String: Any]])
         #expect(reasons.map { $0["reason"] as? String } == ["inspectionOff"])
-        #expect(reasons.map { $0["flowCount"] as? Int } == [8])
+        #expect(reasons.map { ($0["flows"] as? [Int])?.count } == [8])
+        #expect(document["format"] as? String == "tunnelvision.evidence.findings", "the shape of the bundle's findings.json")
         #expect((document["catalogue"] as? [String: Any])?["identifier"] as? String == "tr-03161-1_3.0")
+    }
+
+    @Test func findingsJSONIsTheBundlesFindingsJSON() throws {
+        let history = try ScratchHistory.seeded()
+        let output = history.folder.appendingPathComponent("bundle")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        _ = try TVCtlBinary.run(["export", "2", "--output", output.path], database: history.path)
+        let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: output.path).first { $0.hasSuffix(".zip") })
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        unzip.arguments = ["-p", output.appendingPathComponent(archive).path, "*/findings.json"]
+        let pipe = Pipe()
+        unzip.standardOutput = pipe
+        try unzip.run()
+        let bundled = pipe.fileHandleForReading.readDataToEndOfFile()
+        unzip.waitUntilExit()
+        let run = try TVCtlBinary.run(["findings", "2", "--json"], database: history.path)
+        #expect(run.output == String(decoding: bundled, as: UTF8.self), "byte for byte")
     }
 
     @Test func catalogueCheckAcceptsTheShippedFileAndRefusesABrokenOne() throws {

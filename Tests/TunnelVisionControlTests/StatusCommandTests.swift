@@ -31,7 +31,7 @@ struct StatusCommandTests {
         try store.recordHeartbeat(DaemonHeartbeat(
             at: now, pid: 4242, captureSessionID: capture.id, input: "tun:tv0", packetsSeen: 1_000, bytesSeen: 500_000,
             packetsRecorded: 990, packetsNotCaptured: 10))
-        try store.saveDaemonSettings(["inspection": "on"], at: now)
+        try store.saveDaemonSettings(DaemonSettings(inspection: true), at: now)
         _ = try store.startAuditSession(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: now)
 
         let status = try Self.status(history)

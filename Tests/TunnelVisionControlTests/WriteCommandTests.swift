@@ -34,7 +34,7 @@ struct WriteCommandTests {
     @Test func sessionLifecycleDeclaresTheRecordingAndReadsInspectionFromTheDaemon() throws {
         let history = try ScratchHistory.seeded()
         let store = try history.open()
-        try store.saveDaemonSettings(["inspection": "on"], at: Date())
+        try store.saveDaemonSettings(DaemonSettings(inspection: true), at: Date())
         let started = try TVCtlBinary.run(
             ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "--notes", "lab 2"],
             database: history.path)
@@ -64,10 +64,11 @@ struct WriteCommandTests {
     @Test(arguments: [nil, "off", "yes"] as [String?])
     func inspectionIsOffUnlessTheDaemonSaysOn(_ setting: String?) throws {
         let history = try ScratchHistory.seeded()
-        if let setting { try history.open().saveDaemonSettings(["inspection": setting], at: Date()) }
+        if let setting { try history.open().saveDaemonSettings(DaemonSettings(pairs: ["inspection": setting]), at: Date()) }
         let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--json"], database: history.path)
         let shape = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        #expect(shape["inspectionEnabled"] as? Bool == false)
+        #expect((shape["inspection"] as? [String: Any])?["inspectionEnabled"] as? Bool == false)
+        #expect((shape["inspection"] as? [String: Any])?["mode"] as? String == "off")
         #expect(shape["kind"] as? String == "baseline")
     }
 

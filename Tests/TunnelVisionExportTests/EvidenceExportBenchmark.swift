@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TunnelVisionExport
+import TunnelVisionStore
 
 /// The export of a long session, run only when asked (scripts/bench-export): one run seeds the
 /// history into $TUNNELVISION_BENCH_EXPORT, another exports it, so that the export's peak memory
@@ -36,7 +37,7 @@ struct EvidenceExportBenchmark {
         let output = directory.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let exporter = EvidenceExporter(
-            databasePath: directory.appendingPathComponent("history.sqlite").path,
+            history: try FlowStore(path: directory.appendingPathComponent("history.sqlite").path),
             captureDirectory: directory.appendingPathComponent("captures"), catalogues: EvidenceExporterTests.catalogues)
         let started = ContinuousClock.now
         var stages: [String] = []

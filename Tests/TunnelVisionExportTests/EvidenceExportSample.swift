@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TunnelVisionExport
+import TunnelVisionStore
 
 /// Writes a real export of a seeded session into $TUNNELVISION_EXPORT_SAMPLE, for the checks
 /// that read it with tools that are not ours (scripts/checks/50-export-with-foreign-tools) and
@@ -17,7 +18,8 @@ struct EvidenceExportSample {
         let output = directory.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let result = try EvidenceExporter(
-            databasePath: seed.databasePath, captureDirectory: seed.captureDirectory, catalogues: EvidenceExporterTests.catalogues
+            history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory,
+            catalogues: EvidenceExporterTests.catalogues
         ).export(sessionID: seed.sessionID, exportedWith: "tvctl sample", now: Date(), output: output)
         print("sample export: \(result.url.path)")
     }

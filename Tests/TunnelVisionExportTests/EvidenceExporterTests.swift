@@ -31,7 +31,7 @@ struct EvidenceExporterTests {
         try prepare(seed)
         let output = scratch.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let exporter = EvidenceExporter(databasePath: seed.databasePath, captureDirectory: seed.captureDirectory, catalogues: catalogues)
+        let exporter = EvidenceExporter(history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues)
         let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: now, output: output)
         return Export(scratch: scratch, seed: seed, output: output, result: result)
     }
@@ -123,7 +123,7 @@ struct EvidenceExporterTests {
 
     @Test func twoExportsOfOneSessionDifferOnlyWhereTheExportDoes() throws {
         let first = try Self.export()
-        let exporter = EvidenceExporter(databasePath: first.seed.databasePath, captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
+        let exporter = EvidenceExporter(history: try FlowStore(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
         let again = try exporter.export(sessionID: first.seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: Self.now.addingTimeInterval(61), output: first.output)
         #expect(try FileManager.default.contentsOfDirectory(atPath: first.output.path).count == 2)
         let one = try first.unpacked()
@@ -145,8 +145,8 @@ struct EvidenceExporterTests {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let stale = output.appendingPathComponent(EvidenceStaging.prefix + "2147483646-deadbeef")
         try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-        let exporter = EvidenceExporter(databasePath: seed.databasePath, captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
         let store = try FlowStore(path: seed.databasePath)
+        let exporter = EvidenceExporter(history: store, captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
         let seeded = try #require(try store.auditSession(id: seed.sessionID))
         let project = try #require(try store.auditProject(id: seeded.projectID))
         let open = try store.startAuditSession(
@@ -155,12 +155,6 @@ struct EvidenceExporterTests {
                               inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
             at: seed.end.addingTimeInterval(100))
 
-        let nowhere = scratch.url.appendingPathComponent("no-history.sqlite").path
-        #expect(throws: EvidenceExportError.historyUnreadable(.cannotOpen(path: nowhere, reason: "there is no database at this path"))) {
-            try EvidenceExporter(databasePath: nowhere, captureDirectory: nil, catalogues: Self.catalogues)
-                .export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output)
-        }
-        #expect(!FileManager.default.fileExists(atPath: nowhere))
         let cases: [(Int64, URL, URL?, EvidenceExportError)] = [
             (open.id, output, seed.captureDirectory, .sessionStillOpen),
             (9_999, output, seed.captureDirectory, .sessionNotFound),
@@ -168,7 +162,7 @@ struct EvidenceExporterTests {
             (seed.sessionID, output, scratch.url.appendingPathComponent("no-captures"), .captureDirectoryUnavailable(scratch.url.appendingPathComponent("no-captures").path)),
         ]
         for (session, target, captures, error) in cases {
-            let exporter = EvidenceExporter(databasePath: seed.databasePath, captureDirectory: captures, catalogues: Self.catalogues)
+            let exporter = EvidenceExporter(history: store, captureDirectory: captures, catalogues: Self.catalogues)
             #expect(throws: error) { try exporter.export(sessionID: session, exportedWith: "t", now: Self.now, output: target) }
             #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [], "after \(error)")
         }

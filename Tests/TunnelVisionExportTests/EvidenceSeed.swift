@@ -1,5 +1,5 @@
 import Foundation
-import TunnelVisionCapture
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 

@@ -211,10 +211,10 @@ import TunnelVisionModel
     @Test func settingsAndHeartbeatAreWhatTheDaemonLastWrote() throws {
         let store = try TemporaryDatabase().open()
         #expect(try store.latestHeartbeat() == nil)
-        #expect(try store.daemonSettings().isEmpty)
-        try store.saveDaemonSettings(["inspection": "on", "tun": "tv0"], at: at(0))
-        try store.saveDaemonSettings(["inspection": "off"], at: at(1))
-        #expect(try store.daemonSettings() == ["inspection": "off"])
+        #expect(try store.daemonSettings() == DaemonSettings())
+        try store.saveDaemonSettings(DaemonSettings(input: "tun:tv0", inspection: true), at: at(0))
+        try store.saveDaemonSettings(DaemonSettings(inspection: false), at: at(1))
+        #expect(try store.daemonSettings() == DaemonSettings(inspection: false))
         let beat = DaemonHeartbeat(at: at(2), pid: 42, captureSessionID: 3, input: "tun:tv0", packetsSeen: 10, packetsDropped: 1)
         try store.recordHeartbeat(beat)
         var next = beat

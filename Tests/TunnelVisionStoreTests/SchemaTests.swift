@@ -15,7 +15,7 @@ import TunnelVisionModel
         }
     }
 
-    /// The audit tables are schema v6 of the spec, column for column.
+    /// The audit tables, column for column: a change here is a change of the disk format.
     @Test func auditTablesAreSchemaV6() throws {
         let store = try TemporaryDatabase().open()
         #expect(try columns("audit_projects", store) == ["id", "name", "bundle_id", "catalogue_version", "created_at"])

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 
 /// Reads `tunnelvisiond.conf` and the command line into one `DaemonConfiguration`. Both use the

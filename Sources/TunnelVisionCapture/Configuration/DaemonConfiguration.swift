@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 
 /// Where the daemon's packets come from.
@@ -44,20 +45,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public init() {}
 
     /// The settings the daemon publishes in the database for `tvctl` to read.
-    public var publishedSettings: [String: String] {
-        [
-            "input": input.label,
-            "inspection": inspection ? "on" : "off",
-            "client_interface": clientInterface,
-            "client_networks": clientNetworks.joined(separator: ","),
-            "uplink": uplink,
-            "captures": captureDirectory,
-            "snaplen": String(snapshotLength),
-            "rotate_bytes": String(rotationBytes),
-            "keep_days": String(retention.maximumAge / 86_400),
-            "keep_bytes": String(retention.maximumBytes),
-            "offload": segmentationOffload ? "on" : "off",
-        ]
+    public var publishedSettings: DaemonSettings {
+        DaemonSettings(
+            input: input.label, inspection: inspection, clientInterface: clientInterface, clientNetworks: clientNetworks,
+            uplink: uplink, captureDirectory: captureDirectory, snapshotLength: snapshotLength, rotationBytes: rotationBytes,
+            keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
+            segmentationOffload: segmentationOffload)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the

@@ -7,10 +7,10 @@ extension CaptureDaemon {
     /// beside it is left alone: no session of its is closed, no setting or heartbeat replaced.
     func runImport(path: String, clock: PacketClock) throws(DaemonStartError) -> OfflineImport.Summary {
         let request = OfflineImportRequest(
-            capturePath: path, databasePath: configuration.database, captureDirectory: configuration.captureDirectory,
+            capturePath: path, captureDirectory: configuration.captureDirectory,
             clientNetworks: configuration.flowEngine.clientNetworks)
         do {
-            return try OfflineImport.run(request, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) })
+            return try OfflineImport.run(request, into: history, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) })
         } catch {
             throw .inputUnavailable("\(configuration.input.label): \(error)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 
 /// Why the daemon did not start; each says what to do.

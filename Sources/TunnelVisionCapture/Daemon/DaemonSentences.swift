@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 
 // Every sentence the daemon shows a person — its log lines and the one line it prints when it
 // cannot start — in one place.

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionFlows
 import TunnelVisionModel
 import TunnelVisionStore
@@ -39,8 +40,10 @@ public enum OfflineImport {
     /// Packets between two commits: enough to amortise a transaction and an fsync.
     public static let packetsPerBatch = 8192
 
+    /// Imports into the history the caller opened (the daemon's), so that an import and a live
+    /// capture write through one store and one commit path.
     public static func run(
-        _ request: OfflineImportRequest, toolVersion: String, clock: () -> Date = Date.init
+        _ request: OfflineImportRequest, into history: CaptureHistory, toolVersion: String, clock: () -> Date = Date.init
     ) throws(ImportError) -> Summary {
         // The history keeps the files' paths: they must not depend on where the import ran.
         var request = request
@@ -53,41 +56,44 @@ public enum OfflineImport {
         } catch {
             throw .captureDirectory(path: request.captureDirectory, reason: error.localizedDescription)
         }
-        let store: FlowStore, session: CaptureSession, writer: CaptureFileWriter
+        let session: CaptureSession, writer: CaptureFileWriter
         do {
-            store = try FlowStore(path: request.databasePath)
-            session = try store.beginCaptureSession(toolVersion: toolVersion, input: "file:\(request.capturePath)", at: clock())
+            session = try history.beginCaptureSession(toolVersion: toolVersion, input: "file:\(request.capturePath)", at: clock())
         } catch {
             throw .history(error)
         }
         do {
             writer = try CaptureFileWriter(
                 configuration: CaptureFileConfiguration(directory: request.captureDirectory),
-                highestSequenceInHistory: (try? store.highestCaptureFileSequence()) ?? 0
+                highestSequenceInHistory: (try? history.highestCaptureFileSequence()) ?? 0
             )
         } catch {
             throw .captureFiles(error)
         }
-        var importer = Importer(store: store, writer: writer, session: session.id,
+        var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id),
                                 engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
         reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) }
         try importer.finish()
-        do { try store.endCaptureSession(id: session.id, at: clock()) } catch { throw .history(error) }
+        do { try history.endCaptureSession(id: session.id, at: clock()) } catch { throw .history(error) }
         importer.summary.captureSession = session.id
         return importer.summary
     }
 }
 
-/// One import's running state: the engine, and the order of commits — the capture files flushed
-/// and recorded before the batch whose rows point into them.
+/// One import's running state: the engine and the commits, which stop at the first failure.
 private struct Importer {
-    let store: FlowStore
-    let writer: CaptureFileWriter
-    let session: Int64
+    let commitPath: HistoryCommit
     var engine: FlowEngine
     var summary = OfflineImport.Summary()
     var failure: OfflineImport.ImportError?
     var latest: Int64 = 0
+
+    private var writer: CaptureFileWriter { commitPath.writer }
+
+    init(commitPath: HistoryCommit, engine: FlowEngine) {
+        self.commitPath = commitPath
+        self.engine = engine
+    }
 
     /// Copies and reads one packet; false stops the reading after a failure.
     mutating func take(_ packet: CaptureImportReader.Packet, linkType: LinkType) -> Bool {
@@ -120,30 +126,16 @@ private struct Importer {
     }
 
     private mutating func commit(_ batch: HistoryBatch) -> Bool {
-        do {
-            try writer.flush()
-        } catch {
-            failure = .captureFiles(error)
-            return false
+        let outcome = commitPath.commit(batch) { _ in false }
+        summary.captureFiles += outcome.opened.count
+        switch outcome.stoppedAt {
+        case .flush(let error)?: failure = .captureFiles(error)
+        case .recordFile(_, let error)?, .batch(let error)?: failure = .history(error)
+        case nil: break
         }
-        do {
-            for change in writer.takeChanges() {
-                switch change {
-                case .opened(let file):
-                    summary.captureFiles += 1
-                    try store.recordCaptureFile(file)
-                case .closed(let file):
-                    try store.recordCaptureFile(file)
-                }
-            }
-            guard !batch.isEmpty else { return true }
-            let rows = try store.write(batch, captureSession: session)
-            summary.flows += batch.flows.filter { $0.rowID == nil }.count
-            engine.assign(rows: rows)
-            return true
-        } catch {
-            failure = .history(error)
-            return false
-        }
+        guard let rows = outcome.rows else { return outcome.stoppedAt == nil }
+        summary.flows += batch.flows.filter { $0.rowID == nil }.count
+        engine.assign(rows: rows)
+        return true
     }
 }

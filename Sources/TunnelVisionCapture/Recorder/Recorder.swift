@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -31,6 +32,7 @@ public final class Recorder: @unchecked Sendable {
     private let cadence: RecorderCadence
     private let log: DaemonLog
     private var retention: RetentionRunner
+    private let commitPath: HistoryCommit
     private let stopping = Atomic<Bool>(false)
 
     private var status: DaemonHeartbeat
@@ -59,6 +61,7 @@ public final class Recorder: @unchecked Sendable {
         self.cadence = cadence
         self.log = log
         self.retention = RetentionRunner(limits: retention, log: log)
+        commitPath = HistoryCommit(writer: writer, history: history, captureSession: session.id)
         status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureSessionID: session.id, input: session.input)
     }
 
@@ -138,22 +141,19 @@ public final class Recorder: @unchecked Sendable {
 
     private func commit(now: Int64, finishing: Bool = false) {
         lastCommit = now
-        do { try writer.flush() } catch { suspendCapture(error, now: now) }
-        for change in writer.takeChanges() {
-            switch change {
-            case .opened(let file): try? history.recordCaptureFile(file)
-            case .closed(let file):
-                try? history.recordCaptureFile(file)
-                rotated = true
-            }
-        }
         let batch = finishing ? engine.finishAll() : engine.takeBatch(now: now)
         pendingPackets = 0
-        if !batch.isEmpty {
-            do { engine.assign(rows: try history.write(batch, captureSession: session.id)) } catch {
-                log.say(.batchRefused(cause: String(describing: error)))
+        let outcome = commitPath.commit(batch) { failure in
+            switch failure {
+            case .flush(let error): suspendCapture(error, now: now)
+            // The heartbeat records the open file again; a closed one is recorded at the next start.
+            case .recordFile: break
+            case .batch(let error): log.say(.batchRefused(cause: String(describing: error)))
             }
+            return true
         }
+        if let rows = outcome.rows { engine.assign(rows: rows) }
+        if !outcome.closed.isEmpty { rotated = true }
         if rotated {
             rotated = false
             retention.run(history: history, now: Date(nanosecondsSinceEpoch: now))

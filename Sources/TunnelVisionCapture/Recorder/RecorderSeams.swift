@@ -16,7 +16,7 @@ public protocol CaptureHistory: AnyObject {
     func highestCaptureFileSequence() throws -> UInt32
     func auditEvidenceFileSequences() throws -> Set<UInt32>
     @discardableResult func prune(before date: Date) throws -> Int
-    func saveDaemonSettings(_ settings: [String: String], at date: Date) throws
+    func saveDaemonSettings(_ settings: DaemonSettings, at date: Date) throws
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws
 }
 

@@ -17,10 +17,10 @@ struct CommandContext {
     }
 
     var library: ControlLibrary {
-        ControlLibrary(location: DatabaseLocation(option: arguments.value("db"), environment: invocation.environment))
+        ControlLibrary(location: DatabaseLocation(option: arguments.value(SharedOptions.database), environment: invocation.environment))
     }
 
-    var wantsJSON: Bool { arguments.flag("json") }
+    var wantsJSON: Bool { arguments.flag(SharedOptions.json) }
     var style: TextStyle { invocation.style }
     var command: String { arguments.commandPath }
 
@@ -49,7 +49,7 @@ struct CommandContext {
 
     /// Deleting asks a person and needs `--yes` from a script.
     func confirm(_ question: String) throws(ControlError) {
-        if arguments.flag("yes") { return }
+        if arguments.flag(SharedOptions.yes) { return }
         guard invocation.console.inputIsTerminal else { throw .usage(.confirmationNeeded(command: command)) }
         invocation.console.writeError(question)
         let answer = invocation.console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()

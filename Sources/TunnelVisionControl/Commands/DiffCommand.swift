@@ -19,8 +19,8 @@ enum DiffCommand {
         let secondID = try SessionReference.id(context.word(1), command: context.command)
         let first = try SessionEvidence.read(sessionID: firstID, library: context.library)
         let second = try SessionEvidence.read(sessionID: secondID, library: context.library)
-        // Built outside the visit, as the spec's AuditLibrary does: a refusal is a rule of the
-        // model, not a history that did not answer.
+        // Built outside the visit: a refusal here is a rule of the model, not a history that
+        // did not answer, and must not be classified as one.
         let diff: ReleaseDiff
         do {
             diff = try ReleaseDiff(

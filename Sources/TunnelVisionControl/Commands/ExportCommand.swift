@@ -23,45 +23,32 @@ enum ExportCommand {
 
     static func run(_ context: CommandContext) throws(ControlError) {
         let id = try SessionReference.id(context.word(0), command: context.command)
-        let library = context.library
-        // Asked first through the library, so that a missing history or a permission is said the
-        // way every other command says it, and an open session is refused before any writing.
-        let session = try library.read { store in try SessionReference.session(id, in: store) }
-        guard !session.isOpen else { throw .refusal(.export(.sessionStillOpen(id))) }
-
         let output = URL(fileURLWithPath: context.arguments.value("output") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let captures = context.arguments.value("captures").map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let exporter = EvidenceExporter(databasePath: library.location.path, captureDirectory: captures)
         let progress = ExportProgress(context: context)
+        // Through the library, so that a missing history or a permission is said the way every
+        // other command says it; the exporter reads the store the library opened.
         let result: EvidenceExportResult
-        do {
-            result = try exporter.export(
-                sessionID: id, exportedWith: TunnelVisionBuild.version, now: context.invocation.clock(), output: output,
-                progress: progress.show)
+        do throws(ControlError) {
+            result = try context.library.visit { store in
+                do throws(EvidenceExportError) {
+                    return try EvidenceExporter(history: store, captureDirectory: captures).export(
+                        sessionID: id, exportedWith: TunnelVisionBuild.version, now: context.invocation.clock(), output: output,
+                        progress: progress.show)
+                } catch {
+                    if case .historyUnreadable(let history) = error { throw history }
+                    throw ControlError.refusal(.export(error, sessionID: id))
+                }
+            }
         } catch {
             progress.clear()
-            throw classify(error, sessionID: id, library: library)
+            throw error
         }
         progress.clear()
         if context.wantsJSON {
             context.emit(ExportedShape(result))
         } else {
             context.say(Wording.exported(result, sessionID: id))
-        }
-    }
-
-    static func classify(_ error: EvidenceExportError, sessionID: Int64, library: ControlLibrary) -> ControlError {
-        switch error {
-        case .sessionNotFound: .refusal(.sessionNotFound(sessionID))
-        case .sessionStillOpen: .refusal(.export(.sessionStillOpen(sessionID)))
-        case .catalogueNotBundled(let identifier): .refusal(.catalogue(.notInstalled(identifier: identifier)))
-        case .catalogueUnusable(let identifier):
-            .refusal(.catalogue(.unusable(identifier: identifier, reason: "it was refused when it was loaded")))
-        case .historyUnreadable(let history): library.classify(history)
-        case .historyChangedWhileExporting: .refusal(.export(.historyChangedWhileExporting))
-        case .captureDirectoryUnavailable(let path): .refusal(.export(.captureDirectoryUnavailable(path: path)))
-        case .outputUnavailable(let path): .refusal(.export(.outputUnavailable(path: path)))
-        case .writeFailed(let detail): .refusal(.export(.writeFailed(detail: detail)))
         }
     }
 

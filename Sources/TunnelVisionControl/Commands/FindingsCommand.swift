@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionAudit
+import TunnelVisionEvidence
 import TunnelVisionModel
 
 /// `tvctl findings SESSION`: what a session's traffic shows, per requirement of its project's catalogue.
@@ -22,9 +23,10 @@ enum FindingsCommand {
             catalogue: catalogue, flows: read.flows, project: read.project, session: read.session, markers: read.markers)
 
         if context.wantsJSON {
-            context.emit(JSONShape.SessionFindingsShape(
-                assessment, session: JSONShape.Session(read.session, projectName: read.project.name, flowCount: read.flows.count, markers: read.markers),
-                flowCount: read.flows.count))
+            // What the bundle's findings.json would say of this session, numbered alike.
+            context.emit(EvidenceFindingsDocument(
+                sessionID: read.session.id, assessment: assessment,
+                identifiers: EvidenceFindingIdentifiers(assessment.findings.findings)))
             return
         }
         context.show(FindingsPresentation.page(

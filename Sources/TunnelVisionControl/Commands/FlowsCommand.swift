@@ -1,4 +1,6 @@
 import Foundation
+import TunnelVisionAudit
+import TunnelVisionEvidence
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -9,9 +11,7 @@ enum FlowsCommand {
         discussion: "Oldest first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
         positionals: [.optional("SESSION", "The session's number.")],
         options: [
-            .value("limit", "N", short: "n", "Show at most N flows (default \(defaultLimit))."),
-            .flag("follow", short: "f", "Keep showing flows while the session records."),
-            SharedOptions.json,
+            limitOption, followOption, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl flows", "The flows of what is recording now."),
@@ -20,29 +20,33 @@ enum FlowsCommand {
         ],
         action: CommandContext.runs(run))
 
+    static let limitOption = OptionSpec.value(
+        "limit", "N", short: "n", "Show at most N flows (default \(defaultLimit); with --json, all unless given).")
+    static let followOption = OptionSpec.flag("follow", short: "f", "Keep showing flows while the session records.")
     static let defaultLimit = 100
     static let limitRange = 1...10_000_000
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let limit = try context.arguments.integer("limit", in: limitRange) ?? defaultLimit
+        let givenLimit = try context.arguments.integer(limitOption, in: limitRange)
+        let limit = givenLimit ?? defaultLimit
         let named = try context.arguments.positional(0).map { text throws(ControlError) in
             try SessionReference.id(text, command: context.command)
         }
-        let follows = context.arguments.flag("follow")
+        let follows = context.arguments.flag(followOption)
         // A live view shows the newest flows, and the store hands them oldest first: it reads them all.
-        let snapshot = try FlowSnapshot.read(session: named, limit: follows ? Int.max : limit, library: context.library)
+        // JSON carries each flow's findings, and they are assessed on every flow of the session.
+        let readsAll = follows || context.wantsJSON
+        let snapshot = try FlowSnapshot.read(session: named, limit: readsAll ? Int.max : limit, library: context.library)
         if follows {
             FlowsFollow(context: context, limit: limit, sessionID: snapshot.session.id).run(from: snapshot)
             return
         }
         if context.wantsJSON {
-            context.emit(JSONShape.FlowList(
-                session: JSONShape.Session(snapshot.session, projectName: snapshot.projectName, flowCount: snapshot.flowCount),
-                flowCount: snapshot.flowCount, flows: snapshot.flows.map(JSONShape.Flow.init)))
+            context.emit(try snapshot.list(limit: givenLimit))
             return
         }
         context.say(snapshot.headline(zone: context.zone))
-        if !snapshot.flows.isEmpty { context.show(FlowTable.table(snapshot.flows, zone: context.zone)) }
+        if !snapshot.flows.isEmpty { context.show(FlowListing.table(snapshot.flows, zone: context.zone)) }
         if snapshot.flowCount > snapshot.flows.count {
             context.say(Wording.flowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount))
         }
@@ -52,9 +56,12 @@ enum FlowsCommand {
 /// A session and its flows as read in one visit.
 struct FlowSnapshot {
     let session: AuditSession
-    let projectName: String
+    let project: AuditProject?
+    let markers: [SessionMarker]
     let flowCount: Int
     let flows: [StoredFlow]
+
+    var projectName: String { project?.name ?? "" }
 
     static func read(session named: Int64?, limit: Int, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
         try library.read { store in
@@ -66,7 +73,8 @@ struct FlowSnapshot {
                 session = open
             }
             return FlowSnapshot(
-                session: session, projectName: try store.auditProject(id: session.projectID)?.name ?? "",
+                session: session, project: try store.auditProject(id: session.projectID),
+                markers: try store.markers(forSession: session.id),
                 flowCount: try store.flowCount(inAuditSession: session.id),
                 flows: try store.flows(inAuditSession: session.id, limit: limit))
         }
@@ -74,5 +82,22 @@ struct FlowSnapshot {
 
     func headline(zone: TimeZone) -> String {
         Wording.flowsHeadline(session, project: projectName, flows: flowCount, zone: zone)
+    }
+
+    /// The flows as flows.json writes them, with the findings a bundle would give them: the
+    /// assessment reads every flow, so the snapshot must hold them all.
+    func list(limit: Int?) throws(ControlError) -> JSONShape.FlowList {
+        var identifiers: EvidenceFindingIdentifiers?
+        if let project {
+            let assessment = SessionAssessment(
+                catalogue: try CatalogueCommands.catalogue(for: project), flows: flows, project: project,
+                session: session, markers: markers)
+            identifiers = EvidenceFindingIdentifiers(assessment.findings.findings)
+        }
+        let shown = flows.prefix(limit ?? flows.count)
+        return JSONShape.FlowList(
+            session: JSONShape.Session(session, projectName: projectName, flowCount: flowCount),
+            total: flowCount, limit: limit, truncated: shown.count < flowCount,
+            flows: shown.map { JSONShape.Flow($0, findingIDs: identifiers?.ids(ofFlow: $0.id)) })
     }
 }

@@ -43,7 +43,7 @@ struct FlowsFollow {
         let rows = max(1, terminalRows() - 4)
         let shown = Array(snapshot.flows.suffix(min(rows, limit)))
         var screen = "\u{1B}[H\u{1B}[2J" + context.style.bold(snapshot.headline(zone: context.zone)) + "\n"
-        screen += shown.isEmpty ? Wording.noFlowsYet + "\n" : FlowTable.table(shown, zone: context.zone).rendered(style: context.style)
+        screen += shown.isEmpty ? Wording.noFlowsYet + "\n" : FlowListing.table(shown, zone: context.zone).rendered(style: context.style)
         if snapshot.flowCount > shown.count {
             screen += context.style.dim(Wording.followTruncated(shown: shown.count, of: snapshot.flowCount)) + "\n"
         }
@@ -57,9 +57,9 @@ struct FlowsFollow {
         for flow in snapshot.flows where !printed.contains(flow.id) {
             printed.insert(flow.id)
             if context.wantsJSON {
-                context.invocation.console.writeOutput(JSONShape.line(JSONShape.Flow(flow)))
+                context.invocation.console.writeOutput(JSONShape.line(JSONShape.Flow(flow, findingIDs: nil)))
             } else {
-                context.say(FlowTable.line(of: flow, zone: context.zone))
+                context.say(FlowListing.line(of: flow, zone: context.zone))
             }
         }
     }

@@ -3,11 +3,13 @@ import TunnelVisionModel
 
 /// `tvctl mark`: a marker in the open recording, dated when the command was typed.
 enum MarkCommand {
+    static let interactiveOption = OptionSpec.flag("interactive", short: "i", "Mark with single keys until q.")
+
     static let spec = CommandSpec(
         "mark", summary: "Mark an instant in the open recording: consent, login, logout or your own words.",
         discussion: "The instant is taken when tvctl starts, before it opens the history. The answer says what was marked, when and in which recording, or that nothing was marked and why. With -i, one key marks at the moment it is pressed: c consent, l login, o logout, q quits.",
         positionals: [.optional("WHAT", "consent, login, logout, or a text of your own (quoted).")],
-        options: [.flag("interactive", short: "i", "Mark with single keys until q."), SharedOptions.json],
+        options: [interactiveOption, SharedOptions.json],
         examples: [
             CommandExample("tvctl mark consent", "The user has just given consent."),
             CommandExample("tvctl mark 'opened the diary'", "A marker with your own words."),
@@ -17,7 +19,7 @@ enum MarkCommand {
 
     static func run(_ context: CommandContext) throws(ControlError) {
         let marking = OpenSessionMarking(library: context.library)
-        if context.arguments.flag("interactive") {
+        if context.arguments.flag(interactiveOption) {
             if let word = context.arguments.positional(0) {
                 throw .usage(.unexpectedArgument(word, command: context.command))
             }

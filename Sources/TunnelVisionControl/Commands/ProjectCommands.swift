@@ -13,15 +13,28 @@ enum ProjectCommands {
 
     static let projectArgument = PositionalSpec.required("P", "The project, by id or unique name.")
 
+    enum CreateOption {
+        static let bundleID = OptionSpec.value("bundle-id", "ID", "The app's bundle identifier (informational: it filters nothing).")
+        static let catalogue = OptionSpec.value(
+            "catalogue", "ID", "The requirement catalogue it is assessed against (default: the shipped one).")
+        static let allow = OptionSpec.value(
+            "allow", "PATTERN[=NOTE]", repeatable: true, "An allowed domain, exact or *.suffix, with a note for the report.")
+    }
+
+    enum EditOption {
+        static let name = OptionSpec.value("name", "NAME", "A new name.")
+        static let bundleID = OptionSpec.value("bundle-id", "ID", "A new bundle identifier, or '' for none.")
+        static let catalogue = OptionSpec.value("catalogue", "ID", "Another requirement catalogue, or '' for the default.")
+    }
+
+    static let noteOption = OptionSpec.value("note", "TEXT", "Why it is allowed; it goes to the report.")
+
     static let create = CommandSpec(
         "create", summary: "Create a project.",
         discussion: "A project's name must not be taken by another: it is how the other commands find it.",
         positionals: [.required("NAME", "What the project is called (the app's name).")],
         options: [
-            .value("bundle-id", "ID", "The app's bundle identifier (informational: it filters nothing)."),
-            .value("catalogue", "ID", "The requirement catalogue it is assessed against (default: the shipped one)."),
-            .value("allow", "PATTERN[=NOTE]", repeatable: true, "An allowed domain, exact or *.suffix, with a note for the report."),
-            SharedOptions.json,
+            CreateOption.bundleID, CreateOption.catalogue, CreateOption.allow, SharedOptions.json,
         ],
         examples: [
             CommandExample(
@@ -47,10 +60,7 @@ enum ProjectCommands {
         discussion: "An empty value clears the bundle id or the catalogue. The allowlist changes with 'allow' and 'disallow'.",
         positionals: [projectArgument],
         options: [
-            .value("name", "NAME", "A new name."),
-            .value("bundle-id", "ID", "A new bundle identifier, or '' for none."),
-            .value("catalogue", "ID", "Another requirement catalogue, or '' for the default."),
-            SharedOptions.json,
+            EditOption.name, EditOption.bundleID, EditOption.catalogue, SharedOptions.json,
         ],
         examples: [CommandExample("tvctl project edit 3 --catalogue tr-03161-1_3.0", "Assess project 3 against that catalogue.")],
         action: CommandContext.runs(edit))
@@ -66,7 +76,7 @@ enum ProjectCommands {
         "allow", summary: "Add a domain to a project's allowlist.",
         discussion: "PATTERN is an exact name (api.acme.example) or every name below one (*.acme.example, which is not acme.example itself).",
         positionals: [projectArgument, .required("PATTERN", "The domain, exact or *.suffix.")],
-        options: [.value("note", "TEXT", "Why it is allowed; it goes to the report."), SharedOptions.json],
+        options: [noteOption, SharedOptions.json],
         examples: [CommandExample("tvctl project allow 'Acme Health' '*.acme.example' --note backend", "Allow the backend's names.")],
         action: CommandContext.runs(allow))
 
@@ -80,12 +90,12 @@ enum ProjectCommands {
     // MARK: Actions
 
     static func create(_ context: CommandContext) throws(ControlError) {
-        let entries = try context.arguments.values("allow").map { text throws(ControlError) in
+        let entries = try context.arguments.values(CreateOption.allow).map { text throws(ControlError) in
             try allowlistEntry(text, note: nil, context: context)
         }
         let draft = AuditProjectDraft(
-            name: context.word(0), bundleIdentifier: context.arguments.value("bundle-id").flatMap(nonEmpty),
-            catalogueVersion: context.arguments.value("catalogue").flatMap(nonEmpty), allowlist: entries)
+            name: context.word(0), bundleIdentifier: context.arguments.value(CreateOption.bundleID).flatMap(nonEmpty),
+            catalogueVersion: context.arguments.value(CreateOption.catalogue).flatMap(nonEmpty), allowlist: entries)
         let now = context.invocation.clock()
         let project = try context.library.visit { store in
             try refuseTakenName(draft.name, except: nil, in: store)
@@ -131,9 +141,9 @@ enum ProjectCommands {
 
     static func edit(_ context: CommandContext) throws(ControlError) {
         let arguments = context.arguments
-        let newName = arguments.value("name")
-        let bundle = arguments.value("bundle-id")
-        let catalogue = arguments.value("catalogue")
+        let newName = arguments.value(EditOption.name)
+        let bundle = arguments.value(EditOption.bundleID)
+        let catalogue = arguments.value(EditOption.catalogue)
         guard newName != nil || bundle != nil || catalogue != nil else {
             throw .usage(.missingOption("--name, --bundle-id or --catalogue", command: context.command))
         }
@@ -163,7 +173,7 @@ enum ProjectCommands {
     }
 
     static func allow(_ context: CommandContext) throws(ControlError) {
-        let entry = try allowlistEntry(context.word(1), note: context.arguments.value("note"), context: context)
+        let entry = try allowlistEntry(context.word(1), note: context.arguments.value(noteOption), context: context)
         let project = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             var draft = AuditProjectDraft(project)

@@ -15,19 +15,24 @@ enum SessionCommands {
 
     static let sessionArgument = PositionalSpec.required("ID", "The session's number.")
 
+    /// What `session start` is told about the recording.
+    enum StartOption {
+        static let baseline = OptionSpec.flag("baseline", "Record without the audited app (a baseline has no release).")
+        static let release = OptionSpec.value("release", "VERSION", "The app's version, as the store shows it.")
+        static let build = OptionSpec.value("build", "BUILD", "The app's build number.")
+        static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
+        static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
+        static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the inspection CA (needed to read pinning).")
+        static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording.")
+    }
+
     static let start = CommandSpec(
         "start", summary: "Start recording a project.",
         discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is read from the daemon's settings; whether the phone trusts the inspection CA is yours to declare. Refused while another recording is open.",
         positionals: [ProjectCommands.projectArgument],
         options: [
-            .flag("baseline", "Record without the audited app (a baseline has no release)."),
-            .value("release", "VERSION", "The app's version, as the store shows it."),
-            .value("build", "BUILD", "The app's build number."),
-            .value("device", "MODEL", "The test phone's model."),
-            .value("os", "VERSION", "The test phone's operating system and version."),
-            .flag("ca-trusted", "The phone trusts the inspection CA (needed to read pinning)."),
-            .value("notes", "TEXT", "Anything the report should say about this recording."),
-            SharedOptions.json,
+            StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
+            StartOption.caTrusted, StartOption.notes, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
@@ -68,13 +73,13 @@ enum SessionCommands {
     static func start(_ context: CommandContext) throws(ControlError) {
         let arguments = context.arguments
         let kind = try sessionKind(context)
-        guard let device = arguments.value("device").flatMap(declared) else {
+        guard let device = arguments.value(StartOption.device).flatMap(declared) else {
             throw .usage(.missingOption("--device MODEL", command: context.command))
         }
-        guard let os = arguments.value("os").flatMap(declared) else {
+        guard let os = arguments.value(StartOption.os).flatMap(declared) else {
             throw .usage(.missingOption("--os VERSION", command: context.command))
         }
-        let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag("ca-trusted"))
+        let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted))
         let now = context.invocation.clock()
         let (session, project) = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
@@ -83,7 +88,7 @@ enum SessionCommands {
             let draft = AuditSessionDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment,
                 inspection: conditions.inspection(daemonSettings: try? store.daemonSettings()),
-                notes: arguments.value("notes") ?? "")
+                notes: arguments.value(StartOption.notes) ?? "")
             return (try store.startAuditSession(draft, at: now), project)
         }
         if context.wantsJSON {
@@ -175,9 +180,9 @@ enum SessionCommands {
 
     private static func sessionKind(_ context: CommandContext) throws(ControlError) -> AuditSessionKind {
         let arguments = context.arguments
-        let release = arguments.value("release")
-        let build = arguments.value("build")
-        switch (arguments.flag("baseline"), release.flatMap(declared), build.flatMap(declared)) {
+        let release = arguments.value(StartOption.release)
+        let build = arguments.value(StartOption.build)
+        switch (arguments.flag(StartOption.baseline), release.flatMap(declared), build.flatMap(declared)) {
         case (true, nil, nil):
             return .baseline
         case (false, let version?, let build?):

@@ -1,3 +1,4 @@
+import TunnelVisionExport
 import TunnelVisionModel
 
 /// Everything a tvctl command can fail with, sorted by what the person can do about it.
@@ -47,7 +48,9 @@ public enum Refusal: Sendable, Equatable {
     case deletionDeclined
     case diff(DiffRefusal)
     case catalogue(CatalogueRefusal)
-    case export(ExportRefusal)
+    /// No evidence bundle was written (nothing is left behind): the exporter's own failure, said
+    /// as it is. A history that did not answer is not one of these: it is `historyUnanswered`.
+    case export(EvidenceExportError, sessionID: Int64)
     case inspectionUnavailable
 }
 
@@ -61,15 +64,6 @@ public enum DiffRefusal: Sendable, Equatable {
     case differentProjects
     case baseline(sessionID: Int64)
     case stillOpen(sessionID: Int64)
-}
-
-/// Why no evidence bundle was written (nothing is left behind).
-public enum ExportRefusal: Sendable, Equatable {
-    case sessionStillOpen(Int64)
-    case historyChangedWhileExporting
-    case captureDirectoryUnavailable(path: String)
-    case outputUnavailable(path: String)
-    case writeFailed(detail: String)
 }
 
 public enum CatalogueRefusal: Sendable, Equatable {

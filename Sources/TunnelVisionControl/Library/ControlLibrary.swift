@@ -5,8 +5,7 @@ import TunnelVisionStore
 import Glibc
 #endif
 
-/// The library under the commands, as the spec's AuditLibrary is under the app's screens: it
-/// opens the store for one operation and classifies whatever that operation throws into a
+/// The library under the commands: it opens the store for one operation and classifies whatever that operation throws into a
 /// rule the person can act on or a history that did not answer.
 public struct ControlLibrary: Sendable {
     public let location: DatabaseLocation

@@ -40,7 +40,7 @@ struct DaemonStatus {
                 let recording = try snapshot.auditRecording()
                 return DaemonStatus(
                     heartbeat: heartbeat, captureSession: capture,
-                    inspectionEnabled: RecordingConditions.inspectionEnabled(daemonSettings: settings),
+                    inspectionEnabled: settings?.inspectionEnabled ?? false,
                     recording: recording,
                     recordingFlows: try recording.map { try snapshot.flowCount(inAuditSession: $0.session.id) } ?? 0,
                     captureFiles: try snapshot.captureFiles(),

@@ -2,8 +2,8 @@ import Foundation
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// The one way a marker is placed in whatever is recording, as the spec's OpenSessionMarking
-/// is for every door of the app: `tvctl mark` and `tvctl mark -i` both come through here.
+/// The one way a marker is placed in whatever is recording: `tvctl mark` and `tvctl mark -i`
+/// both come through here.
 /// The instant is the caller's, taken before the database was opened; the store reads the
 /// open session and inserts the marker in one write transaction, so a session ended by
 /// another process in between refuses the marker rather than receiving it.

@@ -1,7 +1,6 @@
 import TunnelVisionModel
 
-/// What a session declares about its recording, the part of the spec's
-/// AuditRecordingConditions that a Linux gateway can know: the test phone is not the machine
+/// What a session declares about its recording, as far as a Linux gateway can know it: the test phone is not the machine
 /// tvctl runs on, so the technician declares its model, its OS and whether it trusts the CA;
 /// the tool version is this build's; inspection is what the daemon's settings say.
 public struct RecordingConditions: Sendable, Hashable {
@@ -20,13 +19,7 @@ public struct RecordingConditions: Sendable, Hashable {
     }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
-    public func inspection(daemonSettings: [String: String]?) -> InspectionConditions {
-        InspectionConditions(inspectionEnabled: Self.inspectionEnabled(daemonSettings: daemonSettings), caTrusted: caTrusted)
+    public func inspection(daemonSettings: DaemonSettings?) -> InspectionConditions {
+        InspectionConditions(inspectionEnabled: daemonSettings?.inspectionEnabled ?? false, caTrusted: caTrusted)
     }
-
-    public static func inspectionEnabled(daemonSettings: [String: String]?) -> Bool {
-        daemonSettings?[inspectionKey] == "on"
-    }
-
-    static let inspectionKey = "inspection"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionEvidence
 import TunnelVisionModel
 
 /// The `--json` shapes: one per thing tvctl shows, stable across releases. A key that is
@@ -35,78 +36,37 @@ public enum JSONShape {
         }
     }
 
-    public struct Release: Encodable, Sendable, Hashable {
-        public let version: String
-        public let build: String
-    }
-
+    /// A session as session.json writes it, with what a command read beside it: its project,
+    /// whether it records, how many flows it holds.
     public struct Session: Encodable, Sendable, Hashable {
-        public let id: Int64
+        public let session: EvidenceSessionDocument.Session
         public let projectID: Int64
         public let projectName: String
-        /// "baseline" or "audit".
-        public let kind: String
-        public let release: Release?
-        public let deviceModel: String
-        public let osVersion: String
-        public let toolVersion: String
-        public let inspectionEnabled: Bool
-        public let caTrusted: Bool
-        public let supportsPinningEvidence: Bool
-        public let startedAt: String
-        public let endedAt: String?
         public let isOpen: Bool
-        public let notes: String
         public let flowCount: Int?
-        public let markers: [Marker]?
 
         init(_ session: AuditSession, projectName: String, flowCount: Int? = nil, markers: [SessionMarker]? = nil) {
-            id = session.id
+            self.session = EvidenceSessionDocument.Session(session, markers: markers)
             projectID = session.projectID
             self.projectName = projectName
-            switch session.kind {
-            case .baseline:
-                kind = "baseline"
-                release = nil
-            case .audit(let appRelease):
-                kind = "audit"
-                release = Release(version: appRelease.version, build: appRelease.build)
-            }
-            deviceModel = session.environment.deviceModel
-            osVersion = session.environment.osVersion
-            toolVersion = session.environment.toolVersion
-            inspectionEnabled = session.inspection.inspectionEnabled
-            caTrusted = session.inspection.caTrusted
-            supportsPinningEvidence = session.inspection.supportsPinningEvidence
-            startedAt = Formatting.iso8601(session.startedAt)
-            endedAt = session.endedAt.map(Formatting.iso8601)
             isOpen = session.isOpen
-            notes = session.notes
             self.flowCount = flowCount
-            self.markers = markers?.map(Marker.init)
+        }
+
+        private enum CodingKeys: String, CodingKey { case projectID, projectName, isOpen, flowCount }
+
+        /// One object: the document's keys and these beside them.
+        public func encode(to encoder: any Encoder) throws {
+            try session.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(projectID, forKey: .projectID)
+            try container.encode(projectName, forKey: .projectName)
+            try container.encode(isOpen, forKey: .isOpen)
+            try container.encodeIfPresent(flowCount, forKey: .flowCount)
         }
     }
 
-    public struct Marker: Encodable, Sendable, Hashable {
-        public let id: Int64
-        public let sessionID: Int64
-        public let at: String
-        /// consentGiven, loggedIn, loggedOut, custom.
-        public let kind: String
-        public let label: String?
-
-        init(_ marker: SessionMarker) {
-            id = marker.id
-            sessionID = marker.sessionID
-            at = Formatting.iso8601(marker.date)
-            switch marker.kind {
-            case .consentGiven: kind = "consentGiven"; label = nil
-            case .loggedIn: kind = "loggedIn"; label = nil
-            case .loggedOut: kind = "loggedOut"; label = nil
-            case .custom(let text): kind = "custom"; label = text
-            }
-        }
-    }
+    public typealias Marker = EvidenceSessionDocument.Marker
 
     /// What `tvctl mark --json` says: placed, with where, or not.
     public struct MarkOutcome: Encodable, Sendable, Hashable {
@@ -115,53 +75,15 @@ public enum JSONShape {
         public let session: Session?
     }
 
-    public struct FlowName: Encodable, Sendable, Hashable {
-        public let text: String
-        /// "sni" or "dns".
-        public let origin: String
-        public let otherCandidates: [String]
-    }
+    /// A flow is written as flows.json writes it, so a script reads tvctl and a bundle alike.
+    public typealias Flow = EvidenceFlow
 
-    public struct Flow: Encodable, Sendable, Hashable {
-        public let id: Int64
-        public let `protocol`: String
-        public let peers: [String]
-        public let firstSeen: String
-        public let lastSeen: String
-        public let bytesOut: UInt64
-        public let bytesIn: UInt64
-        public let packetCount: UInt64
-        public let tlsStatus: String
-        public let name: FlowName?
-        /// The negotiated version's name, or its hex when it has none.
-        public let tlsVersion: String?
-        /// serverHello or upstreamConnection.
-        public let tlsVersionSource: String?
-        public let quicVersion: String?
-        public let streamOpening: String?
-
-        init(_ flow: StoredFlow) {
-            id = flow.id
-            self.protocol = flow.key.proto.name
-            peers = [flow.key.endpointA.description, flow.key.endpointB.description]
-            firstSeen = Formatting.iso8601(flow.firstSeen)
-            lastSeen = Formatting.iso8601(flow.lastSeen)
-            bytesOut = flow.bytesOut
-            bytesIn = flow.bytesIn
-            packetCount = flow.packetCount
-            tlsStatus = flow.tlsStatus.name
-            name = flow.name.map { FlowName(text: $0.text, origin: $0.origin.rawValue, otherCandidates: $0.otherCandidates) }
-            let negotiation = flow.serverTLS?.negotiation
-            tlsVersion = negotiation?.version.displayText
-            tlsVersionSource = negotiation.map { $0.source == .serverHello ? "serverHello" : "upstreamConnection" }
-            quicVersion = flow.quic.map { $0.version.name ?? $0.version.hex }
-            streamOpening = flow.streamOpening?.name
-        }
-    }
-
+    /// The flows asked for. `total` counts the session's flows; `truncated` says a limit left some out.
     public struct FlowList: Encodable, Sendable, Hashable {
         public let session: Session
-        public let flowCount: Int
+        public let total: Int
+        public let limit: Int?
+        public let truncated: Bool
         public let flows: [Flow]
     }
 
@@ -177,6 +99,10 @@ public enum JSONShape {
     private static func encoded<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = formatting
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var single = encoder.singleValueContainer()
+            try single.encode(EvidenceJSON.instant(date))
+        }
         // Every shape here is built of strings, numbers and arrays: encoding cannot fail.
         guard let data = try? encoder.encode(value) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"

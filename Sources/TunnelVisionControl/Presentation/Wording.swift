@@ -1,3 +1,4 @@
+import TunnelVisionExport
 import TunnelVisionModel
 
 /// Every sentence tvctl says to a person, in one place. An error says what happened and what
@@ -41,8 +42,8 @@ public enum Wording {
             sentence(for: refusal)
         case .catalogue(let refusal):
             sentence(for: refusal)
-        case .export(let refusal):
-            sentence(for: refusal)
+        case .export(let failure, let sessionID):
+            sentence(for: failure, sessionID: sessionID)
         case .inspectionUnavailable:
             "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."
         }
@@ -61,10 +62,19 @@ public enum Wording {
         }
     }
 
-    static func sentence(for refusal: ExportRefusal) -> String {
-        switch refusal {
-        case .sessionStillOpen(let id):
+    /// The one table from an export's failure to what tvctl says (every case is a refusal, exit 1).
+    static func sentence(for failure: EvidenceExportError, sessionID id: Int64) -> String {
+        switch failure {
+        case .sessionNotFound:
+            sentence(for: .sessionNotFound(id))
+        case .sessionStillOpen:
             "Session \(id) is still recording: end it with 'tvctl session end \(id)' before exporting."
+        case .catalogueNotBundled(let identifier):
+            sentence(for: .notInstalled(identifier: identifier))
+        case .catalogueUnusable(let identifier):
+            sentence(for: .unusable(identifier: identifier, reason: "it was refused when it was loaded"))
+        case .historyUnreadable(let error):
+            "The history could not be read while the bundle was written (\(error)), so nothing was kept: export again."
         case .historyChangedWhileExporting:
             "The history changed while the bundle was being written, so nothing was kept: export again."
         case .captureDirectoryUnavailable(let path):

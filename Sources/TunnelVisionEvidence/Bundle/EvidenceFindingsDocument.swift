@@ -122,7 +122,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
     public let findings: [FindingEntry]
     public let checks: Checks
 
-    init(sessionID: Int64, assessment: SessionAssessment, identifiers: EvidenceFindingIdentifiers) {
+    public init(sessionID: Int64, assessment: SessionAssessment, identifiers: EvidenceFindingIdentifiers) {
         let catalogue = assessment.catalogue
         let minimum = catalogue.policy.minimumTLSVersion
         self.sessionID = sessionID

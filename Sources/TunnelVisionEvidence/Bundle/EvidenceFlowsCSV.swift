@@ -43,7 +43,7 @@ public enum EvidenceFlowsCSV {
             flow.serverCertificate.visibility, leaf?.subject ?? "", leaf?.issuer ?? "",
             leaf?.notAfter.map(EvidenceJSON.instant) ?? "", leaf?.sha256 ?? "",
             flow.serverCertificate.chainIsComplete.map { String($0) } ?? "",
-            flow.findingIDs.joined(separator: " "),
+            (flow.findingIDs ?? []).joined(separator: " "),
         ]
     }
 

@@ -97,9 +97,10 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let quic: QUIC?
     /// Always present: when it could not be seen, it says why.
     public let serverCertificate: ServerCertificate
-    public let findingIDs: [String]
+    /// The findings the flow proves; absent where they were not assessed (a live view).
+    public let findingIDs: [String]?
 
-    init(_ flow: StoredFlow, findingIDs: [String]) {
+    public init(_ flow: StoredFlow, findingIDs: [String]?) {
         id = flow.id
         self.protocol = flow.key.proto.name
         firstSeen = flow.firstSeen

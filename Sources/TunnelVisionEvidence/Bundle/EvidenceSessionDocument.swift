@@ -43,21 +43,48 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         public let kind: String
         public let label: String?
         public let date: Date
+
+        public init(_ marker: SessionMarker) {
+            id = marker.id
+            let (code, label) = AuditSerialization.code(of: marker.kind)
+            kind = code.name
+            self.label = label
+            date = marker.date
+        }
     }
 
+    /// A session as every JSON document writes it (tvctl's too).
     public struct Session: Encodable, Sendable, Hashable {
         public let id: Int64
         /// baseline / audit.
         public let kind: String
         public let release: Release?
         public let startedAt: Date
-        public let endedAt: Date
+        /// Absent while the session records; a bundle's session has always ended.
+        public let endedAt: Date?
         public let notes: String
         public let device: Device
         /// The tool that recorded the session; `exportedWith` is the one that exported it.
         public let toolVersion: String
         public let inspection: Inspection
-        public let markers: [Marker]
+        /// Absent where they were not read (a list of sessions).
+        public let markers: [Marker]?
+
+        public init(_ session: AuditSession, markers: [SessionMarker]?, endedAt: Date? = nil) {
+            id = session.id
+            kind = AuditSerialization.code(of: session.kind).name
+            release = session.kind.release.map { Release(version: $0.version, build: $0.build) }
+            startedAt = session.startedAt
+            self.endedAt = endedAt ?? session.endedAt
+            notes = session.notes
+            device = Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion)
+            toolVersion = session.environment.toolVersion
+            inspection = Inspection(
+                mode: AuditSerialization.name(of: session.inspection.mode),
+                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
+                supportsPinningEvidence: session.inspection.supportsPinningEvidence)
+            self.markers = markers?.map(Marker.init)
+        }
     }
 
     public let format = "tunnelvision.evidence.session"
@@ -79,32 +106,10 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             id: project.id, name: project.name, bundleIdentifier: project.bundleIdentifier, catalogue: catalogue,
             createdAt: project.createdAt,
             allowlist: project.allowlist.map { AllowlistItem(pattern: $0.pattern.text, note: $0.note) })
-        self.session = Session(
-            id: session.id,
-            kind: session.kind.release == nil ? "baseline" : "audit",
-            release: session.kind.release.map { Release(version: $0.version, build: $0.build) },
-            startedAt: session.startedAt, endedAt: endedAt, notes: session.notes,
-            device: Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion),
-            toolVersion: session.environment.toolVersion,
-            inspection: Inspection(
-                mode: AuditSerialization.name(of: session.inspection.mode),
-                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
-                supportsPinningEvidence: session.inspection.supportsPinningEvidence),
-            markers: markers.map { marker in
-                let (kind, label) = Self.describe(marker.kind)
-                return Marker(id: marker.id, kind: kind, label: label, date: marker.date)
-            })
+        // The bundle is built of an ended session only: `endedAt` is its end, never absent.
+        self.session = Session(session, markers: markers, endedAt: endedAt)
         attribution = EvidenceWording.Note.attribution
         notIncluded = EvidenceWording.Note.notIncluded
-    }
-
-    static func describe(_ kind: SessionMarkerKind) -> (String, String?) {
-        switch kind {
-        case .consentGiven: ("consentGiven", nil)
-        case .loggedIn: ("loggedIn", nil)
-        case .loggedOut: ("loggedOut", nil)
-        case .custom(let label): ("custom", label)
-        }
     }
 
     private enum CodingKeys: String, CodingKey {

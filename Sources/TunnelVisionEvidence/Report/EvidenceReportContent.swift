@@ -37,7 +37,7 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.release, session.release.map { "\($0.version) (\($0.build))" } ?? Words.baselineRelease),
             EvidenceReportFact(Label.session, String(session.id)),
             EvidenceReportFact(Label.started, Words.instant(session.startedAt), staysWithNext: true),
-            EvidenceReportFact(Label.ended, Words.instant(session.endedAt)),
+            EvidenceReportFact(Label.ended, Words.instant(bundle.sessionEnd)),
             EvidenceReportFact(Label.device, "\(session.device.model), \(session.device.osVersion)"),
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
@@ -52,9 +52,10 @@ struct EvidenceReportContent {
             .paragraph(Words.validationReadability(conditions)),
             .heading(Words.markersHeading),
         ]
-        blocks.append(session.markers.isEmpty ? .paragraph(Words.noMarkers) : .table(EvidenceReportTable(
+        let markers = session.markers ?? []
+        blocks.append(markers.isEmpty ? .paragraph(Words.noMarkers) : .table(EvidenceReportTable(
             columns: [Column.time, Column.marker],
-            rows: session.markers.map { [Words.instant($0.date), Words.markerName(kind: $0.kind, label: $0.label)] })))
+            rows: markers.map { [Words.instant($0.date), Words.markerName(kind: $0.kind, label: $0.label)] })))
         blocks.append(.heading(Words.allowlistHeading))
         blocks.append(project.allowlist.isEmpty ? .paragraph(Words.emptyAllowlist) : .table(EvidenceReportTable(
             columns: [Column.pattern, Column.note],

@@ -2,7 +2,8 @@
 /// document cannot say by itself.
 extension EvidenceWording {
     public enum Note {
-        /// session.json: how traffic came to belong to the session (ADR 0008).
+        /// session.json: how traffic came to belong to the session — the store tags a flow with
+        /// the session open when it is first written, and never re-tags it.
         public static let attribution =
             "A connection belongs to this session when it was first written to the history while the session was open, "
             + "or when it was still active and written again during it. The tag is never changed afterwards. "

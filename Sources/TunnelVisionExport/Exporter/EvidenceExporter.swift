@@ -4,17 +4,20 @@ import TunnelVisionEvidence
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// Exports a closed session: reads it out of the history in one read transaction, has the
-/// documents and the capture written into a private folder, adds capture.json, the report and
-/// the manifest, compresses the folder and moves only the .zip into the output directory.
+/// Exports a closed session: reads it out of the history its caller opened, in one read
+/// transaction, has the documents and the capture written into a private folder, adds
+/// capture.json, the report and the manifest, compresses the folder and moves only the .zip
+/// into the output directory.
 public struct EvidenceExporter: Sendable {
-    public let databasePath: String
+    /// The caller's history: the exporter never opens one, so a mistyped path is the caller's
+    /// to refuse, and one export reads one store.
+    public let history: FlowStore
     public let captureDirectory: URL?
     /// Where catalogues are looked up; nil: RequirementCatalogueLibrary's own directory.
     public let catalogues: URL?
 
-    public init(databasePath: String, captureDirectory: URL?, catalogues: URL? = nil) {
-        self.databasePath = databasePath
+    public init(history: FlowStore, captureDirectory: URL?, catalogues: URL? = nil) {
+        self.history = history
         self.captureDirectory = captureDirectory
         self.catalogues = catalogues
     }
@@ -27,14 +30,23 @@ public struct EvidenceExporter: Sendable {
     ) throws(EvidenceExportError) -> EvidenceExportResult {
         try Self.checkDirectory(output, else: EvidenceExportError.outputUnavailable)
         if let captureDirectory { try Self.checkDirectory(captureDirectory, readable: true, else: EvidenceExportError.captureDirectoryUnavailable) }
-        let staging = try EvidenceStaging(in: output)
-        defer { staging.remove() }
+        EvidenceStaging.clearStale(in: output)
         let name = Self.bundleName(sessionID: sessionID, at: now)
-        let folder = staging.url.appendingPathComponent(name, isDirectory: true)
-        guard mkdir(folder.path, 0o700) == 0 else { throw .writeFailed("\(folder.path): \(String(cString: strerror(errno)))") }
+        var staging: EvidenceStaging?
+        defer { staging?.remove() }
 
         progress(.readingHistory)
-        let (bundle, capture) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, into: folder, progress: progress)
+        // The staging folder is made only once the bundle stands: a session that cannot be
+        // exported (open, missing) is refused before anything is written.
+        let (bundle, capture, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, progress: progress) {
+            () throws(EvidenceExportError) -> URL in
+            let made = try EvidenceStaging(in: output)
+            staging = made
+            let folder = made.url.appendingPathComponent(name, isDirectory: true)
+            guard mkdir(folder.path, 0o700) == 0 else { throw .writeFailed("\(folder.path): \(String(cString: strerror(errno)))") }
+            return folder
+        }
+        guard let staging else { throw .writeFailed(output.path) }
 
         progress(.drawingReport)
         var entries = [capture.entry]
@@ -71,29 +83,25 @@ public struct EvidenceExporter: Sendable {
     }
 
     /// Everything that comes from the history, inside one read transaction: the documents and
-    /// the capture describe the same instant of it, or the export fails.
+    /// the capture describe the same instant of it, or the export fails. Whether the session
+    /// has ended is asked once, by the bundle.
     private func read(
-        sessionID: Int64, exportedWith: String, now: Date, into folder: URL, progress: (EvidenceExportStep) -> Void
-    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture) {
-        // Opening a path that is not there would create an empty history and call the session missing.
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw .historyUnreadable(.cannotOpen(path: databasePath, reason: "there is no database at this path"))
-        }
+        sessionID: Int64, exportedWith: String, now: Date, progress: (EvidenceExportStep) -> Void,
+        makeFolder: () throws(EvidenceExportError) -> URL
+    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, URL) {
         do {
-            let store = try FlowStore(path: databasePath)
-            return try store.reading { snapshot in
-                guard let session = try snapshot.auditSession(id: sessionID) else { throw EvidenceExportError.sessionNotFound }
-                guard !session.isOpen else { throw EvidenceExportError.sessionStillOpen }
-                guard let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
-                let catalogue = try catalogue(for: project)
+            return try history.reading { snapshot in
+                guard let session = try snapshot.auditSession(id: sessionID),
+                      let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
                 let bundle = try EvidenceBundle(
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
-                    flows: try snapshot.flows(inAuditSession: sessionID), catalogue: catalogue,
+                    flows: try snapshot.flows(inAuditSession: sessionID), catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now)
+                let folder = try makeFolder()
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
                     for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith)
-                return (bundle, capture)
+                return (bundle, capture, folder)
             }
         } catch {
             throw Self.classify(error)

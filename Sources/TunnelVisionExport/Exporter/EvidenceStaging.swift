@@ -8,8 +8,8 @@ struct EvidenceStaging {
 
     let url: URL
 
+    /// Call `clearStale(in:)` first: a refused export clears them too.
     init(in output: URL) throws(EvidenceExportError) {
-        Self.clearStale(in: output)
         let name = Self.prefix + "\(getpid())-" + UUID().uuidString.prefix(8)
         let url = output.appendingPathComponent(name, isDirectory: true)
         guard mkdir(url.path, 0o700) == 0 else {
@@ -41,7 +41,7 @@ struct EvidenceStaging {
     }
 
     /// Stagings left by an export whose process no longer runs (killed, power lost).
-    private static func clearStale(in output: URL) {
+    static func clearStale(in output: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
             let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }

@@ -1,8 +1,16 @@
-/// The integers of the `kind` columns. They are disk format: never renumber a case.
+/// The kinds as they are written: the integers of the `kind` columns and the names every JSON
+/// document (tvctl's and the bundle's) gives them. Both are formats: never renumber or rename a case.
 public enum AuditSerialization {
     public enum SessionKindCode: Int64, Sendable, CaseIterable {
         case baseline = 0
         case audit = 1
+
+        public var name: String {
+            switch self {
+            case .baseline: "baseline"
+            case .audit: "audit"
+            }
+        }
     }
 
     public enum MarkerKindCode: Int64, Sendable, CaseIterable {
@@ -10,6 +18,15 @@ public enum AuditSerialization {
         case loggedIn = 1
         case loggedOut = 2
         case custom = 3
+
+        public var name: String {
+            switch self {
+            case .consentGiven: "consentGiven"
+            case .loggedIn: "loggedIn"
+            case .loggedOut: "loggedOut"
+            case .custom: "custom"
+            }
+        }
     }
 
     public static func code(of kind: AuditSessionKind) -> SessionKindCode {

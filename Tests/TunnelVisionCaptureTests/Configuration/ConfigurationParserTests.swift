@@ -28,8 +28,9 @@ import Testing
         #expect(configuration.retention.maximumBytes == 500_000_000)
         #expect(configuration.inspection)
         #expect(configuration.snapshotLength == 1500)
-        #expect(configuration.publishedSettings["inspection"] == "on")
-        #expect(configuration.publishedSettings["input"] == "tun:tv1")
+        #expect(configuration.publishedSettings.inspection == true)
+        #expect(configuration.publishedSettings.input == "tun:tv1")
+        #expect(configuration.publishedSettings.pairs["inspection"] == "on")
     }
 
     @Test func theShippedConfigurationReadsAsTheDefaultsWithTheLabsNetworks() throws {

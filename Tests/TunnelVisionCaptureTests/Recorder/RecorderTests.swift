@@ -1,5 +1,7 @@
+import CaptureTestSupport
 import Foundation
 import Testing
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 @testable import TunnelVisionCapture

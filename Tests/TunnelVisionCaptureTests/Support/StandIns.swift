@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 @testable import TunnelVisionCapture
@@ -76,7 +77,7 @@ final class WatchedHistory: CaptureHistory {
         prunedBefore.append(date)
         return try store.prune(before: date)
     }
-    func saveDaemonSettings(_ settings: [String: String], at date: Date) throws { try store.saveDaemonSettings(settings, at: date) }
+    func saveDaemonSettings(_ settings: DaemonSettings, at date: Date) throws { try store.saveDaemonSettings(settings, at: date) }
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws {
         heartbeats.append(beat)
         try store.recordHeartbeat(beat)

@@ -47,7 +47,7 @@ struct EvidenceBundleTests {
         }
         for flow in bundle.flows.flows {
             let proven = findings.filter { $0.flows.contains(flow.id) }.map(\.id)
-            #expect(flow.findingIDs == proven, "flow \(flow.id)")
+            #expect(flow.findingIDs ?? [] == proven, "flow \(flow.id)")
         }
         let ntwk4 = try #require(bundle.findings.requirements.first { $0.id == "O.Ntwk_4" })
         let absent = try #require(findings.first { $0.kind == "pinningAbsent" })

@@ -1,7 +1,8 @@
+import CaptureTestSupport
 import Foundation
 import Testing
 import TunnelVisionModel
-@testable import TunnelVisionCapture
+@testable import TunnelVisionCaptureFiles
 
 extension CaptureFileWriter {
     func write(_ packet: [UInt8], at nanoseconds: Int64) throws -> CaptureLocation {

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A directory under /tmp that the test removes when it is done with it.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init() throws {
+    public init() throws {
         var template = Array((NSTemporaryDirectory() + "/tv-capture-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
             throw POSIXError(.EIO)
@@ -14,22 +14,22 @@ final class TemporaryDirectory {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
-    func create(_ name: String, bytes: [UInt8]) {
+    public func create(_ name: String, bytes: [UInt8]) {
         _ = FileManager.default.createFile(atPath: file(name), contents: Data(bytes))
     }
 
-    var names: [String] { names(in: nil) }
+    public var names: [String] { names(in: nil) }
 
-    func names(in subdirectory: String?) -> [String] {
+    public func names(in subdirectory: String?) -> [String] {
         let listed = subdirectory.map(file) ?? path
         return ((try? FileManager.default.contentsOfDirectory(atPath: listed)) ?? []).sorted()
     }
 }
 
 /// Runs a tool that is not ours (tshark, capinfos) and returns what it printed.
-func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+public func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
@@ -43,15 +43,7 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
 }
 
 /// tshark's reading of each frame: one line per packet, the fields tab-separated.
-func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
+public func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
     let result = try run("tshark", ["-n", "-r", path, "-T", "fields"] + fields.flatMap { ["-e", $0] })
     return result.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
 }
-
-/// Real captures from other projects: shared/ lies beside the repository (in CI too), else where
-/// the sessions keep it.
-let externalCaptures: String = {
-    let beside = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../../shared/captures/external").standardized.path
-    return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/captures/external"
-}()

@@ -12,7 +12,7 @@ public enum PcapFormat {
     public static let recordHeaderLength = 16
 
     /// The 24-byte file header for a given snapshot length.
-    static func fileHeader(snapshotLength: UInt32) -> [UInt8] {
+    public static func fileHeader(snapshotLength: UInt32) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fileHeaderLength)
         bytes.appendLittleEndian(magic)
@@ -63,19 +63,5 @@ public struct PcapFileHeader: Sendable, Hashable {
         let snapshotLength = read(16)
         guard snapshotLength > 0 else { return .failure(.zeroSnapshotLength) }
         return .success(PcapFileHeader(isByteSwapped: swapped, snapshotLength: snapshotLength, linkType: linkType))
-    }
-}
-
-extension Array where Element == UInt8 {
-    mutating func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer) {
-        var remaining = value.littleEndian
-        Swift.withUnsafeBytes(of: &remaining) { append(contentsOf: $0) }
-    }
-
-    /// Only ever called with an offset whose four bytes the caller has checked are there.
-    func littleEndianUInt32(at offset: Int) -> UInt32 {
-        guard offset >= 0, offset <= count - 4 else { return 0 }
-        return UInt32(self[offset]) | UInt32(self[offset + 1]) << 8
-            | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 3]) << 24
     }
 }

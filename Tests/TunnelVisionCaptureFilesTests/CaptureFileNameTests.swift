@@ -1,6 +1,7 @@
+import CaptureTestSupport
 import Foundation
 import Testing
-@testable import TunnelVisionCapture
+@testable import TunnelVisionCaptureFiles
 
 @Suite struct CaptureFileNameTests {
     @Test(arguments: [

@@ -1,6 +1,6 @@
 /// Hand-made IP packets: enough of a header for tshark to name the addresses and ports.
-enum TestPackets {
-    static func udpV4(source: [UInt8], destination: [UInt8], sourcePort: UInt16, destinationPort: UInt16, payload: [UInt8]) -> [UInt8] {
+public enum TestPackets {
+    public static func udpV4(source: [UInt8], destination: [UInt8], sourcePort: UInt16, destinationPort: UInt16, payload: [UInt8]) -> [UInt8] {
         let total = 20 + 8 + payload.count
         var packet: [UInt8] = [0x45, 0, UInt8(total >> 8), UInt8(total & 0xFF), 0, 1, 0x40, 0, 64, 17, 0, 0]
         packet += source + destination
@@ -16,7 +16,7 @@ enum TestPackets {
         return packet + payload
     }
 
-    static func tcpV6(sourceLast: UInt8, destinationLast: UInt8, sourcePort: UInt16, destinationPort: UInt16, payload: [UInt8]) -> [UInt8] {
+    public static func tcpV6(sourceLast: UInt8, destinationLast: UInt8, sourcePort: UInt16, destinationPort: UInt16, payload: [UInt8]) -> [UInt8] {
         let tcpLength = 20 + payload.count
         var packet: [UInt8] = [0x60, 0, 0, 0, UInt8(tcpLength >> 8), UInt8(tcpLength & 0xFF), 6, 64]
         packet += [0xFD, 0x77] + [UInt8](repeating: 0, count: 13) + [sourceLast]

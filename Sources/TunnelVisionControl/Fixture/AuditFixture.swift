@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// Seeds the project demos and tests start from (the spec's -TVSeedFixture): one project with a
+/// Seeds the project demos and tests start from (`tvctl fixture`): one project with a
 /// baseline and an audit session, both ended, each tagged with its share of synthetic flows by
 /// the path the daemon takes — the session is open while its flows are written, and the store
 /// tags them on the way in. The rest of the flows fall before, between and after the two.

@@ -2,19 +2,19 @@ import TunnelVisionModel
 
 /// The three pcapng blocks the bundle's capture uses (draft-ietf-opsawg-pcapng), little-endian:
 /// a section header, one interface, and an enhanced packet block per packet.
-enum PcapngBlocks {
-    static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
-    static let interfaceType: UInt32 = 0x0000_0001
-    static let enhancedPacketType: UInt32 = 0x0000_0006
-    static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
+public enum PcapngBlocks {
+    public static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
+    public static let interfaceType: UInt32 = 0x0000_0001
+    public static let enhancedPacketType: UInt32 = 0x0000_0006
+    public static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
 
-    static let optionEnd: UInt16 = 0
-    static let optionComment: UInt16 = 1
-    static let sectionUserApplication: UInt16 = 4
-    static let interfaceTimestampResolution: UInt16 = 9
-    static let packetFlags: UInt16 = 2
+    public static let optionEnd: UInt16 = 0
+    public static let optionComment: UInt16 = 1
+    public static let sectionUserApplication: UInt16 = 4
+    public static let interfaceTimestampResolution: UInt16 = 9
+    public static let packetFlags: UInt16 = 2
 
-    static func sectionHeader(application: String) -> [UInt8] {
+    public static func sectionHeader(application: String) -> [UInt8] {
         var body: [UInt8] = []
         body.appendLittleEndian(byteOrderMagic)
         body.appendLittleEndian(UInt16(1))
@@ -26,7 +26,7 @@ enum PcapngBlocks {
         return block(sectionHeaderType, body)
     }
 
-    static func interface(linkType: UInt16, snaplen: UInt32) -> [UInt8] {
+    public static func interface(linkType: UInt16, snaplen: UInt32) -> [UInt8] {
         var body: [UInt8] = []
         body.appendLittleEndian(linkType)
         body.appendLittleEndian(UInt16(0))
@@ -41,7 +41,7 @@ enum PcapngBlocks {
     /// of these, and building each in an array of its own would copy every packet twice more.
     /// `packet` is at most the source's snapshot length, which the reader has checked, so every
     /// length here fits in 32 bits.
-    static func appendEnhancedPacket(
+    public static func appendEnhancedPacket(
         to buffer: inout [UInt8], microseconds: UInt64, packet: [UInt8], originalLength: UInt32,
         direction: Direction, comment: [UInt8]
     ) {
@@ -70,7 +70,7 @@ enum PcapngBlocks {
     }
 
     /// epb_flags bits 0–1: 01 inbound, 10 outbound.
-    static func directionFlags(_ direction: Direction) -> UInt32 {
+    public static func directionFlags(_ direction: Direction) -> UInt32 {
         switch direction {
         case .inbound: 0b01
         case .outbound: 0b10
@@ -89,7 +89,7 @@ enum PcapngBlocks {
     }
 
     /// An option's length is 16 bits; a longer value is cut rather than corrupt the block.
-    static let maximumOptionLength = Int(UInt16.max) - 3
+    public static let maximumOptionLength = Int(UInt16.max) - 3
 
     private static func appendOption(_ code: UInt16, _ value: [UInt8], to body: inout [UInt8]) {
         let value = value.prefix(maximumOptionLength)
@@ -105,12 +105,5 @@ enum PcapngBlocks {
     private static func pad(_ bytes: inout [UInt8], after count: Int) {
         let padding = padded(count) - count
         if padding > 0 { bytes.append(contentsOf: repeatElement(0, count: padding)) }
-    }
-}
-
-extension Array where Element == UInt8 {
-    mutating func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer) {
-        var little = value.littleEndian
-        Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
     }
 }

@@ -2,13 +2,17 @@ import Foundation
 
 /// `tvctl fixture`: a seeded project for demos and tests.
 enum FixtureCommand {
+    enum Option {
+        static let name = OptionSpec.value("name", "NAME", "The project's name (default: \(defaultName)).")
+        static let at = OptionSpec.value(
+            "at", "INSTANT", "When the seeded history begins, as 2026-10-01T09:00:00Z (default: an hour ago).")
+    }
+
     static let spec = CommandSpec(
         "fixture", summary: "Seed a demo project: a baseline and an audit session, both ended, with synthetic flows.",
         discussion: "The flows are written the way the daemon writes them, while each session is open, so the store tags them. Creates the database when there is none. Refused when a project of that name exists.",
         options: [
-            .value("name", "NAME", "The project's name (default: \(defaultName))."),
-            .value("at", "INSTANT", "When the seeded history begins, as 2026-10-01T09:00:00Z (default: an hour ago)."),
-            SharedOptions.json,
+            Option.name, Option.at, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl --db /tmp/demo.sqlite fixture", "A demo history to try every command on."),
@@ -27,11 +31,11 @@ enum FixtureCommand {
 
     static func run(_ context: CommandContext) throws(ControlError) {
         var start = context.invocation.clock().addingTimeInterval(-3600)
-        if let text = context.arguments.value("at") {
+        if let text = context.arguments.value(Option.at) {
             guard let instant = Formatting.instant(from: text) else { throw .usage(.invalidInstant(text, command: context.command)) }
             start = instant
         }
-        let fixture = AuditFixture(projectName: context.arguments.value("name") ?? defaultName, start: start)
+        let fixture = AuditFixture(projectName: context.arguments.value(Option.name) ?? defaultName, start: start)
         let seeded = try context.library.visit(creatingHistory: true) { store in try fixture.seed(into: store) }
         if context.wantsJSON {
             let name = seeded.project.name

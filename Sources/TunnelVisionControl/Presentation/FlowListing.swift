@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionModel
 
 /// One line per flow, as people read a recording: when, what, to whom, how protected, how much.
-enum FlowTable {
+enum FlowListing {
     static let columns: [TextTable.Column] = [
         .init("ID", .right), .init("FIRST SEEN"), .init("PROTO"), .init("PEERS"), .init("NAME"),
         .init("TLS"), .init("VERSION"), .init("OUT", .right), .init("IN", .right),

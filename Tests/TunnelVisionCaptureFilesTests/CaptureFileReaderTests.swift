@@ -1,7 +1,8 @@
+import CaptureTestSupport
 import Foundation
 import Testing
 import TunnelVisionModel
-@testable import TunnelVisionCapture
+@testable import TunnelVisionCaptureFiles
 
 @Suite struct CaptureFileReaderTests {
     /// A raw-IP capture made by another project: our walk finds the same frames tshark does.

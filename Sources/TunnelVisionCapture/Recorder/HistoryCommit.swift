@@ -1,0 +1,62 @@
+import TunnelVisionCaptureFiles
+import TunnelVisionModel
+
+/// The one commit path into the history, for the live recorder and the offline import alike:
+/// the capture files flushed first, the files opened or closed since recorded next, and only then
+/// the batch whose rows point into them — so that no committed row points at bytes the kernel
+/// does not hold.
+struct HistoryCommit {
+    let writer: CaptureFileWriter
+    let history: CaptureHistory
+    let captureSession: Int64
+
+    /// A step that failed, and what it failed with.
+    enum Failure: Error {
+        case flush(CaptureWriteError)
+        case recordFile(CaptureFile, any Error)
+        case batch(any Error)
+    }
+
+    struct Outcome {
+        /// The files the writer opened and closed since the last commit, recorded or not.
+        var opened: [CaptureFile] = []
+        var closed: [CaptureFile] = []
+        /// The history's rows for the batch's flows; nil when nothing was written.
+        var rows: [FlowHandle: Int64]?
+        /// The failure the commit stopped at, when `carryOn` said to stop.
+        var stoppedAt: Failure?
+    }
+
+    /// `carryOn` hears each failure and says whether the commit goes on: the recorder never stops
+    /// capturing for one, an import stops at the first.
+    func commit(_ batch: HistoryBatch, carryOn: (Failure) -> Bool) -> Outcome {
+        var outcome = Outcome()
+        do { try writer.flush() } catch {
+            let failure = Failure.flush(error)
+            guard carryOn(failure) else { return stopped(outcome, at: failure) }
+        }
+        for change in writer.takeChanges() {
+            let file: CaptureFile
+            switch change {
+            case .opened(let opened): file = opened; outcome.opened.append(opened)
+            case .closed(let closed): file = closed; outcome.closed.append(closed)
+            }
+            do { try history.recordCaptureFile(file) } catch {
+                let failure = Failure.recordFile(file, error)
+                guard carryOn(failure) else { return stopped(outcome, at: failure) }
+            }
+        }
+        guard !batch.isEmpty else { return outcome }
+        do { outcome.rows = try history.write(batch, captureSession: captureSession) } catch {
+            let failure = Failure.batch(error)
+            guard carryOn(failure) else { return stopped(outcome, at: failure) }
+        }
+        return outcome
+    }
+
+    private func stopped(_ outcome: Outcome, at failure: Failure) -> Outcome {
+        var outcome = outcome
+        outcome.stoppedAt = failure
+        return outcome
+    }
+}

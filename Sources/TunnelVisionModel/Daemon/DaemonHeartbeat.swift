@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the daemon tells tvctl every second: that it runs, and what it has seen.
+public struct DaemonHeartbeat: Sendable, Hashable {
+    public var at: Date
+    public var pid: Int32
+    public var captureSessionID: Int64?
+    public var input: String
+    public var packetsSeen: UInt64
+    public var bytesSeen: UInt64
+    public var packetsRecorded: UInt64
+    /// Recorded without bytes: capture off, or the capture file could not be written.
+    public var packetsNotCaptured: UInt64
+    /// Forwarded but not recorded at all: the recording queue was full.
+    public var packetsDropped: UInt64
+    public var queueDepth: Int
+    /// Bytes held by the capture directory's files.
+    public var captureBytes: UInt64
+
+    public init(
+        at: Date, pid: Int32, captureSessionID: Int64?, input: String, packetsSeen: UInt64 = 0, bytesSeen: UInt64 = 0,
+        packetsRecorded: UInt64 = 0, packetsNotCaptured: UInt64 = 0, packetsDropped: UInt64 = 0, queueDepth: Int = 0,
+        captureBytes: UInt64 = 0
+    ) {
+        self.at = at
+        self.pid = pid
+        self.captureSessionID = captureSessionID
+        self.input = input
+        self.packetsSeen = packetsSeen
+        self.bytesSeen = bytesSeen
+        self.packetsRecorded = packetsRecorded
+        self.packetsNotCaptured = packetsNotCaptured
+        self.packetsDropped = packetsDropped
+        self.queueDepth = queueDepth
+        self.captureBytes = captureBytes
+    }
+}

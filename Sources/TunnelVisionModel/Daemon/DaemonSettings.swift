@@ -1,0 +1,124 @@
+/// What the daemon runs with, as it publishes it for `tvctl`: one type on both sides, stored as
+/// `key = value` pairs so that a field added later is one more line in `fields`, a history
+/// written before it reads the field as absent, and a key this version does not know is kept.
+public struct DaemonSettings: Sendable, Hashable {
+    /// How the capture session names its input ("tun:tv0").
+    public var input: String?
+    /// Whether the daemon inspects TLS; absent or unreadable counts as off (`inspectionEnabled`).
+    public var inspection: Bool?
+    public var clientInterface: String?
+    public var clientNetworks: [String]?
+    public var uplink: String?
+    public var captureDirectory: String?
+    public var snapshotLength: UInt32?
+    public var rotationBytes: UInt64?
+    public var keepDays: Int?
+    public var keepBytes: UInt64?
+    public var segmentationOffload: Bool?
+    /// Pairs this version cannot read: a key it does not know, or a value out of its form.
+    public var unrecognized: [String: String] = [:]
+
+    public init(
+        input: String? = nil, inspection: Bool? = nil, clientInterface: String? = nil, clientNetworks: [String]? = nil,
+        uplink: String? = nil, captureDirectory: String? = nil, snapshotLength: UInt32? = nil, rotationBytes: UInt64? = nil,
+        keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil
+    ) {
+        self.input = input
+        self.inspection = inspection
+        self.clientInterface = clientInterface
+        self.clientNetworks = clientNetworks
+        self.uplink = uplink
+        self.captureDirectory = captureDirectory
+        self.snapshotLength = snapshotLength
+        self.rotationBytes = rotationBytes
+        self.keepDays = keepDays
+        self.keepBytes = keepBytes
+        self.segmentationOffload = segmentationOffload
+    }
+
+    /// Settings that could not be read count as inspection off, which is what the daemon does.
+    public var inspectionEnabled: Bool { inspection == true }
+}
+
+extension DaemonSettings {
+    /// One stored key and how its value is written and read back.
+    struct Field {
+        let key: String
+        let write: (DaemonSettings) -> String?
+        /// False when the text is not a value of the field's form.
+        let read: (inout DaemonSettings, String) -> Bool
+    }
+
+    /// The disk format: never rename a key.
+    static var fields: [Field] {
+        [
+            .text("input", \.input),
+            .onOff("inspection", \.inspection),
+            .text("client_interface", \.clientInterface),
+            .list("client_networks", \.clientNetworks),
+            .text("uplink", \.uplink),
+            .text("captures", \.captureDirectory),
+            .number("snaplen", \.snapshotLength),
+            .number("rotate_bytes", \.rotationBytes),
+            .number("keep_days", \.keepDays),
+            .number("keep_bytes", \.keepBytes),
+            .onOff("offload", \.segmentationOffload),
+        ]
+    }
+
+    /// The pairs as stored: every field that has a value, and the unrecognized pairs as read.
+    public var pairs: [String: String] {
+        var pairs = unrecognized
+        for field in Self.fields {
+            if let value = field.write(self) { pairs[field.key] = value }
+        }
+        return pairs
+    }
+
+    public init(pairs: [String: String]) {
+        self.init()
+        let fields = Dictionary(Self.fields.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for (key, value) in pairs {
+            guard let field = fields[key], field.read(&self, value) else {
+                unrecognized[key] = value
+                continue
+            }
+        }
+    }
+}
+
+extension DaemonSettings.Field {
+    static func text(_ key: String, _ path: WritableKeyPath<DaemonSettings, String?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path] }, read: { settings, text in
+            settings[keyPath: path] = text
+            return true
+        })
+    }
+
+    static func onOff(_ key: String, _ path: WritableKeyPath<DaemonSettings, Bool?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path].map { $0 ? "on" : "off" } }, read: { settings, text in
+            switch text {
+            case "on": settings[keyPath: path] = true
+            case "off": settings[keyPath: path] = false
+            default: return false
+            }
+            return true
+        })
+    }
+
+    static func number<Number: FixedWidthInteger>(_ key: String, _ path: WritableKeyPath<DaemonSettings, Number?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path].map { String($0) } }, read: { settings, text in
+            guard let number = Number(text) else { return false }
+            settings[keyPath: path] = number
+            return true
+        })
+    }
+
+    /// Comma-separated; an empty text is an empty list.
+    static func list(_ key: String, _ path: WritableKeyPath<DaemonSettings, [String]?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path]?.joined(separator: ",") }, read: { settings, text in
+            settings[keyPath: path] = text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+            return true
+        })
+    }
+}
