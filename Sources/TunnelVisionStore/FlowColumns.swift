@@ -42,6 +42,8 @@ enum FlowColumns {
         ("server_certificates", .unlessAbsent),
         ("quic_version", .unlessAbsent),
         ("quic_end", .withGroup(leader: "quic_version")),
+        ("relay_record", .unlessAbsent),
+        ("relay_alert", .withGroup(leader: "relay_record")),
     ]
 
     /// `?1` is the capture session; the columns follow from `?2`. The audit session is read in
@@ -121,6 +123,8 @@ enum FlowColumns {
             .optionalText(flow.serverCertificates.map(FlowCoding.certificatesJSON)),
             .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
+            .optionalText(flow.relay?.name),
+            .optionalInteger(flow.relay?.alert.map(Int64.init)),
         ]
     }
 
@@ -166,6 +170,8 @@ enum FlowColumns {
                 version: QUICVersion(UInt32(truncatingIfNeeded: quicVersion)),
                 end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
         }
+        let relayName = row.textOrNil(next()), relayAlert = row.int64OrNil(next())
+        state.relay = relayName.flatMap { RelayRecord(name: $0, alert: relayAlert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)
     }
 }

@@ -140,5 +140,15 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
+        // 4 (issue 13, certificate validation runs): what the relay presents during a recording,
+        // the fingerprint of the CA it made for that recording alone, and what it saw of a
+        // connection it was not seen accepted on. A session from before has no mode: it is read
+        // from inspection_enabled.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
+        ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
+        ALTER TABLE flows ADD COLUMN relay_record TEXT;
+        ALTER TABLE flows ADD COLUMN relay_alert INTEGER;
+        """,
     ]
 }

@@ -68,10 +68,14 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     /// Nil while open.
     public let endedAt: Date?
     public let notes: String
+    /// SHA-256 of the CA the relay made for this recording alone (untrusted-issuer), once it made
+    /// one; nil in every other mode.
+    public let validationIssuerFingerprint: String?
 
     public init(
         id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String
+        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String,
+        validationIssuerFingerprint: String? = nil
     ) {
         self.id = id
         self.projectID = projectID
@@ -81,6 +85,7 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.notes = notes
+        self.validationIssuerFingerprint = validationIssuerFingerprint
     }
 
     public var isOpen: Bool { endedAt == nil }

@@ -37,3 +37,38 @@ public enum RelayRecord: Sendable, Hashable {
     /// Passed through to the server untouched.
     case spliced(RelaySpliceReason)
 }
+
+extension RelayRecord {
+    /// The text of `flows.relay_record`, as findings.json and flows.json write it; the alert is a column of its own.
+    public var name: String {
+        switch self {
+        case .refused: "refused"
+        case .closedAfterHandshake: "closedAfterHandshake"
+        case .closedDuringHandshake: "closedDuringHandshake"
+        case .relayFailed: "relayFailed"
+        case .spliced(let reason): "spliced." + reason.rawValue
+        }
+    }
+
+    public var alert: UInt8? {
+        if case .refused(let alert) = self { return alert }
+        return nil
+    }
+
+    /// Nil for a name this version does not know, or a refusal without its alert.
+    public init?(name: String, alert: UInt8?) {
+        switch name {
+        case "refused":
+            guard let alert else { return nil }
+            self = .refused(alert: alert)
+        case "closedAfterHandshake": self = .closedAfterHandshake
+        case "closedDuringHandshake": self = .closedDuringHandshake
+        case "relayFailed": self = .relayFailed
+        default:
+            guard name.hasPrefix("spliced."), let reason = RelaySpliceReason(rawValue: String(name.dropFirst("spliced.".count))) else {
+                return nil
+            }
+            self = .spliced(reason)
+        }
+    }
+}
