@@ -61,6 +61,34 @@ struct WriteCommandTests {
         #expect(try store.auditSession(id: 3) == nil)
     }
 
+    @Test func inspectionModeIsAskedForAndRefusedWhenNothingCouldPresentIt() throws {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        let start = ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "Pixel 8", "--os", "Android 15"]
+        let unknown = try TVCtlBinary.run(start + ["--inspection", "revoked"], database: history.path)
+        #expect(unknown.status == 2)
+        #expect(unknown.error == "tvctl: 'revoked' is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired.\n")
+        let notInspecting = try TVCtlBinary.run(start + ["--inspection", "wrong-name"], database: history.path)
+        #expect(notInspecting.status == 1)
+        #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon to inspect TLS, and it does not; "
+            + "turn inspection on in its configuration, or start with --inspection off.\n")
+        #expect(try store.openAuditSession() == nil)
+
+        try store.saveDaemonSettings(DaemonSettings(inspection: true), at: Date())
+        let started = try TVCtlBinary.run(start + ["--inspection", "untrusted-issuer", "--json"], database: history.path)
+        #expect(started.status == 0, "\(started)")
+        let shape = try #require(try JSONSerialization.jsonObject(with: Data(started.output.utf8)) as? [String: Any])
+        #expect((shape["inspection"] as? [String: Any])?["mode"] as? String == "untrusted-issuer")
+        #expect(try store.openAuditSession()?.inspection == InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false))
+        _ = try TVCtlBinary.run(["session", "end"], database: history.path)
+        let off = try TVCtlBinary.run(start + ["--inspection", "off"], database: history.path)
+        #expect(off.output.hasSuffix("inspection off, CA not trusted.\n"), "\(off)")
+        #expect(try store.openAuditSession()?.inspection.mode == .off)
+        _ = try TVCtlBinary.run(["session", "end"], database: history.path)
+        let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted"], database: history.path)
+        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA trusted.\n"), "\(expired)")
+    }
+
     @Test(arguments: [nil, "off", "yes"] as [String?])
     func inspectionIsOffUnlessTheDaemonSaysOn(_ setting: String?) throws {
         let history = try ScratchHistory.seeded()

@@ -52,6 +52,8 @@ public enum Refusal: Sendable, Equatable {
     /// as it is. A history that did not answer is not one of these: it is `historyUnanswered`.
     case export(EvidenceExportError, sessionID: Int64)
     case inspectionUnavailable
+    /// A recording that inspects was asked for and the daemon does not inspect.
+    case inspectionModeUnavailable(InspectionMode)
 }
 
 public enum OpenRecordingPurpose: Sendable, Equatable {
@@ -89,6 +91,7 @@ public enum UsageError: Sendable, Equatable {
     case invalidPattern(String, reason: DomainPattern.ParseError, command: String)
     case invalidInstant(String, command: String)
     case sessionKindUnclear(command: String)
+    case invalidInspectionMode(String, command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
 }

@@ -19,7 +19,17 @@ public struct RecordingConditions: Sendable, Hashable {
     }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
+    /// A daemon that inspects presents the installed CA's leaves unless another mode is asked for.
     public func inspection(daemonSettings: DaemonSettings?) -> InspectionConditions {
         InspectionConditions(inspectionEnabled: daemonSettings?.inspectionEnabled ?? false, caTrusted: caTrusted)
+    }
+
+    /// The mode asked for at `session start --inspection`, refused when it needs a daemon that
+    /// does not inspect: a recording never says it presented what nothing presented.
+    public func inspection(daemonSettings: DaemonSettings?, requested: InspectionMode?) throws(ControlError) -> InspectionConditions {
+        let derived = inspection(daemonSettings: daemonSettings)
+        guard let requested else { return derived }
+        if requested.inspects && !derived.inspectionEnabled { throw .refusal(.inspectionModeUnavailable(requested)) }
+        return InspectionConditions(mode: requested, caTrusted: caTrusted)
     }
 }

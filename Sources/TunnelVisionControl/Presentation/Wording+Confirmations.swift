@@ -57,7 +57,7 @@ extension Wording {
     }
 
     static func sessionStarted(_ session: AuditSession, project: String) -> String {
-        let inspection = session.inspection.inspectionEnabled ? "on" : "off"
+        let inspection = inspectionMode(session.inspection.mode)
         let trust = session.inspection.caTrusted ? "trusted" : "not trusted"
         return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "
             + "on \(session.environment.deviceModel) with \(session.environment.osVersion); "

@@ -56,6 +56,17 @@ extension Wording {
 
     static func onOff(_ on: Bool) -> String { on ? "on" : "off" }
 
+    /// off, on, or on with the defect every leaf carries.
+    static func inspectionMode(_ mode: InspectionMode) -> String {
+        switch mode {
+        case .off: "off"
+        case .pinning: "on"
+        case .validation(let defect): "on, presenting \(AuditSerialization.name(of: defect)) certificates"
+        }
+    }
+
+    static func validation(_ readable: Bool) -> String { pinning(readable) }
+
     static func caTrust(_ trusted: Bool) -> String { trusted ? "trusted by the phone" : "not trusted by the phone" }
 
     static func pinning(_ readable: Bool) -> String {

@@ -46,6 +46,9 @@ public enum Wording {
             sentence(for: failure, sessionID: sessionID)
         case .inspectionUnavailable:
             "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."
+        case .inspectionModeUnavailable(let mode):
+            "Nothing was started: a \(AuditSerialization.name(of: mode)) recording needs the daemon to inspect TLS, and it does not; "
+                + "turn inspection on in its configuration, or start with --inspection off."
         }
     }
 
@@ -129,6 +132,8 @@ public enum Wording {
             "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
         case .invalidInstant(let text, _):
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .invalidInspectionMode(let text, _):
+            "\(quoted(text)) is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired."
         case .sessionKindUnclear(let command):
             "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see '\(command) --help'."
         case .missingOption(let option, let command):
