@@ -15,6 +15,8 @@ public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
     case holdFull
     /// The phone did not finish its ClientHello within the hold's time.
     case holdTimedOut
+    /// The phone closed its side before its first message was complete.
+    case phoneClosedDuringHold
     /// The server spoke before the phone finished its first message.
     case serverSpokeFirst
     /// No CA was loaded.
