@@ -40,7 +40,7 @@ let package = Package(
         // history, the offline import, retention, the daemon's runtime.
         .target(name: "TunnelVisionCapture", dependencies: [
             "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "CPcap",
+            "TunnelVisionCaptureFiles", "TunnelVisionRelay", "CPcap",
         ]),
         // Pure: the documents of an evidence bundle, the report and its page layout.
         .target(name: "TunnelVisionEvidence", dependencies: ["TunnelVisionModel", "TunnelVisionAudit"]),
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
         .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
-        .testTarget(name: "TunnelVisionRelayTests", dependencies: ["TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionRelayTests", dependencies: ["TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
             "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionCapture",

@@ -6,7 +6,8 @@ import TunnelVisionModel
 enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes, inspection_mode, validation_ca_fingerprint
+        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
+        validation_ca_fingerprint
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -94,7 +95,7 @@ enum AuditQueries {
             return nil
         }
         let mode: InspectionMode
-        if let code = row.int64OrNil(13) {
+        if let code = row.int64OrNil(15) {
             guard let stored = AuditSerialization.inspectionMode(code: code) else { return nil }
             mode = stored
         } else {
@@ -103,9 +104,10 @@ enum AuditQueries {
         return AuditSession(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
-            inspection: InspectionConditions(mode: mode, caTrusted: row.bool(9)),
+            inspection: InspectionConditions(
+                mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
             startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
-            validationIssuerFingerprint: row.textOrNil(14))
+            validationIssuerFingerprint: row.textOrNil(16))
     }
 }
 

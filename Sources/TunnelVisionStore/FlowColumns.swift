@@ -42,8 +42,6 @@ enum FlowColumns {
         ("server_certificates", .unlessAbsent),
         ("quic_version", .unlessAbsent),
         ("quic_end", .withGroup(leader: "quic_version")),
-        ("relay_record", .unlessAbsent),
-        ("relay_alert", .withGroup(leader: "relay_record")),
     ]
 
     /// `?1` is the capture session; the columns follow from `?2`. The audit session is read in
@@ -83,7 +81,12 @@ enum FlowColumns {
             """
     }()
 
+    /// The relay's facts (issue 12) ride along, read from `flow_relay`: what the certificate
+    /// validation check reads of a flow (issue 13).
     static let selectList = "id, " + all.map(\.name).joined(separator: ", ")
+        + ", (SELECT decision FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT event FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT alert FROM flow_relay WHERE flow_id = flows.id)"
 
     /// The values of `all`, in its order.
     static func values(of flow: FlowState) -> [SQLValue] {
@@ -123,8 +126,6 @@ enum FlowColumns {
             .optionalText(flow.serverCertificates.map(FlowCoding.certificatesJSON)),
             .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
-            .optionalText(flow.relay?.name),
-            .optionalInteger(flow.relay?.alert.map(Int64.init)),
         ]
     }
 
@@ -170,8 +171,8 @@ enum FlowColumns {
                 version: QUICVersion(UInt32(truncatingIfNeeded: quicVersion)),
                 end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
         }
-        let relayName = row.textOrNil(next()), relayAlert = row.int64OrNil(next())
-        state.relay = relayName.flatMap { RelayRecord(name: $0, alert: relayAlert.flatMap { UInt8(exactly: $0) }) }
+        let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
+        state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)
     }
 }

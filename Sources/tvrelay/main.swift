@@ -6,7 +6,7 @@ import TunnelVisionRelay
 // JSON line on stdout (flushed at once), so a script can wait for a connection's outcome.
 //
 //   tvrelay --port 8443 --ca-key FILE --ca-cert FILE [--trust system|PEMFILE] [--off] [--ports 443,8443]
-//           [--keylog FILE]
+//           [--keylog FILE] [--quiet: no reports, for the benchmark]
 
 struct Options {
     var port: UInt16 = 8443
@@ -64,10 +64,12 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
     }
 
     func relayWillAnswer(_ leg: RelayPhoneLeg) {
+        guard !quiet else { return }
         emit(["notice": quote("answering"), "phone": quote(leg.phone.description)])
     }
 
     func relayDidRollBack(_ leg: RelayPhoneLeg) {
+        guard !quiet else { return }
         emit(["notice": quote("rolledBack"), "phone": quote(leg.phone.description)])
     }
 
@@ -75,7 +77,7 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
         if report.isFinal, let keyLog, !report.keyLog.isEmpty {
             keyLog.write(Data((report.keyLog.joined(separator: "\n") + "\n").utf8))
         }
-        guard !quiet || report.isFinal == false || report.outcome != nil || report.event != .closed else { return }
+        guard !quiet else { return }
         var fields: [String: String] = [
             "notice": quote("report"),
             "phone": quote(report.phoneLeg.phone.description),

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Real captures from other projects: shared/ lies beside the repository (in CI too), else where
-/// the sessions keep it.
-public let externalCaptures: String = {
-    let beside = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+/// Real captures from other projects, an extra beside the project's own corpus:
+/// `TV_EXTERNAL_CAPTURES`, else shared/ beside the repository (as CI lays it out).
+public let externalCaptures: String = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../shared/captures/external").standardized.path
-    return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/captures/external"
-}()
+
+/// Suites that read the external corpus are switched off, by name, when it is absent.
+public let externalCapturesArePresent = FileManager.default.fileExists(atPath: externalCaptures)

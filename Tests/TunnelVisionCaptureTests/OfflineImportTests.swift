@@ -1,4 +1,5 @@
 import Foundation
+import CaptureTestSupport
 import Testing
 import TunnelVisionCapture
 import TunnelVisionCaptureFiles
@@ -6,8 +7,9 @@ import TunnelVisionModel
 import TunnelVisionStore
 
 /// An import of a real capture into a real history and capture directory.
-@Suite struct OfflineImportTests {
-    static let captures = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"] ?? "/work/shared/captures/external"
+@Suite(.enabled(if: externalCapturesArePresent, "skipped extra: the external captures are absent"))
+struct OfflineImportTests {
+    static let captures = externalCaptures
 
     static func importing(_ file: String) throws -> (summary: OfflineImport.Summary, store: FlowStore, directory: String) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path

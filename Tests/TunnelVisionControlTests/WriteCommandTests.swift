@@ -70,23 +70,26 @@ struct WriteCommandTests {
         #expect(unknown.error == "tvctl: 'revoked' is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired.\n")
         let notInspecting = try TVCtlBinary.run(start + ["--inspection", "wrong-name"], database: history.path)
         #expect(notInspecting.status == 1)
-        #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon to inspect TLS, and it does not; "
-            + "turn inspection on in its configuration, or start with --inspection off.\n")
+        #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon's relay running with a CA loaded, "
+            + "and none is; start it with inspection = on, or start with --inspection off.\n")
         #expect(try store.openAuditSession() == nil)
 
-        try store.saveDaemonSettings(DaemonSettings(inspection: true), at: Date())
+        let fingerprint = String(repeating: "5a", count: 32)
+        try store.saveDaemonSettings(DaemonSettings(inspection: true, relayRunning: true, caFingerprint: fingerprint), at: Date())
+        try store.recordHeartbeat(DaemonHeartbeat(at: Date(), pid: 1, captureSessionID: nil, input: "tun:tv0"))
         let started = try TVCtlBinary.run(start + ["--inspection", "untrusted-issuer", "--json"], database: history.path)
         #expect(started.status == 0, "\(started)")
         let shape = try #require(try JSONSerialization.jsonObject(with: Data(started.output.utf8)) as? [String: Any])
         #expect((shape["inspection"] as? [String: Any])?["mode"] as? String == "untrusted-issuer")
-        #expect(try store.openAuditSession()?.inspection == InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false))
+        #expect(try store.openAuditSession()?.inspection
+            == InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false, caFingerprint: fingerprint))
         _ = try TVCtlBinary.run(["session", "end"], database: history.path)
         let off = try TVCtlBinary.run(start + ["--inspection", "off"], database: history.path)
         #expect(off.output.hasSuffix("inspection off, CA not trusted.\n"), "\(off)")
         #expect(try store.openAuditSession()?.inspection.mode == .off)
         _ = try TVCtlBinary.run(["session", "end"], database: history.path)
         let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted"], database: history.path)
-        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA trusted.\n"), "\(expired)")
+        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted.\n"), "\(expired)")
     }
 
     @Test(arguments: [nil, "off", "yes"] as [String?])

@@ -9,7 +9,11 @@ struct CaptureReading {
     var dnsAnswers: [DNSAnswerRecord] = []
     var statistics = FlowEngineStatistics()
 
-    static let directory = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"] ?? "/work/shared/captures/external"
+    /// The external corpus, an extra: TV_EXTERNAL_CAPTURES, else shared/captures/external beside the repository.
+    static let directory = ProcessInfo.processInfo.environment["TV_EXTERNAL_CAPTURES"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../shared/captures/external").standardized.path
+    static let externalIsPresent = FileManager.default.fileExists(atPath: directory)
 
     init(_ relativePath: String, configuration: FlowEngineConfiguration = FlowEngineConfiguration()) throws {
         let reader = try CaptureImportReader(path: "\(Self.directory)/\(relativePath)")

@@ -1,7 +1,8 @@
 import Testing
 import TunnelVisionModel
 
-@Suite struct DNSCaptureTests {
+@Suite(.enabled(if: CaptureReading.externalIsPresent, "skipped extra: the external captures are absent"))
+struct DNSCaptureTests {
     @Test(arguments: [
         ("zeek/dns-two-responses.pcap", "www.cmu.edu", ["128.2.10.163"]),
         ("tcpdump/dns_tcp.pcap", "www.tcpdump.org", ["192.139.46.66", "198.199.88.104"]),

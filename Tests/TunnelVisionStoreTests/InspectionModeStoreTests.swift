@@ -45,32 +45,46 @@ struct InspectionModeStoreTests {
         #expect(try store.auditSession(id: session.id)?.validationIssuerFingerprint == String(repeating: "ab", count: 32))
     }
 
-    static let records: [RelayRecord] = [.refused(alert: 48), .closedAfterHandshake, .closedDuringHandshake, .relayFailed]
-        + RelaySpliceReason.allCases.map(RelayRecord.spliced)
-
-    @Test("Every relay record survives the round trip, and a later flush without one erases nothing", arguments: records)
-    func relayRecordRoundTrips(_ record: RelayRecord) throws {
-        let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        var state = udpFlow(port: 443, at: at(1))
-        state.relay = record
-        let id = try store.insert([state], captureSession: capture.id)[0]
-        #expect(try store.flow(id: id)?.relay == record)
-        state.relay = nil
-        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: state)]), captureSession: capture.id)
-        #expect(try store.flow(id: id)?.relay == record)
+    struct FactsRow: Sendable, CustomTestStringConvertible {
+        let decision: String
+        var event: String? = nil
+        var alert: UInt8? = nil
+        let expected: RelayRecord?
+        var testDescription: String { "\(decision) \(event ?? "-") \(alert.map(String.init) ?? "-")" }
     }
 
-    @Test("A stored record this version cannot read is no record: unknown name, a refusal without its alert or out of range")
-    func unreadableRecords() throws {
+    static let facts: [FactsRow] = [
+        FactsRow(decision: "terminated", alert: 48, expected: .refused(alert: 48)),
+        FactsRow(decision: "terminated", event: "closed", alert: 42, expected: .refused(alert: 42)),
+        FactsRow(decision: "terminated", event: "closed", expected: nil),
+        FactsRow(decision: "terminated", event: "phoneClosedAfterHandshake", expected: .closedAfterHandshake),
+        FactsRow(decision: "terminated", event: "phoneClosingAlertDuringHandshake", alert: 0, expected: .closedDuringHandshake),
+        FactsRow(decision: "terminated", event: "upstreamUnreachable", expected: .relayFailed),
+        FactsRow(decision: "spliced.hostRemembered", expected: .spliced(.hostRemembered)),
+        FactsRow(decision: "spliced.noServerName", expected: .spliced(.noServerName)),
+        FactsRow(decision: "spliced.somethingNew", expected: nil),
+        FactsRow(decision: "terminated", event: "somethingNew", alert: 48, expected: nil),
+        FactsRow(decision: "undecided", expected: nil),
+    ]
+
+    @Test("The relay's facts in flow_relay are read with the flow as its record", arguments: facts)
+    func relayFactsAreTheFlowsRecord(_ row: FactsRow) throws {
         let store = try TemporaryDatabase().open()
         let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        var state = udpFlow(port: 443, at: at(1))
-        state.relay = .refused(alert: 48)
-        let id = try store.insert([state], captureSession: capture.id)[0]
-        for (name, alert) in [("spliced.somethingNew", "NULL"), ("refused", "NULL"), ("refused", "300"), ("refused", "-1")] {
-            try store.access { try $0.execute("UPDATE flows SET relay_record = '\(name)', relay_alert = \(alert) WHERE id = \(id)") }
-            #expect(try store.flow(id: id)?.relay == nil, "\(name) \(alert)")
-        }
+        let state = udpFlow(port: 443, at: at(1))
+        let rows = try store.write(HistoryBatch(
+            flows: [FlowUpsert(handle: 1, rowID: nil, state: state)],
+            relayFacts: [RelayFactsRecord(flow: 1, facts: RelayFlowFacts(decision: row.decision, event: row.event, alert: row.alert))]),
+            captureSession: capture.id)
+        let id = try #require(rows[1])
+        #expect(try store.flow(id: id)?.relay == row.expected)
+    }
+
+    @Test("A flow the relay never saw has no record")
+    func noFactsNoRecord() throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let id = try store.insert([udpFlow(port: 443, at: at(1))], captureSession: capture.id)[0]
+        #expect(try store.flow(id: id)?.relay == nil)
     }
 }

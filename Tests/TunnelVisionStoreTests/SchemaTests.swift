@@ -22,11 +22,11 @@ import TunnelVisionModel
         #expect(try columns("audit_allowlist", store) == ["id", "project_id", "position", "pattern", "note"])
         #expect(try columns("audit_sessions", store) == [
             "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
-            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes", "inspection_mode", "validation_ca_fingerprint",
+            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes", "ca_fingerprint", "quic_dropped",
+            "inspection_mode", "validation_ca_fingerprint",
         ])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
         #expect(try columns("flows", store).contains("audit_session_id"))
-        #expect(try columns("flows", store).suffix(2) == ["relay_record", "relay_alert"])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])

@@ -6,7 +6,14 @@
 
 CHROOT_CACHE=/var/cache/tunnelvision/chroot
 CHROOT_SUITE=bookworm
-CHROOT_MIRROR=${CHROOT_MIRROR:-http://deb.debian.org/debian}
+# The Debian archive this machine's apt uses (deb822 .sources or one-line sources.list), so no
+# mirror host is written here; CHROOT_MIRROR overrides it.
+chroot_machine_mirror() {
+  { grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{ print $2 }'
+    grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{ for (i = 2; i <= NF; i++) if ($i !~ /^\[/) { print $i; exit } }'
+  } | grep -v security | head -1
+}
+CHROOT_MIRROR=${CHROOT_MIRROR:-$(chroot_machine_mirror)}
 CHROOT=
 
 chroot_base() {

@@ -2,7 +2,9 @@
 connects once by name (through the resolver, as an app would), exchanges a ping and closes.
 
     quic.py serve ADDRESS PORT CERTIFICATE_CHAIN KEY
-    quic.py connect NAME PORT CA_CERTIFICATE
+    quic.py connect NAME PORT CA_CERTIFICATE [VERSION]
+
+VERSION is 1 (the default) or 2 (RFC 9369); the server speaks both.
 """
 
 import asyncio
@@ -10,19 +12,22 @@ import sys
 
 from aioquic.asyncio import connect, serve
 from aioquic.quic.configuration import QuicConfiguration
+from aioquic.quic.packet import QuicProtocolVersion
 
 ALPN = ["h3"]
+VERSIONS = {"1": QuicProtocolVersion.VERSION_1, "2": QuicProtocolVersion.VERSION_2}
 
 
 async def serve_until_stopped(address: str, port: int, chain: str, key: str) -> None:
-    configuration = QuicConfiguration(is_client=False, alpn_protocols=ALPN)
+    configuration = QuicConfiguration(is_client=False, alpn_protocols=ALPN, supported_versions=list(VERSIONS.values()))
     configuration.load_cert_chain(chain, key)
     await serve(address, port, configuration=configuration)
     await asyncio.Event().wait()
 
 
-async def connect_once(name: str, port: int, authority: str) -> None:
-    configuration = QuicConfiguration(is_client=True, alpn_protocols=ALPN, server_name=name)
+async def connect_once(name: str, port: int, authority: str, version: str) -> None:
+    configuration = QuicConfiguration(is_client=True, alpn_protocols=ALPN, server_name=name,
+                                      supported_versions=[VERSIONS[version]])
     configuration.load_verify_locations(authority)
     async with connect(name, port, configuration=configuration) as client:
         await client.ping()
@@ -32,14 +37,14 @@ def main(arguments: list[str]) -> int:
     if len(arguments) == 5 and arguments[0] == "serve":
         asyncio.run(serve_until_stopped(arguments[1], int(arguments[2]), arguments[3], arguments[4]))
         return 0
-    if len(arguments) == 4 and arguments[0] == "connect":
-        name = arguments[1]
+    if len(arguments) in (4, 5) and arguments[0] == "connect" and (arguments[4:] or ["1"])[0] in VERSIONS:
+        name, version = arguments[1], (arguments[4:] or ["1"])[0]
         try:
-            asyncio.run(asyncio.wait_for(connect_once(name, int(arguments[2]), arguments[3]), timeout=10))
+            asyncio.run(asyncio.wait_for(connect_once(name, int(arguments[2]), arguments[3], version), timeout=10))
         except (asyncio.TimeoutError, ConnectionError, OSError) as error:
             print(f"QUIC handshake with {name} failed: {type(error).__name__} {error}".rstrip())
             return 1
-        print(f"QUIC handshake with {name} completed")
+        print(f"QUIC v{version} handshake with {name} completed")
         return 0
     print(__doc__, file=sys.stderr)
     return 2

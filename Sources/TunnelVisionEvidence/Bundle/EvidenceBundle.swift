@@ -17,13 +17,16 @@ public struct EvidenceBundle: Sendable, Hashable {
     public let sessionStart: Date
     public let sessionEnd: Date
     public let exportedAt: Date
+    /// What the inspection relay kept of the session's flows, by flow id (issue 12).
+    public let relayFacts: [Int64: RelayFlowFacts]
     private let flowIDSet: Set<Int64>
 
     /// Classifies the session from all of its flows, in the history's order.
     public init(
         project: AuditProject, session: AuditSession, markers: [SessionMarker],
         flows: [StoredFlow], catalogue: RequirementCatalogue,
-        exportedWith: String, exportedAt: Date
+        exportedWith: String, exportedAt: Date, relayFacts: [Int64: RelayFlowFacts] = [:],
+        keyLog: EvidenceKeyLog = EvidenceKeyLog(included: false, flows: 0)
     ) throws(EvidenceBundleError) {
         guard session.projectID == project.id else {
             throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
@@ -44,7 +47,8 @@ public struct EvidenceBundle: Sendable, Hashable {
         self.exportedAt = exportedAt
         self.session = EvidenceSessionDocument(
             project: project, session: session, endedAt: endedAt, markers: ownMarkers,
-            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt)
+            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt, keyLog: keyLog)
+        self.relayFacts = relayFacts
         let identifiers = identifiers
         self.flows = EvidenceFlowsDocument(
             sessionID: session.id,

@@ -29,8 +29,7 @@ struct EvidenceReportContent {
     private func session() -> [EvidenceReportBlock] {
         let document = bundle.session
         let project = document.project, session = document.session
-        let conditions = InspectionConditions(
-            mode: AuditSerialization.inspectionMode(name: session.inspection.mode) ?? .off, caTrusted: session.inspection.caTrusted)
+        let conditions = session.inspection.conditions
         var facts = [EvidenceReportFact(Label.project, project.name)]
         if let bundleIdentifier = project.bundleIdentifier { facts.append(EvidenceReportFact(Label.bundleIdentifier, bundleIdentifier)) }
         facts += [
@@ -43,7 +42,16 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
             EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
-            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted)),
+        ]
+        if let fingerprint = session.inspection.caSHA256 {
+            facts.append(EvidenceReportFact(Label.caFingerprint, fingerprint, staysWithNext: true))
+        }
+        if let fingerprint = session.inspection.validationIssuerSHA256 {
+            facts.append(EvidenceReportFact(Label.validationIssuer, fingerprint, staysWithNext: true))
+        }
+        facts += [
+            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+            EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [

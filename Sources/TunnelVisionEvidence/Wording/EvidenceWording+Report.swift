@@ -39,8 +39,12 @@ extension EvidenceWording.Report {
 
     public static func pinningReadability(_ conditions: InspectionConditions) -> String {
         if conditions.supportsPinningEvidence {
-            return "Pinning can be read from this session: it was recorded with TLS inspection on and the local CA "
-                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why."
+            let ca = conditions.caFingerprint.map { "the local CA (SHA-256 \($0))" } ?? "the local CA"
+            let quic = conditions.quicDropped
+                ? " UDP to port 443 was dropped during it, so apps that use QUIC fell back to TCP: the app was not left as it is."
+                : ""
+            return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
+                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why." + quic
         }
         let cause = switch conditions.mode {
         case .off: "it was recorded with TLS inspection off"
@@ -241,6 +245,9 @@ extension EvidenceWording.Report {
         public static let exportedAt = "Exported at"
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
+        public static let caFingerprint = "Local CA SHA-256"
+        public static let validationIssuer = "Untrusted issuer SHA-256"
+        public static let quicDropped = "UDP/443 dropped"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"
         public static let document = "Document"

@@ -36,21 +36,31 @@ public struct AuditEnvironment: Sendable, Hashable {
 }
 
 public struct InspectionConditions: Sendable, Hashable {
-    /// What the relay presented to the phone during the recording.
+    /// What the relay presented to the phone during the recording (issue 13). Anything but
+    /// `off` only when the daemon's relay was running with a CA loaded when the session began
+    /// (issue 12): the live state, not the configuration.
     public let mode: InspectionMode
-    /// Declared by the technician: the phone trusts the installed CA.
+    /// The technician's declaration that the phone trusts the CA named by `caFingerprint`.
     public let caTrusted: Bool
+    /// Lower-case hex SHA-256 of the DER of the CA the relay ran with; nil with inspection off.
+    public let caFingerprint: String?
+    /// The daemon dropped the phone's UDP to 443 (so apps fall back to TCP): it alters the app.
+    public let quicDropped: Bool
 
-    public init(mode: InspectionMode, caTrusted: Bool) {
+    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
         self.mode = mode
         self.caTrusted = caTrusted
+        self.caFingerprint = caFingerprint
+        self.quicDropped = quicDropped
     }
 
     /// A recording that inspects presents the installed CA's leaves unless told otherwise.
-    public init(inspectionEnabled: Bool, caTrusted: Bool) {
-        self.init(mode: inspectionEnabled ? .pinning : .off, caTrusted: caTrusted)
+    public init(inspectionEnabled: Bool, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
+        self.init(
+            mode: inspectionEnabled ? .pinning : .off, caTrusted: caTrusted, caFingerprint: caFingerprint, quicDropped: quicDropped)
     }
 
+    /// The daemon's relay was running with a CA loaded when the session began.
     public var inspectionEnabled: Bool { mode.inspects }
 
     /// Pinning can only be read when the relay presented the installed CA's own leaves and the

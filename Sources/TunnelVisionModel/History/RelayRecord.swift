@@ -41,36 +41,30 @@ public enum RelayRecord: Sendable, Hashable {
 }
 
 extension RelayRecord {
-    /// The text of `flows.relay_record`, as findings.json and flows.json write it; the alert is a column of its own.
-    public var name: String {
-        switch self {
-        case .refused: "refused"
-        case .closedAfterHandshake: "closedAfterHandshake"
-        case .closedDuringHandshake: "closedDuringHandshake"
-        case .relayFailed: "relayFailed"
-        case .spliced(let reason): "spliced." + reason.rawValue
+    /// Read from the relay's facts as `flow_relay` keeps them (issue 12): its decision
+    /// ("terminated", "spliced.<reason>"), its event's kind and the alert. Nil when they say the
+    /// connection was accepted, ended normally, or in words this version does not know.
+    public init?(decision: String, event: String?, alert: UInt8?) {
+        if decision.hasPrefix("spliced.") {
+            guard let reason = RelaySpliceReason(rawValue: String(decision.dropFirst("spliced.".count))) else { return nil }
+            self = .spliced(reason)
+            return
         }
-    }
-
-    public var alert: UInt8? {
-        if case .refused(let alert) = self { return alert }
-        return nil
-    }
-
-    /// Nil for a name this version does not know, or a refusal without its alert.
-    public init?(name: String, alert: UInt8?) {
-        switch name {
-        case "refused":
+        guard decision == "terminated" else { return nil }
+        switch event {
+        case "phoneClosedAfterHandshake", "phoneResetAfterHandshake":
+            self = .closedAfterHandshake
+        case "phoneLeftDuringHandshake", "phoneClosingAlertDuringHandshake":
+            // A closing alert is kept in `alert` too: it is no refusal.
+            self = .closedDuringHandshake
+        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed":
+            self = .relayFailed
+        case nil, "closed"?:
+            // The alert of a terminated connection without such an event is the phone's refusal.
             guard let alert else { return nil }
             self = .refused(alert: alert)
-        case "closedAfterHandshake": self = .closedAfterHandshake
-        case "closedDuringHandshake": self = .closedDuringHandshake
-        case "relayFailed": self = .relayFailed
         default:
-            guard name.hasPrefix("spliced."), let reason = RelaySpliceReason(rawValue: String(name.dropFirst("spliced.".count))) else {
-                return nil
-            }
-            self = .spliced(reason)
+            return nil
         }
     }
 }

@@ -268,7 +268,7 @@ final class RelayConnection {
         _ = SSL_set1_host(session.ssl, serverName)
         let protocols = RelayTLS.wireProtocols(report.offeredApplicationProtocols)
         if !protocols.isEmpty { _ = SSL_set_alpn_protos(session.ssl, protocols, UInt32(protocols.count)) }
-        RelayTLS.apply(RelayTLS.versionRange(for: reading?.offer), to: session.ssl)
+        RelayTLS.apply(RelayVersionRange(offer: reading?.offer), to: session.ssl)
         SSL_set_connect_state(session.ssl)
         upstreamTLS = session
         stage = .upstreamHandshake
@@ -339,7 +339,7 @@ final class RelayConnection {
             return
         }
         session.delegate = self
-        RelayTLS.apply(RelayTLS.versionRange(for: reading?.offer), to: session.ssl)
+        RelayTLS.apply(RelayVersionRange(offer: reading?.offer), to: session.ssl)
         SSL_set_accept_state(session.ssl)
         hold.bytes.withUnsafeBytes { session.feed($0) }
         phoneTLS = session

@@ -59,23 +59,11 @@ final class RelayTLS {
         SSL_CTX_free(client)
     }
 
-    /// The version range both legs use for a phone that offered `offer`.
-    static func versionRange(for offer: ClientTLSOffer?) -> (minimum: Int32, maximum: Int32)? {
-        guard let offer else { return nil }
-        let ranks = offer.versions.compactMap(\.publishedRank)
-        guard let lowest = ranks.min(), let highest = ranks.max() else { return nil }
-        let tls10 = TLSProtocolVersion.tls10.publishedRank!, tls13 = TLSProtocolVersion.tls13.publishedRank!
-        let top = min(max(highest, tls10), tls13)
-        let bottom = offer.versionsForm == .upTo ? tls10 : min(max(lowest, tls10), top)
-        return (Int32(TLSProtocolVersion.published[bottom].wireValue), Int32(TLSProtocolVersion.published[top].wireValue))
-    }
-
-    static func apply(_ range: (minimum: Int32, maximum: Int32)?, to ssl: OpaquePointer) {
+    static func apply(_ range: RelayVersionRange?, to ssl: OpaquePointer) {
         guard let range else { return }
-        _ = tv_SSL_set_min_proto_version(ssl, range.minimum)
-        _ = tv_SSL_set_max_proto_version(ssl, range.maximum)
-        // OpenSSL 3 permits TLS 1.0 and 1.1 only at security level 0.
-        if range.minimum < Int32(TLSProtocolVersion.tls12.wireValue) { SSL_set_security_level(ssl, 0) }
+        _ = tv_SSL_set_min_proto_version(ssl, Int32(range.minimum.wireValue))
+        _ = tv_SSL_set_max_proto_version(ssl, Int32(range.maximum.wireValue))
+        if range.needsSecurityLevelZero { SSL_set_security_level(ssl, 0) }
     }
 
     /// ALPN names in wire form (length-prefixed), as SSL_set_alpn_protos takes them.

@@ -41,6 +41,7 @@ public struct ClientHelloHold: Sendable {
         return taken
     }
 
+    @discardableResult
     public mutating func append(_ chunk: [UInt8]) -> Int {
         chunk.withUnsafeBytes { append($0) }
     }

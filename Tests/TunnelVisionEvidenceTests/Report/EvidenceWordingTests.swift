@@ -46,7 +46,7 @@ struct EvidenceWordingTests {
             + hostGaps.map(Words.statement(of:)) + PinningGap.allCases.map(Words.statement(of:))
             + ConsentGap.allCases.map(Words.statement(of:)) + verdicts.map(Words.statement(of:))
             + validationGaps.map(Words.statement(of:))
-            + [Words.Note.attribution, Words.Note.notIncluded, Words.Note.flowsContents, Words.Note.verdicts,
+            + [Words.Note.attribution, Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 2)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 0)), Words.Note.flowsContents, Words.Note.verdicts,
                Words.Note.captureContents, Words.Note.packetComments]
             + conditions.map(Report.pinningReadability) + standings.map(Report.standing)
             + conditions.map(Report.validationReadability) + InspectionMode.allCases.map(Report.inspectionMode)
