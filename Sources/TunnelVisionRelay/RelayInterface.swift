@@ -105,8 +105,9 @@ public protocol RelayObserver: AnyObject, Sendable {
     /// The outcome is known, or the connection ended (`report.isFinal`).
     func relayDidReport(_ report: RelayReport)
     /// When a termination begins: what the phone's open recording asks to be shown (issue 13).
-    /// Read from the database by the daemon; the default is the installed CA's leaf.
-    func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation
+    /// Read from the database by the daemon; the default is the installed CA's leaf. Nil when it
+    /// cannot be read: then nothing is presented, rather than a leaf the recording did not ask for.
+    func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation?
     /// The leaf a termination is about to show the phone, before its first byte is written.
     func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg)
 }

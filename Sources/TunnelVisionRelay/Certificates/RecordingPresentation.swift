@@ -35,6 +35,6 @@ public struct PresentedLeaf: Sendable, Hashable {
 
 extension RelayObserver {
     /// Without a database to read, every connection is shown the installed CA's leaf.
-    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation { .installedAuthority }
+    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? { .installedAuthority }
     public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {}
 }

@@ -321,7 +321,10 @@ final class RelayConnection {
         }
         let leaf: Leaf
         do {
-            let asked = context.observer.presentation(for: leg)
+            guard let asked = context.observer.presentation(for: leg) else {
+                apply(outcome.failed("the open recording's inspection mode could not be read"))
+                return
+            }
             let presented: PresentedLeaf
             (leaf, presented) = try minter.leaf(
                 for: name, presentation: asked, now: Int(MonotonicClock.wallNanoseconds() / 1_000_000_000))
