@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
         .executableTarget(name: "tvwire", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
         ]),
 
         // Developer tool: the relay alone, for its lab check and its benchmark.
