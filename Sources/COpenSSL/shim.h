@@ -27,3 +27,5 @@ static inline long tv_SSL_MODE_relay(void) {
     return SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS;
 }
 static inline uint64_t tv_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
+static inline uint64_t tv_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
+static inline long tv_SSL_SESS_CACHE_OFF(void) { return SSL_SESS_CACHE_OFF; }

@@ -31,18 +31,22 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var inspectedPorts: Set<UInt16>
     public var certificateAuthority: CertificateAuthorityFiles
     public var upstreamTrust: UpstreamTrust
+    /// SO_MARK on the relay's own connections to servers, so that routing and nftables can tell
+    /// them from the phone's (needs CAP_NET_ADMIN); nil leaves them unmarked.
+    public var upstreamSocketMark: UInt32?
     public var limits: RelayLimits
 
     public init(
         isEnabled: Bool, listenPort: UInt16 = 8443, inspectedPorts: Set<UInt16> = [443],
         certificateAuthority: CertificateAuthorityFiles, upstreamTrust: UpstreamTrust = .system,
-        limits: RelayLimits = RelayLimits()
+        upstreamSocketMark: UInt32? = nil, limits: RelayLimits = RelayLimits()
     ) {
         self.isEnabled = isEnabled
         self.listenPort = listenPort
         self.inspectedPorts = inspectedPorts
         self.certificateAuthority = certificateAuthority
         self.upstreamTrust = upstreamTrust
+        self.upstreamSocketMark = upstreamSocketMark
         self.limits = limits
     }
 }

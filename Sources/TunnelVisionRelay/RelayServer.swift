@@ -18,6 +18,8 @@ public final class RelayServer: @unchecked Sendable {
     private var connections: [Int32: RelayConnection] = [:]
     private var liveConnections = 0
     private var acceptPaused = false
+    /// After running out of descriptors, when to try accepting again.
+    private var acceptResumesAt: Int64?
     private var nextTimerScan: Int64 = 0
 
     /// Requests from other threads, read by the loop after a wake-up.
@@ -111,7 +113,7 @@ public final class RelayServer: @unchecked Sendable {
                 } else if let connection = connections[readiness.descriptor] {
                     connection.handle(
                         descriptor: readiness.descriptor, readable: readiness.isReadable,
-                        writable: readiness.isWritable, broken: readiness.isBroken)
+                        writable: readiness.isWritable, broken: readiness.isBroken, hungUp: readiness.isHungUp)
                 }
             }
             scanTimers()
@@ -126,7 +128,16 @@ public final class RelayServer: @unchecked Sendable {
     private func acceptAll(from listener: Int32) {
         while liveConnections < configuration.limits.maximumConnections {
             let descriptor = tv_accept4(listener, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else {
+                // Out of descriptors or memory: the pending connection stays readable, so wait a
+                // little instead of spinning on it.
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    acceptPaused = true
+                    acceptResumesAt = MonotonicClock.nanoseconds() + 100_000_000
+                    listeners.forEach { loop.set($0, []) }
+                }
+                return
+            }
             Sockets.setNoDelay(descriptor)
             guard let phone = Sockets.peer(of: descriptor),
                   let destination = Sockets.originalDestination(of: descriptor, family: phone.address.family),
@@ -155,6 +166,10 @@ public final class RelayServer: @unchecked Sendable {
 
     private func scanTimers() {
         let now = MonotonicClock.nanoseconds()
+        if let resume = acceptResumesAt, now >= resume {
+            acceptResumesAt = nil
+            resumeAccepting()
+        }
         guard now >= nextTimerScan else { return }
         nextTimerScan = now + 200_000_000
         var seen = Set<ObjectIdentifier>()
@@ -176,9 +191,12 @@ extension RelayServer: ConnectionRegistry {
     func forget(_ connection: RelayConnection) {
         connections[connection.phone] = nil
         liveConnections -= 1
-        if acceptPaused, liveConnections < configuration.limits.maximumConnections {
-            acceptPaused = false
-            listeners.forEach { loop.set($0, .read) }
-        }
+        if acceptResumesAt == nil { resumeAccepting() }
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused, liveConnections < configuration.limits.maximumConnections else { return }
+        acceptPaused = false
+        listeners.forEach { loop.set($0, .read) }
     }
 }

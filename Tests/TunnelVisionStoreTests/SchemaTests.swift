@@ -22,11 +22,19 @@ import TunnelVisionModel
         #expect(try columns("audit_allowlist", store) == ["id", "project_id", "position", "pattern", "note"])
         #expect(try columns("audit_sessions", store) == [
             "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
-            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes", "ca_fingerprint", "quic_dropped",
+            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
+            // issue 12: which CA the relay ran with, and the UDP/443 drop.
+            "ca_fingerprint", "quic_dropped",
+            // issue 13: what the relay presents, and the recording's own CA.
             "inspection_mode", "validation_ca_fingerprint",
         ])
+        #expect(try columns("flow_relay", store) == [
+            "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",
+            "upstream_alpn", "key_log",
+        ])
+        #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
-        #expect(try columns("flows", store).contains("audit_session_id"))
+        #expect(try columns("flows", store).last == "audit_session_id")
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])

@@ -33,7 +33,7 @@ http {
   server { listen ${LAB_ADDRESS[tls13.lab]}:443 ssl; server_name tls13.lab;
            ssl_certificate $work/tls/tls13.lab.pem; ssl_certificate_key $work/tls/tls13.lab.key;
            ssl_protocols TLSv1.3; location / { return 200 "tls13\n"; } }
-  server { listen ${LAB_ADDRESS[tls12.lab]}:443 ssl; server_name tls12.lab;
+  server { listen ${LAB_ADDRESS[tls12.lab]}:443 ssl http2; server_name tls12.lab;
            ssl_certificate $work/tls/tls12.lab.pem; ssl_certificate_key $work/tls/tls12.lab.key;
            ssl_protocols TLSv1.2; ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256; location / { return 200 "tls12\n"; } }
   server { listen ${LAB_ADDRESS[plain.lab]}:80; listen [$LAB_ADDRESS6]:80; server_name plain.lab; location / { return 200 "plain\n"; } }
@@ -60,6 +60,24 @@ NGINX
 }
 
 servers_down() { rm -rf "/etc/netns/$PHONE"; }
+
+# A server on ADDRESS:443 that is not TLS: it echoes what it gets. Its pid is ECHO_PID.
+echo_server_up() {
+  ip -n "$SERVER" addr add "$1/24" dev s0
+  in_server python3 -c "
+import socket, threading
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('$1', 443)); s.listen(8)
+def serve(c):
+    while True:
+        d = c.recv(65536)
+        if not d: break
+        c.sendall(d)
+    c.close()
+while True:
+    c, _ = s.accept(); threading.Thread(target=serve, args=(c,), daemon=True).start()
+" &
+  ECHO_PID=$!
+}
 
 # The phone fetches a URL by name; prints what the server said.
 phone_fetch() {

@@ -83,7 +83,7 @@ public enum ConfigurationParser {
     }
 
     /// Read by scripts/gateway from the same file; the daemon itself has no use for them.
-    static let gatewayKeys: Set<String> = ["tun_address", "tun_user"]
+    static let gatewayKeys: Set<String> = ["tun_address", "tun_address6", "tun_user"]
 
     static let keys: Set<String> = gatewayKeys.union([
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",

@@ -54,7 +54,8 @@ enum CACommand {
 
     /// Where the daemon said its certificate is, else the default place.
     private static func read(_ context: CommandContext) throws(ControlError) -> (String, InspectionCACertificate) {
-        let settings = try? context.library.visit { store in try store.daemonSettings() }
+        // The history says where the daemon keeps it; one that cannot be opened is said as such.
+        let settings = try context.library.visit { store in try? store.daemonSettings() }
         let path = settings?.caCertificatePath ?? "/var/lib/tunnelvision/ca/ca.pem"
         guard FileManager.default.fileExists(atPath: path) else { throw .refusal(.certificateAuthorityMissing(path: path)) }
         guard let data = FileManager.default.contents(atPath: path),

@@ -198,6 +198,26 @@ struct EvidenceReportContent {
         if readings.count > shown.count {
             blocks.append(.paragraph(Words.rowsOmitted(readings.count - shown.count, file: EvidenceFileName.flows)))
         }
+        return blocks + relayBlocks()
+    }
+
+    /// What the inspection relay did with each host's connections (issue 12), outcome or not.
+    private func relayBlocks() -> [EvidenceReportBlock] {
+        let events = bundle.relayEvents
+        guard !events.isEmpty else { return [] }
+        let shown = events.prefix(limits.tlsReadingRows)
+        var blocks: [EvidenceReportBlock] = [
+            .heading(Words.relayHeading),
+            .table(EvidenceReportTable(
+                columns: [Column.host, Column.relay, Column.upstreamCertificate, Column.connections],
+                rows: shown.map { event in
+                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert),
+                     Words.upstreamVerification(event.upstreamVerified), String(event.connections)]
+                })),
+        ]
+        if events.count > shown.count {
+            blocks.append(.paragraph(Words.rowsOmitted(events.count - shown.count, file: EvidenceFileName.flows)))
+        }
         return blocks
     }
 

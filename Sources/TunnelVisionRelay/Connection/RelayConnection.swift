@@ -72,10 +72,27 @@ final class RelayConnection {
         dial()
     }
 
-    func handle(descriptor: Int32, readable: Bool, writable: Bool, broken: Bool) {
+    func handle(descriptor: Int32, readable: Bool, writable: Bool, broken: Bool, hungUp: Bool) {
         if descriptor == upstream, stage == .dialling || stage == .redialling {
-            guard writable || broken else { return }
+            guard writable || broken || hungUp else { return }
             finishDial()
+        } else if broken || hungUp {
+            // Level-triggered: a failed side is noted now, or it would wake the loop forever. A
+            // side that only hung up still has its last bytes to read, unless it is not being read.
+            let unread = stage == .dialling || stage == .redialling || stage == .upstreamHandshake
+            if descriptor == phone, broken || unread {
+                phoneEnded = true
+                phoneWasReset = phoneWasReset || broken
+            } else if descriptor == upstream, broken {
+                upstreamEnded = true
+                upstreamWasReset = true
+            }
+            if descriptor == phone, stage == .dialling || stage == .redialling {
+                report.event = report.event ?? .phoneLeftDuringHandshake
+                if report.decision == nil { report.decision = earlyDecision }
+                finish(resetBoth: true)
+                return
+            }
         }
         pump()
     }
@@ -107,7 +124,7 @@ final class RelayConnection {
     // MARK: Dialling
 
     private func dial() {
-        switch Sockets.connect(to: leg.originalDestination) {
+        switch Sockets.connect(to: leg.originalDestination, mark: context.configuration.upstreamSocketMark) {
         case .success(let descriptor):
             upstream = descriptor
             deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
@@ -277,6 +294,11 @@ final class RelayConnection {
 
     private func pumpUpstreamHandshake() -> Bool {
         guard let session = upstreamTLS else { return false }
+        if phoneEnded {
+            // The phone left while we dialled the server's TLS: nothing to answer, no outcome.
+            apply(outcome.phoneClosed(reset: true))
+            return true
+        }
         var moved = readCiphertext(from: upstream, into: session, ended: &upstreamEnded, reset: &upstreamWasReset)
         let progress = session.handshake()
         moved = flushTLS(session, into: &upstreamOut, descriptor: upstream) || moved
@@ -441,22 +463,28 @@ final class RelayConnection {
         return moved
     }
 
-    /// Reads what the socket has (bounded by one chunk) into a session's input.
-    private func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
+    /// One chunk from a socket: its bytes, or nil when there were none (an end is noted).
+    private func readChunk(from descriptor: Int32, ended: inout Bool, reset: inout Bool) -> (bytes: UnsafeRawBufferPointer?, moved: Bool) {
         switch Descriptors.read(descriptor, into: context.wireBuffer) {
         case .bytes(let count):
-            session.feed(UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count]))
-            return true
+            return (UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count]), true)
         case .wouldBlock:
-            return false
+            return (nil, false)
         case .endOfFile:
             ended = true
-            return true
+            return (nil, true)
         case .reset:
             ended = true
             reset = true
-            return true
+            return (nil, true)
         }
+    }
+
+    /// Reads what the socket has (bounded by one chunk) into a session's input.
+    private func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
+        let (bytes, moved) = readChunk(from: descriptor, ended: &ended, reset: &reset)
+        if let bytes { session.feed(bytes) }
+        return moved
     }
 
     /// Moves a session's output to its socket, queueing what the socket does not take.
@@ -530,7 +558,7 @@ final class RelayConnection {
             context.observer.relayDidRollBack(leg)
         }
         stage = .redialling
-        switch Sockets.connect(to: leg.originalDestination) {
+        switch Sockets.connect(to: leg.originalDestination, mark: context.configuration.upstreamSocketMark) {
         case .success(let descriptor):
             upstream = descriptor
             deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
@@ -577,27 +605,16 @@ final class RelayConnection {
     }
 
     private func relayPlain(from source: Int32, to target: Int32, queue: inout ByteQueue, ended: inout Bool, reset: inout Bool) -> Bool {
-        switch Descriptors.read(source, into: context.wireBuffer) {
-        case .bytes(let count):
-            if source == phone { report.bytesFromPhone += count } else { report.bytesToPhone += count }
-            let chunk = UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count])
-            if queue.isEmpty {
-                let written = Descriptors.write(target, chunk)
-                if written < count { queue.append(UnsafeRawBufferPointer(rebasing: chunk[max(written, 0)...])) }
-            } else {
-                queue.append(chunk)
-            }
-            return true
-        case .wouldBlock:
-            return false
-        case .endOfFile:
-            ended = true
-            return true
-        case .reset:
-            ended = true
-            reset = true
-            return true
+        let (read, moved) = readChunk(from: source, ended: &ended, reset: &reset)
+        guard let chunk = read else { return moved }
+        if source == phone { report.bytesFromPhone += chunk.count } else { report.bytesToPhone += chunk.count }
+        if queue.isEmpty {
+            let written = Descriptors.write(target, chunk)
+            if written < chunk.count { queue.append(UnsafeRawBufferPointer(rebasing: chunk[max(written, 0)...])) }
+        } else {
+            queue.append(chunk)
         }
+        return true
     }
 
     // MARK: Closing

@@ -14,7 +14,10 @@ final class EventLoop {
         let descriptor: Int32
         let isReadable: Bool
         let isWritable: Bool
+        /// EPOLLERR: the connection failed (a reset, mostly).
         let isBroken: Bool
+        /// EPOLLHUP: both directions are shut.
+        let isHungUp: Bool
     }
 
     let epoll: Int32
@@ -74,7 +77,8 @@ final class EventLoop {
                 descriptor: descriptor,
                 isReadable: event.events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0,
                 isWritable: event.events & EPOLLOUT.rawValue != 0,
-                isBroken: event.events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0))
+                isBroken: event.events & EPOLLERR.rawValue != 0,
+                isHungUp: event.events & EPOLLHUP.rawValue != 0))
         }
     }
 }

@@ -94,11 +94,16 @@ enum Sockets {
     }
 
     /// Starts a non-blocking connect; answers the descriptor, or errno.
-    static func connect(to endpoint: Endpoint) -> Result<Int32, Errno> {
+    static func connect(to endpoint: Endpoint, mark: UInt32? = nil) -> Result<Int32, Errno> {
         let family = endpoint.address.family == .v4 ? AF_INET : AF_INET6
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failure(Errno(errno)) }
         setNoDelay(descriptor)
+        if var mark, setsockopt(descriptor, SOL_SOCKET, SO_MARK, &mark, socklen_t(MemoryLayout<UInt32>.size)) != 0 {
+            let failure = Errno(errno)
+            close(descriptor)
+            return .failure(failure)
+        }
         var (storage, length) = storage(for: endpoint)
         let result = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, length) }
