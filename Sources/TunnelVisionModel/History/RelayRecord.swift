@@ -1,25 +1,27 @@
-/// Why the relay passed a connection through untouched instead of terminating it. The raw
-/// value is format (findings.json writes it); the cases are the relay's own reasons.
+/// Why the relay passed a connection through untouched instead of terminating it (the relay's
+/// `SpliceReason` is this type). The raw value is format: `flow_relay.decision` and
+/// findings.json write it.
 public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
     case inspectionOff
     case portNotInspected
-    /// The phone's first bytes were not TLS.
+    /// The first bytes were not TLS (plain HTTP, another protocol).
     case notTLS
-    /// A TLS handshake record whose first message is not a ClientHello the reader can take.
+    /// A TLS handshake record whose first message is not a ClientHello the reader can take
+    /// (another message, or a ClientHello over the reader's 16 KiB bound).
     case unreadableClientHello
-    /// The ClientHello announced no server name to mint a leaf for.
+    /// A ClientHello without server_name (an SSL 2.0-format hello never has one).
     case noServerName
-    /// The host refused the relay's certificate earlier in this run of the daemon.
+    /// A connection to this host refused the relay's certificate earlier in this run.
     case hostRemembered
-    /// The hold filled up before a whole ClientHello had arrived.
+    /// 64 KiB held and still no complete ClientHello.
     case holdFull
-    /// The phone did not finish its ClientHello within the hold's time.
+    /// The phone sent nothing (or not all of its ClientHello) within the hold's time.
     case holdTimedOut
     /// The phone closed its side before its first message was complete.
     case phoneClosedDuringHold
-    /// The server spoke before the phone finished its first message.
+    /// The server spoke before the phone finished its first message: not a TLS client's stream.
     case serverSpokeFirst
-    /// No CA was loaded.
+    /// The CA could not be loaded; the relay only splices.
     case noCertificateAuthority
 }
 
