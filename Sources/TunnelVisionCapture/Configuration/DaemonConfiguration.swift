@@ -43,8 +43,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var relayPort: UInt16 = 8443
     public var inspectedPorts: [UInt16] = [443]
     public var quicDrop = false
-    public var caKeyPath = "/var/lib/tunnelvision/ca/ca.key"
-    public var caCertificatePath = "/var/lib/tunnelvision/ca/ca.pem"
+    public var caKeyPath = DaemonSettings.defaultCAKeyPath
+    public var caCertificatePath = DaemonSettings.defaultCACertificatePath
     /// "system", or a PEM bundle the upstream certificates are verified against instead.
     public var upstreamTrust = "system"
     public var queuePackets = 2048

@@ -94,6 +94,7 @@ public final class CaptureDaemon {
         inputDone.join()
         recorder.stop()
         recorderDone.join()
+        if let lost = (engine as? RecordingFlowEngine)?.relayUpdatesLost, lost > 0 { log.say(.relayUpdatesLost(lost)) }
         let end = Date(nanosecondsSinceEpoch: clock.now())
         try? history.endCaptureSession(id: session.id, at: end)
         log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))

@@ -60,7 +60,7 @@ public enum DaemonMessage: Sendable, Hashable {
         case .relayStarted(let port, let ports, let fingerprint):
             "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint)"
         case .relayUpdatesLost(let count):
-            "\(count) relay outcomes named a flow the tap never saw and were not recorded"
+            "\(count) messages of the relay were not recorded: the recorder was behind, or they named a flow the tap never saw"
         }
     }
 }

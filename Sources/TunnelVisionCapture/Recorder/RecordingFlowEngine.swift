@@ -12,7 +12,10 @@ public final class RecordingFlowEngine: PacketEngine {
     /// read the SYN), tried again until they are this old.
     private var unapplied: [RelayInbox.Message] = []
     static let unappliedPatience: Int64 = 10_000_000_000
-    public private(set) var relayUpdatesLost = 0
+    private var unappliedGivenUp = 0
+
+    /// Relay messages that never reached a flow: refused at the inbox's bound, or naming a flow the tap never saw.
+    public var relayUpdatesLost: Int { unappliedGivenUp + (relay?.refused.load(ordering: .relaxed) ?? 0) }
 
     public init(configuration: FlowEngineConfiguration, relay: RelayInbox? = nil) {
         engine = FlowEngine(configuration: configuration)
@@ -46,7 +49,7 @@ public final class RecordingFlowEngine: PacketEngine {
         for message in messages {
             if !waitingKeys.contains(message.key), engine.apply(message.update, to: message.key) { continue }
             if now - message.queuedAt > Self.unappliedPatience {
-                relayUpdatesLost += 1
+                unappliedGivenUp += 1
                 continue
             }
             waitingKeys.insert(message.key)

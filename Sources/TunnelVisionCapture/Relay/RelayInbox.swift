@@ -19,6 +19,10 @@ public final class RelayInbox: RelayObserver, Sendable {
     private let recordings: RecordingLookup?
     /// The recording each leg's leaf was chosen for, until it is presented.
     private let presentedFor = Mutex<[FlowKey: Int64]>([:])
+    /// Bounds the queue when the recorder is stalled: a connection sends a few messages at most.
+    static let capacity = 65_536
+    /// Messages refused at the bound; their facts never reach the history.
+    let refused = Atomic<Int>(0)
 
     public init(recordings: RecordingLookup? = nil) {
         self.recordings = recordings
@@ -38,6 +42,10 @@ public final class RelayInbox: RelayObserver, Sendable {
     func queue(_ key: FlowKey, _ update: RelayFlowUpdate) {
         let message = Message(key: key, update: update, queuedAt: MonotonicNanoseconds.now())
         messages.withLock { queued in
+            guard queued.count < Self.capacity else {
+                refused.add(1, ordering: .relaxed)
+                return
+            }
             queued.append(message)
             waiting.store(queued.count, ordering: .releasing)
         }

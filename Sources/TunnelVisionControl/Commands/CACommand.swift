@@ -56,7 +56,7 @@ enum CACommand {
     private static func read(_ context: CommandContext) throws(ControlError) -> (String, InspectionCACertificate) {
         // The history says where the daemon keeps it; one that cannot be opened is said as such.
         let settings = try context.library.visit { store in try? store.daemonSettings() }
-        let path = settings?.caCertificatePath ?? "/var/lib/tunnelvision/ca/ca.pem"
+        let path = settings?.caCertificatePath ?? DaemonSettings.defaultCACertificatePath
         guard FileManager.default.fileExists(atPath: path) else { throw .refusal(.certificateAuthorityMissing(path: path)) }
         guard let data = FileManager.default.contents(atPath: path),
               let certificate = InspectionCACertificate(pem: String(decoding: data, as: UTF8.self))

@@ -28,7 +28,7 @@ enum AuditPages {
             ("Recorded", Wording.recorded(session.kind)),
             ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
             ("Tool", "TunnelVision \(session.environment.toolVersion)"),
-            ("Inspection", Wording.inspectionMode(session.inspection.mode)),
+            ("Inspection", Wording.sessionInspection(session.inspection)),
             ("CA", Wording.caTrust(session.inspection.caTrusted)),
             ("Pinning", Wording.pinning(session.inspection.supportsPinningEvidence)),
             ("Validation", Wording.validation(session.inspection.mode.defect != nil)),

@@ -55,7 +55,7 @@ public struct EvidenceBundle: Sendable, Hashable {
         let identifiers = identifiers
         self.flows = EvidenceFlowsDocument(
             sessionID: session.id,
-            flows: flows.map { EvidenceFlow($0, findingIDs: identifiers.ids(ofFlow: $0.id)) })
+            flows: flows.map { EvidenceFlow($0, findingIDs: identifiers.ids(ofFlow: $0.id), relay: relayFacts[$0.id]) })
         findings = EvidenceFindingsDocument(sessionID: session.id, assessment: assessment, identifiers: identifiers)
     }
 

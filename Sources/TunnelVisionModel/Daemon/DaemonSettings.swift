@@ -58,6 +58,10 @@ public struct DaemonSettings: Sendable, Hashable {
     /// Settings that could not be read count as inspection off, which is what the daemon does.
     public var inspectionEnabled: Bool { inspection == true }
 
+    /// Where the daemon keeps the inspection CA unless its configuration says otherwise.
+    public static let defaultCAKeyPath = "/var/lib/tunnelvision/ca/ca.key"
+    public static let defaultCACertificatePath = "/var/lib/tunnelvision/ca/ca.pem"
+
     /// The CA fingerprint when the relay inspects: configured on, running, and a CA loaded.
     /// Only this lets a session record inspection on.
     public var inspectingCAFingerprint: String? {
