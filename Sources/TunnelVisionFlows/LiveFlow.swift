@@ -19,6 +19,8 @@ struct LiveFlow {
     /// What the relay kept of the connection, and whether the next batch must carry it.
     var relayFacts: RelayFlowFacts?
     var relayFactsDirty = false
+    /// The QUIC reading is over (read, or the datagrams were not QUIC): it does not begin again.
+    var quicReadingEnded = false
     /// Neighbours in the table's least-recently-seen list.
     var previous = -1
     var next = -1

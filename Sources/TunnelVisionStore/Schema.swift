@@ -140,6 +140,11 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
+        // 4 (issue 16): the host an HTTP request named, and 0-RTT offered in the ClientHello.
+        """
+        ALTER TABLE flows ADD COLUMN http_host TEXT;
+        ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
+        """,
         // issue 12: what the TLS inspection relay kept of a flow, and which CA a session's
         // inspection ran with and whether UDP/443 was dropped.
         """

@@ -49,6 +49,9 @@ final class RelayConnection {
     private var earlyDecision: RelayDecision?
     /// An alert the phone sent, seen inside OpenSSL's callback and acted on after it returns.
     private var phoneAlert: UInt8?
+    /// The phone sent its last byte after the handshake; the server's answer still goes to it.
+    private var phoneHalfClosed = false
+    private var upstreamShutdownPending = false
 
     static let keyLogLineLimit = 32
     static let closingSeconds: Int64 = 5
@@ -110,6 +113,9 @@ final class RelayConnection {
             pump()
         case .closing:
             finish()
+        case .terminated where phoneHalfClosed:
+            beginClosing(reset: false)
+            pump()
         case .terminated, .splicing, .closed:
             deadline = .max
         }
@@ -206,7 +212,7 @@ final class RelayConnection {
         case .terminated:
             if !phoneEnded, (phoneTLS?.pendingInput ?? 0) < limit,
                upstreamOut.count + (upstreamTLS?.pendingOutput ?? 0) < limit { phoneInterest.insert(.read) }
-            if !upstreamEnded, outcome.phase == .established, (upstreamTLS?.pendingInput ?? 0) < limit,
+            if !upstreamEnded, outcome.phase == .established || phoneHalfClosed, (upstreamTLS?.pendingInput ?? 0) < limit,
                phoneOut.count + (phoneTLS?.pendingOutput ?? 0) < limit { upstreamInterest.insert(.read) }
         case .splicing:
             if !phoneEnded, upstreamOut.count < limit { phoneInterest.insert(.read) }
@@ -414,8 +420,18 @@ final class RelayConnection {
             }
             if outcome.phase != .established { return moved }
         }
+        if phoneHalfClosed {
+            if phoneWasReset {
+                beginClosing(reset: true)
+                return true
+            }
+            if upstreamShutdownPending, upstreamOut.isEmpty {
+                upstreamShutdownPending = false
+                shutdown(upstream, Int32(SHUT_WR))
+            }
+        }
         // Phone → server: counted as the phone's application data.
-        while upstreamOut.count + upstreamSession.pendingOutput < limit {
+        while !phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
             let (count, progress) = phoneSession.read(into: context.plainBuffer)
             if count > 0 {
                 report.bytesFromPhone += count
@@ -424,16 +440,19 @@ final class RelayConnection {
                 moved = true
                 continue
             }
-            if progress == .closed || { if case .failed = progress { return true } else { return false } }() {
-                apply(outcome.phoneClosed(reset: progress != .closed))
-                _ = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream)
+            if progress == .closed {
+                phoneFinishedSending(closeNotify: true)
+                return true
+            }
+            if case .failed = progress {
+                apply(outcome.phoneClosed(reset: true))
                 return true
             }
             break
         }
         moved = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream) || moved
-        if phoneEnded, phoneSession.pendingInput == 0 {
-            apply(outcome.phoneClosed(reset: phoneWasReset))
+        if phoneEnded, !phoneHalfClosed, phoneSession.pendingInput == 0 {
+            if phoneWasReset { apply(outcome.phoneClosed(reset: true)) } else { phoneFinishedSending(closeNotify: false) }
             return true
         }
         // Server → phone.
@@ -450,17 +469,34 @@ final class RelayConnection {
             }
             if progress != .wantsMore {
                 _ = flushTLS(phoneSession, into: &phoneOut, descriptor: phone)
-                apply(outcome.upstreamClosed())
+                if phoneHalfClosed { beginClosing(reset: false) } else { apply(outcome.upstreamClosed()) }
                 return true
             }
             break
         }
         moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
         if upstreamEnded, upstreamSession.pendingInput == 0 {
-            apply(outcome.upstreamClosed())
+            if phoneHalfClosed { beginClosing(reset: upstreamWasReset) } else { apply(outcome.upstreamClosed()) }
             return true
         }
         return moved
+    }
+
+    /// The phone will send nothing more after its handshake (close_notify, or its FIN): the
+    /// outcome takes the fact now, the server gets the same close, and what the server still
+    /// answers reaches the phone (bounded by the closing time).
+    private func phoneFinishedSending(closeNotify: Bool) {
+        guard !phoneHalfClosed else { return }
+        _ = outcome.phoneClosed(reset: false)
+        report.event = outcome.event
+        phoneHalfClosed = true
+        if closeNotify, let upstreamTLS {
+            upstreamTLS.shutdown()
+            flushTLS(upstreamTLS, into: &upstreamOut, descriptor: upstream)
+        } else {
+            upstreamShutdownPending = true
+        }
+        deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
     }
 
     /// One chunk from a socket: its bytes, or nil when there were none (an end is noted).
