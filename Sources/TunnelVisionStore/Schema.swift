@@ -165,5 +165,12 @@ enum Schema {
         -- daemon's setting alone was never inspected, and must not say pinning can be read.
         UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
         """,
+        // 6 (issue 13): certificate validation runs: what the relay presents during a recording and
+        // the fingerprint of the CA it made for that recording alone. A session from before has
+        // no mode: it is read from inspection_enabled.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
+        ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
+        """,
     ]
 }
