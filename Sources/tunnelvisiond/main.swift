@@ -27,11 +27,15 @@ do {
     fail(error.message + "\n" + ConfigurationParser.usage, status: 2)
 }
 
+// The daemon's files are the group's (history 0660, capture folders 2770), whatever umask
+// started it: a umask of 022 would lock tvctl out, one of 000 would open them to everyone.
+umask(0o007)
+
 let store: FlowStore
 do {
     store = try FlowStore(path: configuration.database)
 } catch {
-    fail(DaemonStartError.history("\(configuration.database): \(error)").message, status: 1)
+    fail(DaemonStartError.historyUnopened(error).message, status: 1)
 }
 
 let daemon = CaptureDaemon(configuration: configuration, history: store,

@@ -68,10 +68,11 @@ func printFlows(path: String) throws {
         for answer in batch.dnsAnswers { answers[answer.flow, default: []].append(answer) }
     }
     var last: Int64 = 0
-    reader.forEachPacket { packet in
-        engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: packet.timestampNanoseconds,
+    try reader.forEachPacket { packet in
+        guard let time = packet.timestampNanoseconds else { return true }
+        engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: time,
                        wireLength: packet.wireLength)
-        last = max(last, packet.timestampNanoseconds)
+        last = max(last, time)
         return true
     }
     absorb(engine.finishAll())

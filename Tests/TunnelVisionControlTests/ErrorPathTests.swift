@@ -59,6 +59,11 @@ struct ErrorPathTests {
         Case(["findings", "seven"], 2, "'seven' is not a session id: sessions are named by their number, as 'tvctl session list' shows."),
         Case(["flows", "2", "--limit", "0"], 2, "--limit takes a whole number from 1 to 10000000, not '0'."),
         Case(["fixture", "--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z."),
+        // Issue 19, item 4: instants the history cannot hold once trapped tvctl (SIGILL).
+        Case(["fixture", "--name", "Other", "--at", "2262-04-12T00:00:00Z"], 2, "'2262-04-12T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
+        Case(["fixture", "--name", "Other", "--at", "9999-12-31T23:59:59Z"], 2, "'9999-12-31T23:59:59Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
+        Case(["fixture", "--name", "Other", "--at", "1677-01-01T00:00:00Z"], 2, "'1677-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
+        Case(["fixture", "--name", "Other", "--at", "0001-01-01T00:00:00Z"], 2, "'0001-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
     ]
 
     @Test(arguments: cases)

@@ -12,7 +12,7 @@ extension CaptureDaemon {
         do {
             return try OfflineImport.run(request, into: history, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) })
         } catch {
-            throw .inputUnavailable("\(configuration.input.label): \(error)")
+            throw .importFailed(error)
         }
     }
 }

@@ -96,7 +96,7 @@ enum ProjectCommands {
         let draft = AuditProjectDraft(
             name: context.word(0), bundleIdentifier: context.arguments.value(CreateOption.bundleID).flatMap(nonEmpty),
             catalogueVersion: context.arguments.value(CreateOption.catalogue).flatMap(nonEmpty), allowlist: entries)
-        let now = context.invocation.clock()
+        let now = try context.storableNow()
         let project = try context.library.visit { store in
             try refuseTakenName(draft.name, except: nil, in: store)
             return try store.createAuditProject(draft, at: now)

@@ -80,7 +80,7 @@ enum SessionCommands {
             throw .usage(.missingOption("--os VERSION", command: context.command))
         }
         let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted))
-        let now = context.invocation.clock()
+        let now = try context.storableNow()
         let (session, project) = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             // The store refuses a second open session too; asking first lets the refusal name it.
@@ -102,7 +102,7 @@ enum SessionCommands {
         let named = try context.arguments.positional(0).map { text throws(ControlError) in
             try SessionReference.id(text, command: context.command)
         }
-        let now = context.invocation.clock()
+        let now = try context.storableNow()
         let (session, projectName, flows) = try context.library.visit { store in
             let id: Int64
             if let named {

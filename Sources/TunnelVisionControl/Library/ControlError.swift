@@ -88,6 +88,8 @@ public enum UsageError: Sendable, Equatable {
     case invalidSessionID(String, command: String)
     case invalidPattern(String, reason: DomainPattern.ParseError, command: String)
     case invalidInstant(String, command: String)
+    /// An instant outside 1677-09-21 … 2262-04-11, which the history cannot hold.
+    case instantOutOfRange(String, command: String)
     case sessionKindUnclear(command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
@@ -101,6 +103,7 @@ public enum HistoryProblem: Sendable, Equatable {
     case notSharedWithGroup(path: String)
     case busy(path: String)
     case corrupt(path: String)
+    case emptyFile(path: String)
     case newerSchema(path: String, found: Int, supported: Int)
     case diskFull(path: String)
     case cannotOpen(path: String, detail: String)

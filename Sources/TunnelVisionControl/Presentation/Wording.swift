@@ -129,6 +129,8 @@ public enum Wording {
             "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
         case .invalidInstant(let text, _):
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .instantOutOfRange(let text, _):
+            "\(quoted(text)) is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."
         case .sessionKindUnclear(let command):
             "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see '\(command) --help'."
         case .missingOption(let option, let command):
@@ -164,6 +166,8 @@ public enum Wording {
             "The history at \(path) stayed busy with another writer: try again in a moment."
         case .corrupt(let path):
             "The history at \(path) is damaged: restore it from a backup, or move it away so that tunnelvisiond starts a new one."
+        case .emptyFile(let path):
+            "The history at \(path) is an empty file, not a history: restore it from a backup, or delete it so that tunnelvisiond starts a new one."
         case .newerSchema(let path, let found, let supported):
             "The history at \(path) was written by a newer TunnelVision (schema \(found), this tvctl reads \(supported)): update tvctl."
         case .diskFull(let path):
