@@ -20,8 +20,9 @@ import TunnelVisionStore
         store = try FlowStore(path: work.file("history.sqlite"))
     }
 
-    func importing(_ path: String) throws(OfflineImport.ImportError) -> OfflineImport.Summary {
-        let request = OfflineImportRequest(capturePath: path, captureDirectory: work.file("captures"), clientNetworks: [])
+    func importing(_ path: String, rotationBytes: UInt64 = 64 * 1024 * 1024) throws(OfflineImport.ImportError) -> OfflineImport.Summary {
+        let request = OfflineImportRequest(capturePath: path, captureDirectory: work.file("captures"), clientNetworks: [],
+                                           rotationBytes: rotationBytes)
         return try OfflineImport.run(request, into: store, toolVersion: "test")
     }
 
@@ -97,6 +98,18 @@ import TunnelVisionStore
         let flows = try store.reading { try $0.flows(inCaptureSession: summary.captureSession) }
         #expect(flows.count == 1)
         #expect(flows.allSatisfy { $0.firstSeen.timeIntervalSince1970 > 1_600_000_000 && $0.lastSeen.timeIntervalSince1970 < 1_800_000_000 })
+    }
+
+    // Item 9: `--read` wrote one file whatever rotate_bytes said.
+    @Test func anImportRotatesItsCopiesAtTheConfiguredSize() throws {
+        let summary = try importing("\(Self.corpus)/fragments.pcap", rotationBytes: 4096)
+        let files = try store.captureFiles()
+        let written = files.reduce(UInt64(0)) { $0 + $1.bytes }
+        #expect(summary.captureFiles == files.count)
+        #expect(written > 3 * 4096, "the corpus file is large enough to need several files")
+        // A file ends at the first record that crosses the limit, so none holds much above it.
+        #expect(files.count >= Int(written / (4096 + 65_536)) + 1)
+        #expect(files.count > 2)
     }
 
     @Test func anImportLeavesTheWholeHistoryInTheMainFile() throws {

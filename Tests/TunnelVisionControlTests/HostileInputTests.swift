@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TunnelVisionControl
+import TunnelVisionModel
 import TunnelVisionStore
 
 /// Issue 19: what a deliberate attempt to break tvctl found, each fixed where the input enters.
@@ -27,5 +28,28 @@ struct HostileInputTests {
         #expect(try history.open().openAuditSession() == nil)
         let fixture = Self.run(["fixture", "--name", "Later"], database: history.path, clock: future)
         #expect(fixture.status == 2)
+    }
+}
+
+/// Issue 19, item 7: what is stored already (an older tvctl, a hand-edited history) prints visibly.
+struct StoredControlCharacterTests {
+    @Test func aStoredEscapeInANameIsShownNotObeyed() throws {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        _ = try store.createAuditProject(AuditProjectDraft(name: "Evil\u{1B}[2J\u{1B}]0;x\u{07}\u{202E}"), at: Date())
+        let run = try TVCtlBinary.run(["project", "list"], database: history.path)
+        #expect(run.status == 0)
+        #expect(!run.output.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" })
+        #expect(run.output.contains("Evil\\u{1B}[2J\\u{1B}]0;x\\u{7}\\u{202E}"))
+    }
+
+    @Test func tvctlsOwnColoursStillReachTheTerminal() {
+        #expect(TerminalText.forTerminal("\u{1B}[1mID\u{1B}[0m\n") == "\u{1B}[1mID\u{1B}[0m\n")
+        #expect(TerminalText.forTerminal("\u{1B}[2Jx") == "\\u{1B}[2Jx")
+    }
+
+    @Test func aCommandLineThatIsNotUTF8IsRefusedNotRepaired() {
+        #expect(ArgumentText.decode([Array("project".utf8), [0x41, 0xFF]]) == .failure(ArgumentEncodingError(position: 2)))
+        #expect(ArgumentText.decode([Array("ä".utf8)]) == .success(["ä"]))
     }
 }

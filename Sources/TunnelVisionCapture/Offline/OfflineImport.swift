@@ -75,7 +75,7 @@ public enum OfflineImport {
         }
         do {
             writer = try CaptureFileWriter(
-                configuration: CaptureFileConfiguration(directory: request.captureDirectory),
+                configuration: CaptureFileConfiguration(directory: request.captureDirectory, rotationBytes: request.rotationBytes),
                 highestSequenceInHistory: (try? history.highestCaptureFileSequence()) ?? 0
             )
         } catch {

@@ -90,6 +90,11 @@ public enum UsageError: Sendable, Equatable {
     case invalidInstant(String, command: String)
     /// An instant outside 1677-09-21 … 2262-04-11, which the history cannot hold.
     case instantOutOfRange(String, command: String)
+    /// An argument holding a control character or a bidi override, shown visibly.
+    case unsafeCharacter(String)
+    case argumentTooLong(bytes: Int)
+    /// The argument at this position (from 1) is not UTF-8.
+    case notUTF8(position: Int)
     case sessionKindUnclear(command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)

@@ -129,6 +129,12 @@ public enum Wording {
             "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
         case .invalidInstant(let text, _):
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .unsafeCharacter(let shown):
+            "\(quoted(shown)) holds a control character or a direction override: give names, notes and labels as printable text on one line."
+        case .argumentTooLong(let bytes):
+            "An argument of \(Formatting.count(bytes)) bytes is longer than the \(Formatting.count(ArgumentText.limitBytes)) a name, a note or a label may have: shorten it."
+        case .notUTF8(let position):
+            "Argument \(position) is not UTF-8 text: set the terminal to UTF-8, or retype it."
         case .instantOutOfRange(let text, _):
             "\(quoted(text)) is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."
         case .sessionKindUnclear(let command):
