@@ -109,7 +109,11 @@ public final class FlowStore: @unchecked Sendable {
     }
 
     static func historyError(_ failure: SQLiteFailure, path: String) -> HistoryError {
-        switch failure.primaryCode {
+        // SQLite names a read-only mount as a permission or an open that failed; the kernel knows.
+        if [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(failure.primaryCode), isOnReadOnlyFileSystem(path) {
+            return .readOnlyFileSystem(path: path)
+        }
+        return switch failure.primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED: .busy(path: path)
         case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: .permissionDenied(path: path)
         case SQLITE_CANTOPEN:
@@ -143,8 +147,15 @@ public final class FlowStore: @unchecked Sendable {
             }
             throw .emptyFile(path: path)
         case EACCES, EPERM: throw .permissionDenied(path: path)
+        case EROFS: throw .readOnlyFileSystem(path: path)
         default: throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
+    }
+
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        var status = statvfs()
+        return statvfs(folder.isEmpty ? "." : folder, &status) == 0 && status.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// Whether this user lacks the rights to the file, or to the folder it would be made in.

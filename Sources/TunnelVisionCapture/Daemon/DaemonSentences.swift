@@ -106,6 +106,8 @@ extension HistoryError {
             "the history \(path) stayed busy with another writer; stop the other tunnelvisiond or tvctl and start again."
         case .corrupt(let path):
             "the history \(path) is damaged; restore it from a backup, or move it away so that a new one is started."
+        case .readOnlyFileSystem(let path):
+            "the history \(path) is on a read-only file system; remount it read-write, or name a history on a writable disk with --db."
         case .emptyFile(let path):
             "the history \(path) is an empty file, not a history; restore it from a backup, or delete it so that a new one is started."
         case .newerSchema(let path, let found, let supported):

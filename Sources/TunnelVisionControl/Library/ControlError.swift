@@ -109,6 +109,8 @@ public enum HistoryProblem: Sendable, Equatable {
     case busy(path: String)
     case corrupt(path: String)
     case emptyFile(path: String)
+    case notWritableByItsOwner(path: String)
+    case readOnlyFileSystem(path: String)
     case newerSchema(path: String, found: Int, supported: Int)
     case diskFull(path: String)
     case cannotOpen(path: String, detail: String)

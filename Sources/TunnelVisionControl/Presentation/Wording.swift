@@ -81,6 +81,8 @@ public enum Wording {
             "The capture directory \(path) cannot be read: name the daemon's capture directory with --captures."
         case .outputUnavailable(let path):
             "\(path) is not a folder you may write to: name another with --output."
+        case .bundleExists(let path):
+            "\(path) already exists, from an export of this session in the same second: export again in a second, or name another folder with --output."
         case .writeFailed(let detail):
             "The bundle could not be written (\(detail)), so nothing was kept: check the space and permissions of --output."
         }
@@ -172,6 +174,10 @@ public enum Wording {
             "The history at \(path) stayed busy with another writer: try again in a moment."
         case .corrupt(let path):
             "The history at \(path) is damaged: restore it from a backup, or move it away so that tunnelvisiond starts a new one."
+        case .notWritableByItsOwner(let path):
+            "The history at \(path) is yours but its mode forbids writing to it: give it back with 'chmod 660 \(shellWord(path))'."
+        case .readOnlyFileSystem(let path):
+            "The history at \(path) is on a read-only file system: remount it read-write, or copy the history to a writable disk and name it with --db."
         case .emptyFile(let path):
             "The history at \(path) is an empty file, not a history: restore it from a backup, or delete it so that tunnelvisiond starts a new one."
         case .newerSchema(let path, let found, let supported):
