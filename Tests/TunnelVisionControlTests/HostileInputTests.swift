@@ -53,3 +53,25 @@ struct StoredControlCharacterTests {
         #expect(ArgumentText.decode([Array("ä".utf8)]) == .success(["ä"]))
     }
 }
+
+/// Issue 19, item 6: a seed cut off part-way (a full disk) leaves nothing half-made.
+struct FixtureTransactionTests {
+    @Test func aFixtureThatFailsPartWayLeavesNoProjectAndNoOpenRecording() throws {
+        let history = try ScratchHistory()
+        _ = try history.open()
+        // The disk "fills" at the audit session's first marker, after the project, the
+        // baseline and the audit session are written.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [history.path, "CREATE TRIGGER full BEFORE INSERT ON audit_markers BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        try #require(sqlite.terminationStatus == 0)
+        let run = try TVCtlBinary.run(["fixture", "--at", ScratchHistory.fixtureStart], database: history.path)
+        #expect(run.status != 0)
+        let store = try history.open()
+        #expect(try store.auditProjects().isEmpty)
+        #expect(try store.openAuditSession() == nil)
+        #expect(try store.captureSessions().isEmpty)
+    }
+}
