@@ -23,7 +23,7 @@ enum SessionCommands {
         static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
         static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the inspection CA (needed to read pinning).")
-        static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording.")
+        static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording (one line, at most 4096 bytes).")
     }
 
     static let start = CommandSpec(
