@@ -45,7 +45,8 @@ struct StoredControlCharacterTests {
 
     @Test func tvctlsOwnColoursStillReachTheTerminal() {
         #expect(TerminalText.forTerminal("\u{1B}[1mID\u{1B}[0m\n") == "\u{1B}[1mID\u{1B}[0m\n")
-        #expect(TerminalText.forTerminal("\u{1B}[2Jx") == "\\u{1B}[2Jx")
+        #expect(TerminalText.forTerminal("\u{1B}[H\u{1B}[2J\r\u{1B}[K") == "\u{1B}[H\u{1B}[2J\r\u{1B}[K")
+        #expect(TerminalText.forTerminal("\u{1B}]0;owned\u{07}\u{202E}x") == "\\u{1B}]0;owned\\u{7}\\u{202E}x")
     }
 
     @Test func aCommandLineThatIsNotUTF8IsRefusedNotRepaired() {

@@ -27,21 +27,24 @@ public enum TerminalText {
         return String(shown)
     }
 
-    /// A whole line of output as it goes to the terminal: line breaks and tvctl's own colour
-    /// codes (SGR: ESC [ digits and semicolons m) pass; every other unsafe scalar is shown.
+    /// Output as it goes to the terminal: line breaks and the codes tvctl writes itself pass
+    /// (colours, and the live view's and the progress line's cursor home, clear screen, carriage
+    /// return and clear line: ESC [ digits and semicolons, then m, H, J or K); every other unsafe
+    /// scalar is shown. Text from the history is made `visible` before it gets here; this is
+    /// the second line, for what a sentence quotes.
     public static func forTerminal(_ output: String) -> String {
         let scalars = Array(output.unicodeScalars)
-        guard scalars.contains(where: { isUnsafe($0) && $0 != "\n" }) else { return output }
+        guard scalars.contains(where: { isUnsafe($0) && $0 != "\n" && $0 != "\r" }) else { return output }
         var shown = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar == "\u{1B}", let end = endOfColourCode(scalars, from: index) {
+            if scalar == "\u{1B}", let end = endOfOwnCode(scalars, from: index) {
                 shown.append(contentsOf: scalars[index...end])
                 index = end + 1
                 continue
             }
-            if scalar == "\n" || !isUnsafe(scalar) {
+            if scalar == "\n" || scalar == "\r" || !isUnsafe(scalar) {
                 shown.append(scalar)
             } else {
                 shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
@@ -51,11 +54,11 @@ public enum TerminalText {
         return String(shown)
     }
 
-    private static func endOfColourCode(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+    private static func endOfOwnCode(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
         guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
         var index = start + 2
         while index < scalars.count, ("0"..."9").contains(scalars[index]) || scalars[index] == ";" { index += 1 }
-        return index < scalars.count && scalars[index] == "m" ? index : nil
+        return index < scalars.count && "mHJK".unicodeScalars.contains(scalars[index]) ? index : nil
     }
 }
 
