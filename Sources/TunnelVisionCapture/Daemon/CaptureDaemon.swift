@@ -65,7 +65,8 @@ public final class CaptureDaemon {
         let counters = DatapathCounters()
         let source = try makeInput(queues: queues, counters: counters, clock: clock)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
-                                session: session, clock: clock, retention: configuration.retention, log: log)
+                                session: session, clock: clock, retention: configuration.retention, log: log,
+                                virtioHeaderLength: source.virtioHeaderLength)
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
 
@@ -109,8 +110,10 @@ public final class CaptureDaemon {
 
     /// This run's capture session, and the writer of its files.
     func beginCapture(at start: Date) throws -> (CaptureSession, CaptureFileWriter) {
-        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+        // The directory first: a daemon that cannot write files must not leave a capture session
+        // behind at every try of a crash loop.
         try makeDirectory(configuration.captureDirectory)
+        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
         let writer = try CaptureFileWriter(configuration: configuration.captureFiles,
                                            highestSequenceInHistory: history.highestCaptureFileSequence())
         return (session, writer)
@@ -144,8 +147,15 @@ public final class CaptureDaemon {
         }
     }
 
+    /// The installed directory is made by tmpfiles.d (setgid, in the group) and only checked here:
+    /// the unit's sandbox (RestrictSUIDSGID=) refuses any mkdir that asks for the setgid bit, even
+    /// one that would find the directory there. A directory made here inherits setgid from its parent.
     func makeDirectory(_ path: String) throws(DaemonStartError) {
-        if mkdir(path, 0o2770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw .captureDirectory(path: path, errno: errno) }
+            if mkdir(path, 0o770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        }
         guard access(path, W_OK) == 0 else { throw .captureDirectory(path: path, errno: errno) }
     }
 }
