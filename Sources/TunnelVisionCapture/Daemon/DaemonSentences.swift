@@ -77,7 +77,7 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall: .warning
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported: .info
         }
