@@ -6,7 +6,7 @@ import TunnelVisionModel
 enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes
+        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -96,7 +96,8 @@ enum AuditQueries {
         return AuditSession(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
-            inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
+            inspection: InspectionConditions(
+                inspectionEnabled: row.bool(8), caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
             startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12))
     }
 }

@@ -13,6 +13,8 @@ public enum NumberRanges {
     public static let keepBytes: ClosedRange<UInt64> = 1...(1 << 60)
     public static let mtu: ClosedRange<Int> = 576...65_535
     public static let queuePackets: ClosedRange<Int> = 64...65_536
+    /// A TCP or UDP port (the relay's own).
+    public static let port: ClosedRange<UInt16> = 1...65_535
 }
 
 /// The configuration file as the daemon opens it.

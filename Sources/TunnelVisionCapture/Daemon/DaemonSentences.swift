@@ -21,6 +21,8 @@ public enum DaemonMessage: Sendable, Hashable {
     case stopping(signal: Int32)
     case stopped(packets: UInt64, notCaptured: UInt64)
     case imported(path: String, packets: Int, flows: Int)
+    case relayStarted(port: UInt16, ports: [UInt16], caFingerprint: String)
+    case relayUpdatesLost(Int)
     case impossibleTimestamps(path: String, records: Int)
 
     public var text: String {
@@ -57,6 +59,10 @@ public enum DaemonMessage: Sendable, Hashable {
             "stopped after \(packets) packets (\(notCaptured) not captured)"
         case .imported(let path, let packets, let flows):
             "imported \(path): \(packets) packets, \(flows) flows"
+        case .relayStarted(let port, let ports, let fingerprint):
+            "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint)"
+        case .relayUpdatesLost(let count):
+            "\(count) messages of the relay were not recorded: the recorder was behind, or they named a flow the tap never saw"
         case .impossibleTimestamps(let path, let records):
             "\(path) has \(records) records whose timestamp is no instant between 1970 and 2262; they were counted and not imported"
         }
@@ -77,9 +83,9 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .impossibleTimestamps: .warning
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .relayUpdatesLost, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
-        case .started, .retentionDeleted, .stopped, .imported: .info
+        case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }
     }
 }
@@ -174,6 +180,7 @@ extension DaemonStartError {
         case .tun(let error): error.message
         case .interface(let error): error.message
         case .inputUnavailable(let input): "cannot read \(input)."
+        case .relay(let error): "cannot start TLS inspection: \(error.description) Or set inspection = off."
         case .importFailed(let error): "\(error)."
         case .historyUnopened(let error): error.daemonMessage
         }

@@ -40,7 +40,7 @@ struct EvidenceWordingTests {
             + tlsGaps.map(Words.statement(of:)) + encryptionGaps.map(Words.statement(of:))
             + hostGaps.map(Words.statement(of:)) + PinningGap.allCases.map(Words.statement(of:))
             + ConsentGap.allCases.map(Words.statement(of:)) + verdicts.map(Words.statement(of:))
-            + [Words.Note.attribution, Words.Note.notIncluded, Words.Note.flowsContents, Words.Note.verdicts,
+            + [Words.Note.attribution, Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 2)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 0)), Words.Note.flowsContents, Words.Note.verdicts,
                Words.Note.captureContents, Words.Note.packetComments]
             + conditions.map(Report.pinningReadability) + standings.map(Report.standing)
             + [Report.noMarkers, Report.emptyAllowlist, Report.noFindings, Report.everythingLookedAt, Report.noTLSReadings,
