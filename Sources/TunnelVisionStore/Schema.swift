@@ -140,5 +140,9 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
+        // 4 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
+        """,
     ]
 }

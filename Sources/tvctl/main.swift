@@ -4,6 +4,7 @@ import TunnelVisionControl
 // The instant comes first: a marker is dated when the command was typed, not when the
 // database answered.
 let startedAt = Date()
+TVCtl.clearStaleExports(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
 let invocation = Invocation(
     console: .standard, environment: ProcessInfo.processInfo.environment, startedAt: startedAt)
 exit(TVCtl.run(Array(CommandLine.arguments.dropFirst()), invocation: invocation))

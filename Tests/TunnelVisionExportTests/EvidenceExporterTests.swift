@@ -197,6 +197,40 @@ struct EvidenceExporterTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("capture.pcapng").path))
         #expect(EvidenceExporter.classify(EvidenceCaptureError.flowNotInBundle(id: 1)) == .historyChangedWhileExporting)
     }
+
+    @Test func unzippedAtUmask000NoPathOfTheBundleIsGroupOrWorldWritable() throws {
+        let export = try Self.export(plan: .init(flows: 2))
+        let target = export.scratch.url.appendingPathComponent("unpacked-umask-000")
+        _ = try ForeignTool.run("sh", ["-c", "umask 000 && unzip -q \"$1\" -d \"$2\"", "sh", export.result.url.path, target.path])
+        let folder = target.appendingPathComponent(export.result.url.deletingPathExtension().lastPathComponent)
+        #expect(try ForeignTool.run("find", [folder.path, "-perm", "/022"]) == "")
+        let listing = try ForeignTool.run("find", [folder.path, "-printf", "%m %y\n"]).split(separator: "\n")
+        #expect(listing.count == 9)
+        #expect(Set(listing) == ["750 d", "640 f"])
+    }
+
+    @Test func aHistoryWithADamagedIndexIsRefusedBeforeAnythingIsRead() throws {
+        let export = try Self.export(plan: .init(flows: 2))
+        // The root page of the packets index, overwritten: the table is whole, its index is not.
+        let damage = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1]); db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            size = db.execute("PRAGMA page_size").fetchone()[0]
+            root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'packets_flow'").fetchone()[0]
+            db.close()
+            with open(sys.argv[1], "r+b") as f: f.seek((root - 1) * size); f.write(b"\\x0d" + b"\\xff" * (size - 1))
+            """
+        _ = try ForeignTool.run("python3", ["-c", damage, export.seed.databasePath])
+        let output = export.scratch.url.appendingPathComponent("again")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let exporter = EvidenceExporter(
+            history: try FlowStore(path: export.seed.databasePath), captureDirectory: export.seed.captureDirectory,
+            catalogues: Self.catalogues)
+        #expect(throws: EvidenceExportError.historyUnreadable(.corrupt(path: export.seed.databasePath))) {
+            try exporter.export(sessionID: export.seed.sessionID, exportedWith: "t", now: Self.now, output: output)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [])
+    }
 }
 
 import TunnelVisionAudit

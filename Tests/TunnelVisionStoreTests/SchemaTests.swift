@@ -22,7 +22,7 @@ import TunnelVisionModel
         #expect(try columns("audit_allowlist", store) == ["id", "project_id", "position", "pattern", "note"])
         #expect(try columns("audit_sessions", store) == [
             "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
-            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
+            "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes", "gateway_resolvers",
         ])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
         #expect(try columns("flows", store).last == "audit_session_id")

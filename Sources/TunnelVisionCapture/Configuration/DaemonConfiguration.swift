@@ -31,6 +31,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var input = CaptureInput.tun(name: "tv0")
     public var clientInterface = "wg0"
     public var clientNetworks: [String] = []
+    /// The resolver(s) the phone is configured with on the gateway: their DNS is the lab's own.
+    public var resolvers: [String] = []
     public var uplink = "eth0"
     public var mtu = 1500
     public var snapshotLength = PcapFormat.defaultSnapshotLength
@@ -50,7 +52,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
             input: input.label, inspection: inspection, clientInterface: clientInterface, clientNetworks: clientNetworks,
             uplink: uplink, captureDirectory: captureDirectory, snapshotLength: snapshotLength, rotationBytes: rotationBytes,
             keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
-            segmentationOffload: segmentationOffload)
+            segmentationOffload: segmentationOffload, resolvers: resolvers)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the

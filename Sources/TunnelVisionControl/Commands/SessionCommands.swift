@@ -85,9 +85,11 @@ enum SessionCommands {
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             // The store refuses a second open session too; asking first lets the refusal name it.
             if let open = try store.openAuditSession() { throw ControlError.refusal(.sessionAlreadyOpen(open.id)) }
+            let settings = try? store.daemonSettings()
             let draft = AuditSessionDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment,
-                inspection: conditions.inspection(daemonSettings: try? store.daemonSettings()),
+                inspection: conditions.inspection(daemonSettings: settings),
+                gatewayResolvers: settings?.resolverAddresses ?? [],
                 notes: arguments.value(StartOption.notes) ?? "")
             return (try store.startAuditSession(draft, at: now), project)
         }

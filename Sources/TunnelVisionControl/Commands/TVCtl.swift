@@ -1,3 +1,5 @@
+import Foundation
+import TunnelVisionExport
 import TunnelVisionModel
 
 /// tvctl as a function: a command line in, an exit status out.
@@ -6,6 +8,12 @@ public enum TVCtl {
 
     /// Runs one command line (without the program name) and returns the exit status:
     /// 0 done, 1 refused, 2 not understood, 3 the history did not answer.
+    /// What a killed `tvctl export` left in the folder tvctl now starts in: a half-written bundle
+    /// is nobody's evidence, and only this folder is known to have been an export's output.
+    public static func clearStaleExports(in directory: URL) {
+        EvidenceExporter.clearStaleStagings(in: directory)
+    }
+
     public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
         let console = invocation.console
         do {

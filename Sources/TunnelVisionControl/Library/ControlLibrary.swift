@@ -70,7 +70,7 @@ public struct ControlLibrary: Sendable {
             // SQLite cannot tell a refused permission from a missing directory; the kernel can.
             return HistoryAccess.refusedByPermission(location) || problem == .permissionDenied(path: location.path)
                 ? permissionProblem : problem
-        case .missing, .busy, .corrupt, .newerSchema, .diskFull:
+        case .missing, .busy, .corrupt, .newerSchema, .diskFull, .unreadableRow:
             return problem
         }
     }
@@ -85,6 +85,7 @@ extension HistoryProblem {
         case .corrupt: self = .corrupt(path: path)
         case .newerSchema(_, let found, let supported): self = .newerSchema(path: path, found: found, supported: supported)
         case .diskFull: self = .diskFull(path: path)
+        case .unreadableRow(let table, let id, let reason): self = .unreadableRow(path: path, table: table, id: id, reason: reason)
         case .failed(_, _, let message): self = .failed(path: path, detail: message)
         }
     }

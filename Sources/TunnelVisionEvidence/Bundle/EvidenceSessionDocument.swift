@@ -65,6 +65,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// The tool that recorded the session; `exportedWith` is the one that exported it.
         public let toolVersion: String
         public let inspection: Inspection
+        /// The phone's resolvers on the gateway when the session started (see `labInfrastructure`).
+        public let gatewayResolvers: [String]
         /// Absent where they were not read (a list of sessions).
         public let markers: [Marker]?
 
@@ -80,6 +82,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             inspection = Inspection(
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence)
+            gatewayResolvers = session.gatewayResolvers.map(\.description)
             self.markers = markers?.map(Marker.init)
         }
     }
@@ -92,6 +95,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let session: Session
     public let attribution: String
     public let notIncluded: String
+    public let labInfrastructure: String
 
     init(
         project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
@@ -107,9 +111,10 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         self.session = Session(session, markers: markers, endedAt: endedAt)
         attribution = EvidenceWording.Note.attribution
         notIncluded = EvidenceWording.Note.notIncluded
+        labInfrastructure = EvidenceWording.Note.labInfrastructure
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, notIncluded
+        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, notIncluded, labInfrastructure
     }
 }

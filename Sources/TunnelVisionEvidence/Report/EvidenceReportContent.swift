@@ -42,6 +42,8 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
             EvidenceReportFact(Label.inspection, Words.yesNo(session.inspection.inspectionEnabled), staysWithNext: true),
             EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted)),
+            EvidenceReportFact(Label.gatewayResolvers,
+                               session.gatewayResolvers.isEmpty ? Words.noGatewayResolvers : session.gatewayResolvers.joined(separator: ", ")),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [
@@ -65,6 +67,7 @@ struct EvidenceReportContent {
         [
             .heading(Words.attributionHeading), .note(bundle.session.attribution),
             .heading(Words.notIncludedHeading), .note(bundle.session.notIncluded),
+            .heading(Words.labInfrastructureHeading), .note(bundle.session.labInfrastructure),
             .heading(Words.readingsHeading), .note(bundle.flows.contents),
             .heading(Words.verdictsHeading), .note(bundle.findings.verdicts),
         ]

@@ -6,8 +6,10 @@ import TunnelVisionModel
 extension EvidenceWording {
     public static func statement(of evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
         switch evidence {
-        case .cleartextTraffic:
+        case .cleartextTraffic(.http):
             return "An HTTP request was observed in the clear."
+        case .cleartextTraffic(.dns):
+            return "Cleartext DNS to another resolver: datagrams went to port 53 of a resolver other than the gateway's."
         case .weakTLSVersion(let observation):
             let minimumName = minimum.displayText
             switch observation.basis {
@@ -42,6 +44,8 @@ extension EvidenceWording {
         case .encryptedClientHello:
             "A connection carried no name: its ClientHello announced none in the clear and carried "
                 + "Encrypted Client Hello, and DNS gave none."
+        case .dnsToOtherResolver:
+            "A DNS query to a resolver other than the gateway's."
         }
     }
 
@@ -103,6 +107,8 @@ extension EvidenceWording {
             "The address had several names from DNS; the attributed one is allowed, another is not."
         case .candidatesDisagree(attributedNameAllowed: false):
             "The address had several names from DNS; the attributed one is not allowed, another is."
+        case .gatewayResolver:
+            "A query to the gateway's resolver: where the names it asked for led is judged on the connections that followed."
         }
     }
 

@@ -15,6 +15,14 @@ extension EvidenceWording {
             "The bundle holds no decrypted content: TLS inspection reads handshakes and their outcome, never what a "
             + "connection carried. It holds no comparison with another session, and no traffic outside this session."
 
+        /// session.json: why DNS with the gateway's resolver is neither a finding nor unnamed.
+        public static let labInfrastructure =
+            "The resolvers in gatewayResolvers are the gateway's own, which the phone is configured to ask: lab "
+            + "infrastructure. A DNS exchange with one of them on port 53 is not assessed by the destination check, since "
+            + "where the names it asked for led is judged on the connections that followed, and the encryption check does "
+            + "not apply to it: the lab's own DNS is in the clear by design. DNS to any other resolver is a finding of "
+            + "both checks."
+
         /// flows.json: how its readings are to be taken.
         public static let flowsContents =
             "Every reading is what crossed the tunnel, as it was parsed: nothing was validated, certificates included. "

@@ -36,6 +36,7 @@ extension EvidenceWording.Report {
 
     public static let baselineRelease = "Baseline: recorded without the audited app"
     public static let noNotes = "None"
+    public static let noGatewayResolvers = "None named by the daemon: DNS to any resolver is judged as any other connection"
 
     public static func pinningReadability(_ conditions: InspectionConditions) -> String {
         if conditions.supportsPinningEvidence {
@@ -68,6 +69,7 @@ extension EvidenceWording.Report {
 
     public static let attributionHeading = "How traffic is attributed (session.json)"
     public static let notIncludedHeading = "What the bundle does not hold (session.json)"
+    public static let labInfrastructureHeading = "The gateway's resolver (session.json)"
     public static let readingsHeading = "How the readings are to be taken (flows.json)"
     public static let verdictsHeading = "What a verdict is (findings.json)"
 
@@ -211,6 +213,7 @@ extension EvidenceWording.Report {
         public static let exportedAt = "Exported at"
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
+        public static let gatewayResolvers = "Gateway's resolvers"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"
         public static let document = "Document"

@@ -77,6 +77,12 @@ public struct EvidenceExporter: Sendable {
             findingCount: bundle.findings.findings.count, capture: capture.document)
     }
 
+    /// Removes the staging folders in `directory` that a killed export left (their process is
+    /// gone); a running export's are kept. tvctl calls it as it starts, for its working directory.
+    public static func clearStaleStagings(in directory: URL) {
+        EvidenceStaging.clearStale(in: directory)
+    }
+
     /// `tunnelvision-evidence-session-<id>-<yyyyMMdd-HHmmss>` in UTC.
     public static func bundleName(sessionID: Int64, at instant: Date) -> String {
         "tunnelvision-evidence-session-\(sessionID)-\(EvidenceUTCStamp(instant).compact)"
@@ -90,6 +96,8 @@ public struct EvidenceExporter: Sendable {
         makeFolder: () throws(EvidenceExportError) -> URL
     ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, URL) {
         do {
+            // A damaged index answers with the wrong rows, or none: checked before anything is read.
+            try history.checkIntegrity()
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }

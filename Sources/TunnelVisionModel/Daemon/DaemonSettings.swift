@@ -15,13 +15,16 @@ public struct DaemonSettings: Sendable, Hashable {
     public var keepDays: Int?
     public var keepBytes: UInt64?
     public var segmentationOffload: Bool?
+    /// The resolver addresses the phone is configured with: the gateway's own, lab infrastructure.
+    public var resolvers: [String]?
     /// Pairs this version cannot read: a key it does not know, or a value out of its form.
     public var unrecognized: [String: String] = [:]
 
     public init(
         input: String? = nil, inspection: Bool? = nil, clientInterface: String? = nil, clientNetworks: [String]? = nil,
         uplink: String? = nil, captureDirectory: String? = nil, snapshotLength: UInt32? = nil, rotationBytes: UInt64? = nil,
-        keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil
+        keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
+        resolvers: [String]? = nil
     ) {
         self.input = input
         self.inspection = inspection
@@ -34,7 +37,11 @@ public struct DaemonSettings: Sendable, Hashable {
         self.keepDays = keepDays
         self.keepBytes = keepBytes
         self.segmentationOffload = segmentationOffload
+        self.resolvers = resolvers
     }
+
+    /// The resolvers that are addresses; the daemon only publishes addresses.
+    public var resolverAddresses: [IPAddress] { (resolvers ?? []).compactMap(IPAddress.init) }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
     public var inspectionEnabled: Bool { inspection == true }
@@ -63,6 +70,7 @@ extension DaemonSettings {
             .number("keep_days", \.keepDays),
             .number("keep_bytes", \.keepBytes),
             .onOff("offload", \.segmentationOffload),
+            .list("resolvers", \.resolvers),
         ]
     }
 

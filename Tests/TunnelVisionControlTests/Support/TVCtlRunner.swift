@@ -37,14 +37,16 @@ enum TVCtlBinary {
 
     /// Runs tvctl with the arguments, UTC as the local zone, no colour requested either way.
     static func run(
-        _ arguments: [String], database: String? = nil, environment extra: [String: String] = [:], input: String? = nil
+        _ arguments: [String], database: String? = nil, environment extra: [String: String] = [:], input: String? = nil,
+        in directory: URL? = nil
     ) throws -> Run {
-        let process = try start(arguments, database: database, environment: extra, input: input)
+        let process = try start(arguments, database: database, environment: extra, input: input, in: directory)
         return process.finish()
     }
 
     static func start(
-        _ arguments: [String], database: String?, environment extra: [String: String] = [:], input: String? = nil
+        _ arguments: [String], database: String?, environment extra: [String: String] = [:], input: String? = nil,
+        in directory: URL? = nil
     ) throws -> RunningTVCtl {
         guard let executable else {
             throw TestFailure("tvctl is not built beside the tests: run 'swift build --product tvctl' first")
@@ -52,6 +54,7 @@ enum TVCtlBinary {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "UTC"
         environment["TUNNELVISION_CATALOGUES"] = repository.appendingPathComponent("Catalogues").path
