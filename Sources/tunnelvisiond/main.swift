@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionBuildStamp
 import TunnelVisionCapture
 import TunnelVisionModel
 import TunnelVisionStore
@@ -16,7 +17,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 if arguments.contains("--version") {
-    print("tunnelvisiond \(TunnelVisionBuild.version)")
+    print("tunnelvisiond \(BuildStamp.version)")
     exit(0)
 }
 
@@ -35,7 +36,7 @@ do {
 }
 
 let daemon = CaptureDaemon(configuration: configuration, history: store,
-                           engine: RecordingFlowEngine(configuration: configuration.flowEngine), toolVersion: TunnelVisionBuild.version)
+                           engine: RecordingFlowEngine(configuration: configuration.flowEngine), toolVersion: BuildStamp.version)
 do {
     try daemon.run()
 } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionBuildStamp
 import TunnelVisionControl
 
 // The instant comes first: a marker is dated when the command was typed, not when the
@@ -6,5 +7,6 @@ import TunnelVisionControl
 let startedAt = Date()
 TVCtl.clearStaleExports(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
 let invocation = Invocation(
-    console: .standard, environment: ProcessInfo.processInfo.environment, startedAt: startedAt)
+    console: .standard, environment: ProcessInfo.processInfo.environment, startedAt: startedAt,
+    toolVersion: BuildStamp.version)
 exit(TVCtl.run(Array(CommandLine.arguments.dropFirst()), invocation: invocation))

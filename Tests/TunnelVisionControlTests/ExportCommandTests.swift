@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
+import TunnelVisionModel
 
 /// `tvctl export`: the fixture's audit session as a bundle, checked with unzip rather than our reading.
 struct ExportCommandTests {
@@ -46,6 +48,19 @@ struct ExportCommandTests {
         #expect(FileManager.default.fileExists(atPath: running.path))
     }
 
+    @Test func versionNamesTheReleaseAndTheCommitTheBinaryWasBuiltFrom() throws {
+        let run = try TVCtlBinary.run(["--version"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output == "tvctl \(BuildStamp.version)\n")
+        #expect(BuildStamp.version == "\(TunnelVisionBuild.version)+\(BuildStamp.commit)")
+        // The independent reading: git itself, where the tests run in a checkout.
+        guard let head = try? ForeignCommand.output("git", ["-C", TVCtlBinary.repository.path, "rev-parse", "--short=12", "HEAD"]) else {
+            print("skipped: no git checkout to compare the commit with")
+            return
+        }
+        #expect(BuildStamp.commit.hasPrefix(head.trimmingCharacters(in: .whitespacesAndNewlines)), "\(BuildStamp.commit) vs \(head)")
+    }
+
     @Test func theHumanAnswerSaysWhereAndWhatTheCaptureHolds() throws {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(["export", "1", "--output", history.folder.path], database: history.path)
@@ -87,5 +102,24 @@ struct ExportCommandTests {
         let run = try TVCtlBinary.run(["export", "9", "--output", history.folder.path], database: history.path)
         #expect(run.status == 1)
         #expect(run.error == "tvctl: There is no session 9: 'tvctl session list' shows the sessions there are.\n")
+    }
+}
+
+/// A program that is not ours, for an independent reading; nil output when it fails.
+enum ForeignCommand {
+    struct Failed: Error {}
+
+    static func output(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failed() }
+        return String(decoding: data, as: UTF8.self)
     }
 }

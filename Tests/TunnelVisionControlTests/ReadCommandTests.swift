@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -56,7 +57,7 @@ struct ReadCommandTests {
         #expect(session["release"] as? [String: String] == ["version": "2.4.1", "build": "310"])
         #expect(session["projectName"] as? String == "Acme Health")
         #expect(session["device"] as? [String: String] == ["model": "Pixel 8", "osVersion": "Android 15"])
-        #expect(session["toolVersion"] as? String == TunnelVisionBuild.version)
+        #expect(session["toolVersion"] as? String == BuildStamp.version)
         let inspection = try #require(session["inspection"] as? [String: Bool])
         #expect(inspection["inspectionEnabled"] == false)
         #expect(inspection["caTrusted"] == false)

@@ -33,7 +33,7 @@ enum ExportCommand {
             result = try context.library.visit { store in
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
-                        sessionID: id, exportedWith: TunnelVisionBuild.version, now: context.invocation.clock(), output: output,
+                        sessionID: id, exportedWith: context.invocation.toolVersion, now: context.invocation.clock(), output: output,
                         progress: progress.show)
                 } catch {
                     if case .historyUnreadable(let history) = error { throw history }

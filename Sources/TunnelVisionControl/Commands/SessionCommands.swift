@@ -87,7 +87,7 @@ enum SessionCommands {
             if let open = try store.openAuditSession() { throw ControlError.refusal(.sessionAlreadyOpen(open.id)) }
             let settings = try? store.daemonSettings()
             let draft = AuditSessionDraft(
-                projectID: project.id, kind: kind, environment: conditions.environment,
+                projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
                 inspection: conditions.inspection(daemonSettings: settings),
                 gatewayResolvers: settings?.resolverAddresses ?? [],
                 notes: arguments.value(StartOption.notes) ?? "")

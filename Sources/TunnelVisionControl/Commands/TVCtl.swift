@@ -19,7 +19,7 @@ public enum TVCtl {
         do {
             switch try parser.parse(arguments) {
             case .version:
-                console.print("tvctl \(TunnelVisionBuild.version)")
+                console.print("tvctl \(invocation.toolVersion)")
             case .help(let spec, let path):
                 console.writeOutput(HelpText.page(for: spec, commandPath: path, globalOptions: parser.globalOptions))
             case .run(let spec, let parsed):

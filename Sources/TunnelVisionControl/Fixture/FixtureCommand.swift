@@ -35,7 +35,8 @@ enum FixtureCommand {
             guard let instant = Formatting.instant(from: text) else { throw .usage(.invalidInstant(text, command: context.command)) }
             start = instant
         }
-        let fixture = AuditFixture(projectName: context.arguments.value(Option.name) ?? defaultName, start: start)
+        let fixture = AuditFixture(
+            projectName: context.arguments.value(Option.name) ?? defaultName, start: start, toolVersion: context.invocation.toolVersion)
         let seeded = try context.library.visit(creatingHistory: true) { store in try fixture.seed(into: store) }
         if context.wantsJSON {
             let name = seeded.project.name

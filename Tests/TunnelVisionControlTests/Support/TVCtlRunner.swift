@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -190,7 +191,7 @@ enum Golden {
     static func text(_ name: String) throws -> String {
         let file = folder.appendingPathComponent(name + ".txt")
         if ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil { return "" }
-        return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: versionMark, with: TunnelVisionBuild.version)
+        return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: versionMark, with: BuildStamp.version)
     }
 
     /// Writes the actual output as the expectation, when asked to (TVCTL_RECORD_GOLDEN=1): for a
@@ -198,7 +199,7 @@ enum Golden {
     static func record(_ name: String, _ actual: String) {
         guard ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil else { return }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let text = actual.replacingOccurrences(of: "TunnelVision \(TunnelVisionBuild.version)", with: "TunnelVision \(versionMark)")
+        let text = actual.replacingOccurrences(of: "TunnelVision \(BuildStamp.version)", with: "TunnelVision \(versionMark)")
         try? text.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
     }
 }
