@@ -42,7 +42,7 @@ struct ReadCommandTests {
         #expect(project["name"] as? String == "Acme Health")
         #expect(project["bundleIdentifier"] as? String == "com.acme.health")
         #expect(project["catalogue"] == nil, "absent means none")
-        #expect(project["createdAt"] as? String == "2026-10-01T09:00:00.000Z")
+        #expect(project["createdAt"] as? String == "2026-10-01T09:00:00.000000000Z")
         #expect(project["sessionCount"] as? Int == 2)
         let allowlist = try #require(project["allowlist"] as? [[String: String]])
         #expect(allowlist == [["pattern": "*.acme.example", "note": "backend"], ["pattern": "*.sentry.io", "note": "crash reporting"]])
@@ -62,13 +62,13 @@ struct ReadCommandTests {
         #expect(inspection["inspectionEnabled"] == false)
         #expect(inspection["caTrusted"] == false)
         #expect(session["isOpen"] as? Bool == false)
-        #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000Z")
-        #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000Z")
+        #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000000000Z")
+        #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000000000Z")
         #expect(session["flowCount"] as? Int == 10)
         let markers = try #require(session["markers"] as? [[String: Any]])
         #expect(markers.map { $0["kind"] as? String } == ["consentGiven", "loggedIn", "custom", "loggedOut"])
         #expect(markers[2]["label"] as? String == "opened the diary")
-        #expect(markers[0]["date"] as? String == "2026-10-01T09:31:00.000Z")
+        #expect(markers[0]["date"] as? String == "2026-10-01T09:31:00.000000000Z")
     }
 
     @Test func sessionListOfOneProjectJSON() throws {

@@ -211,12 +211,12 @@ struct EvidenceExporterTests {
 
     @Test func aHistoryWithADamagedIndexIsRefusedBeforeAnythingIsRead() throws {
         let export = try Self.export(plan: .init(flows: 2))
-        // The root page of the packets index, overwritten: the table is whole, its index is not.
+        // The root page of an index no export reads uses, overwritten: only the check can see it.
         let damage = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1]); db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             size = db.execute("PRAGMA page_size").fetchone()[0]
-            root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'packets_flow'").fetchone()[0]
+            root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'flows_last_seen'").fetchone()[0]
             db.close()
             with open(sys.argv[1], "r+b") as f: f.seek((root - 1) * size); f.write(b"\\x0d" + b"\\xff" * (size - 1))
             """
