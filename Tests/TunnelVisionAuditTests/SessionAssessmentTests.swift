@@ -11,6 +11,8 @@ struct VerdictRow: Sendable, CustomTestStringConvertible {
     let expected: RequirementVerdict
     let contrary: Int
     let supporting: Int
+    var inspection = true
+    var caTrusted = true
     var testDescription: String { row }
 }
 
@@ -45,13 +47,25 @@ struct SessionAssessmentTests {
         VerdictRow(
             row: "a session without flows → notAssessed(nothingObserved)", requirement: "O.Purp_8",
             flows: [], expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0),
+        VerdictRow(
+            row: "pinning kept from every flow by inspection off → notAssessed(inspectionOff) (issue 15)", requirement: "O.Ntwk_4",
+            flows: [Fixture.flow(1, sni: "api.example.com"), Fixture.flow(2, sni: "bank.example.com")],
+            expected: .notAssessed(.inspectionOff), contrary: 0, supporting: 0, inspection: false, caTrusted: false),
+        VerdictRow(
+            row: "pinning kept from every flow by a CA not trusted → notAssessed(caNotTrusted) (issue 15)", requirement: "O.Ntwk_4",
+            flows: [Fixture.flow(1, sni: "api.example.com")],
+            expected: .notAssessed(.caNotTrusted), contrary: 0, supporting: 0, inspection: true, caTrusted: false),
+        VerdictRow(
+            row: "pinning with inspection on but no outcome recorded → notAssessed(nothingObserved) (issue 15)", requirement: "O.Ntwk_4",
+            flows: [Fixture.flow(1, sni: "api.example.com")],
+            expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0),
     ]
 
     @Test(arguments: rows)
     func verdict(_ row: VerdictRow) throws {
         let assessment = SessionAssessment(
             catalogue: try Repository.shipped(), flows: row.flows, project: Fixture.project(allowing: ["api.example.com"]),
-            session: Fixture.session(), markers: [])
+            session: Fixture.session(inspection: row.inspection, caTrusted: row.caTrusted), markers: [])
         let requirement = try #require(assessment.requirements.first { $0.requirement.id == row.requirement })
         #expect(requirement.verdict == row.expected)
         #expect(requirement.contraryFindings.count == row.contrary)

@@ -139,7 +139,7 @@ struct ReadCommandTests {
         let byID = Dictionary(uniqueKeysWithValues: requirements.map { ($0["id"] as? String ?? "", $0) })
         #expect(byID["O.Ntwk_2"]?["verdict"] as? String == "contradicted")
         #expect(byID["O.Ntwk_2"]?["contraryFindingIDs"] as? [String] == ["F3"])
-        #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "nothingObserved")
+        #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "inspectionOff")
         #expect(byID["O.Ntwk_3"]?["notAssessedReason"] as? String == "outsideToolScope")
         let checks = try #require(document["checks"] as? [String: [String: Any]])
         #expect(checks.keys.sorted() == ["consent", "encryption", "host", "pinning", "tlsVersion"])

@@ -15,7 +15,7 @@ extension EvidenceWording {
             switch observation.basis {
             case .upstreamConnection:
                 return "A TLS version below the catalogue's minimum of \(minimumName) was negotiated by the server "
-                    + "with the tunnel's own connection, which answers the tunnel's ClientHello and not the app's."
+                    + "with the tunnel's own connection, which answers the tunnel's ClientHello and not the phone's."
             case .serverHello, .quic:
                 return "A TLS version below the catalogue's minimum of \(minimumName) was negotiated."
             }
@@ -59,6 +59,10 @@ extension EvidenceWording {
             "Not assessed by this tool."
         case .notAssessed(.nothingObserved):
             "Not assessed: nothing in this session bears on it either way."
+        case .notAssessed(.inspectionOff):
+            "Not assessed: the session was recorded with TLS inspection off, so no connection could show it either way."
+        case .notAssessed(.caNotTrusted):
+            "Not assessed: the local CA was not declared trusted on the phone, so no connection could show it either way."
         }
     }
 
@@ -82,11 +86,11 @@ extension EvidenceWording {
 
     static func statement(of gap: ClientOfferGap) -> String {
         switch gap {
-        case .notRead: "the app's own ClientHello was not read."
-        case .ceilingOnly: "the app's ClientHello gave only a highest version, not a list."
-        case .encryptedClientHello: "the app's ClientHello carried Encrypted Client Hello, so its offer is the outer one."
-        case .listsWeakerVersion: "the app's ClientHello also offered a version below the minimum."
-        case .listNotConclusive: "the app's ClientHello listed no published version to go by."
+        case .notRead: "the phone's own ClientHello was not read."
+        case .ceilingOnly: "the phone's ClientHello gave only a highest version, not a list."
+        case .encryptedClientHello: "the phone's ClientHello carried Encrypted Client Hello, so its offer is the outer one."
+        case .listsWeakerVersion: "the phone's ClientHello also offered a version below the minimum."
+        case .listNotConclusive: "the phone's ClientHello listed no published version to go by."
         }
     }
 

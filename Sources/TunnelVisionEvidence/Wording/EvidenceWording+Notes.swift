@@ -27,7 +27,7 @@ extension EvidenceWording {
         public static let flowsContents =
             "Every reading is what crossed the tunnel, as it was parsed: nothing was validated, certificates included. "
             + "A TLS reading whose source is upstreamConnection was negotiated by the tunnel's own connection to the "
-            + "server while it inspected the connection; it answers the tunnel's ClientHello, not the app's."
+            + "server while it inspected the connection; it answers the tunnel's ClientHello, not the phone's."
 
         /// findings.json: what a verdict is and is not.
         public static let verdicts =

@@ -73,6 +73,25 @@ struct EvidenceWordingTests {
     }
 
     @Test(arguments: [
+        (RequirementVerdict.notAssessed(.inspectionOff),
+         "Not assessed: the session was recorded with TLS inspection off, so no connection could show it either way."),
+        (RequirementVerdict.notAssessed(.caNotTrusted),
+         "Not assessed: the local CA was not declared trusted on the phone, so no connection could show it either way."),
+    ])
+    func aNotAssessedVerdictNamesTheConditionThatKeptTheCheckOut(verdict: RequirementVerdict, expected: String) {
+        #expect(EvidenceWording.statement(of: verdict) == expected)
+    }
+
+    @Test func theClientsOfferIsSaidOfThePhoneNeverOfTheApp() {
+        let offers: [ClientOfferGap] = [.notRead, .ceilingOnly(.tls12), .encryptedClientHello, .listsWeakerVersion, .listNotConclusive]
+        for offer in offers {
+            let sentence = EvidenceWording.statement(of: TLSVersionGap.appNegotiationNotObserved(offer, upstreamVersion: .tls13))
+            #expect(sentence.contains("the phone's") && !sentence.contains("the app's"), "\(sentence)")
+        }
+        #expect(EvidenceWording.statement(of: ClientOfferGap.notRead) == "the phone's own ClientHello was not read.")
+    }
+
+    @Test(arguments: [
         (EvidenceWording.statement(of: HostGap.gatewayResolver),
          "A query to the gateway's resolver: where the names it asked for led is judged on the connections that followed."),
         (EvidenceWording.statement(of: FindingEvidence.unnamedFlow(.dnsToOtherResolver), minimum: .tls12),
