@@ -144,5 +144,15 @@ enum Schema {
         """
         ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
         """,
+        // 5 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
+        """
+        CREATE TABLE packet_losses (
+            capture_session INTEGER NOT NULL REFERENCES capture_sessions(id),
+            minute INTEGER NOT NULL,
+            reason INTEGER NOT NULL,
+            packets INTEGER NOT NULL CHECK (packets > 0),
+            PRIMARY KEY (capture_session, minute, reason)
+        );
+        """,
     ]
 }

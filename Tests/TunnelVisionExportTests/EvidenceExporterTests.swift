@@ -113,7 +113,7 @@ struct EvidenceExporterTests {
         #expect(capture.flows.map(\.packets.recorded).reduce(0, +) == 241)
         #expect(capture.writtenOutsideSession.afterEnd == 1)
         #expect(capture.writtenOutsideSession.beforeStart == 9)
-        guard case .incomplete(let written, let recorded, let missing) = export.result.captureStanding else {
+        guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding, withoutRow.isEmpty else {
             Issue.record("standing: \(export.result.captureStanding)")
             return
         }
@@ -196,6 +196,28 @@ struct EvidenceExporterTests {
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("capture.pcapng").path))
         #expect(EvidenceExporter.classify(EvidenceCaptureError.flowNotInBundle(id: 1)) == .historyChangedWhileExporting)
+    }
+
+    @Test func packetsThatCrossedTheTapWithoutARowMakeTheCaptureIncompleteAndAreSaidWhy() throws {
+        let export = try Self.export(plan: .init(flows: 2)) { seed in
+            let store = try FlowStore(path: seed.databasePath)
+            let capture = try #require(try store.reading { try $0.captureSessions() }.first)
+            try store.recordPacketLoss(5, reason: .queueFull, captureSession: capture.id, at: seed.start.addingTimeInterval(1))
+            try store.recordPacketLoss(2, reason: .batchFailed, captureSession: capture.id, at: seed.end)
+            // Two hours later: outside the session's minutes, not counted.
+            try store.recordPacketLoss(9, reason: .batchFailed, captureSession: capture.id, at: seed.end.addingTimeInterval(7_200))
+        }
+        #expect(export.result.capture.packetsWithoutRow == ["queueFull": 5, "batchFailed": 2])
+        guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding else {
+            Issue.record("standing: \(export.result.captureStanding)")
+            return
+        }
+        #expect(written == recorded && missing.isEmpty)
+        #expect(withoutRow == [EvidencePacketLoss(reason: .queueFull, count: 5), EvidencePacketLoss(reason: .batchFailed, count: 2)])
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: try export.unpacked().appendingPathComponent("capture.json"))) as? [String: Any]
+        #expect(json?["packetsWithoutRow"] as? [String: Int] == ["queueFull": 5, "batchFailed": 2])
+        #expect(json?["withoutRowContents"] as? String == EvidenceWording.Note.packetsWithoutRow)
     }
 
     @Test func unzippedAtUmask000NoPathOfTheBundleIsGroupOrWorldWritable() throws {

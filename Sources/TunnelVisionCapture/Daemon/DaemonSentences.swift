@@ -34,7 +34,7 @@ public enum DaemonMessage: Sendable, Hashable {
         case .captureResumed(let count):
             "capture resumed; \(count) packets in between were recorded as not captured"
         case .batchRefused(let cause):
-            "the history refused a batch (\(cause)); its packet rows are lost, their bytes stay in the capture file"
+            "the history refused a batch (\(cause)); its packet rows are lost and counted as batchFailed, their bytes stay in the capture file"
         case .recorderBehind(let packets):
             "the recorder fell behind: \(packets) packets in the last second were forwarded and stored as not captured"
         case .retentionDeleted(let files, let bytes):

@@ -18,6 +18,7 @@ public protocol CaptureHistory: AnyObject {
     @discardableResult func prune(before date: Date) throws -> Int
     func saveDaemonSettings(_ settings: DaemonSettings, at date: Date) throws
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws
+    func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws
 }
 
 extension FlowStore: CaptureHistory {}

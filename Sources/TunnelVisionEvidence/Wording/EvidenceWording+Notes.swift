@@ -41,6 +41,13 @@ extension EvidenceWording {
             + "rotated capture files: the wire, not decrypted content. A packet the history holds without bytes is "
             + "counted under withoutBytes with its reason."
 
+        /// capture.json: what packetsWithoutRow counts (issue 15).
+        public static let packetsWithoutRow =
+            "packetsWithoutRow counts packets that crossed the tap in the minutes this session spans and that the history "
+            + "has no row for, by reason: queueFull (the recorder's queues were full) and batchFailed (the history refused "
+            + "the batch that held their rows). They belong to no connection of flows.json and are not in capture.pcapng; "
+            + "the minute is the history's grain, so a count may include packets just before the start or after the end."
+
         /// capture.json: how to read a packet's comment.
         public static let packetComments =
             "Each packet carries a comment naming its connection (flow=, the id in flows.json) and that connection's "

@@ -161,10 +161,24 @@ extension EvidenceWording.Report {
             return "The history holds no packet of this session's connections: the capture is empty."
         case .complete(let packets):
             return "The capture holds every one of the \(packets) packets the history records for this session's connections."
-        case .incomplete(let written, let recorded, let missing):
+        case .incomplete(let written, let recorded, let missing, let withoutRow):
             let reasons = missing.map { "\($0.count) \(missingReason($0.reason))" }.joined(separator: ", ")
-            return "The capture holds \(written) of the \(recorded) packets the history records for this session's "
-                + "connections; the others have no bytes: \(reasons)."
+            var sentence = missing.isEmpty
+                ? "The capture holds every one of the \(recorded) packets the history records for this session's connections."
+                : "The capture holds \(written) of the \(recorded) packets the history records for this session's "
+                    + "connections; the others have no bytes: \(reasons)."
+            if !withoutRow.isEmpty {
+                let lost = withoutRow.map { "\($0.count) \(lossReason($0.reason))" }.joined(separator: ", ")
+                sentence += " In the minutes the session spans, more packets crossed the tap without a row in the history: \(lost)."
+            }
+            return sentence
+        }
+    }
+
+    public static func lossReason(_ reason: PacketLossReason) -> String {
+        switch reason {
+        case .queueFull: "while the recorder's queues were full"
+        case .batchFailed: "in batches the history refused"
         }
     }
 

@@ -38,7 +38,7 @@ public struct EvidenceExporter: Sendable {
         progress(.readingHistory)
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
-        let (bundle, capture, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, progress: progress) {
+        let (bundle, capture, document, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, progress: progress) {
             () throws(EvidenceExportError) -> URL in
             let made = try EvidenceStaging(in: output)
             staging = made
@@ -56,8 +56,8 @@ public struct EvidenceExporter: Sendable {
         }
         try Self.catching {
             try bundle.eachDocumentFile(keep)
-            try keep(capture.documentFile())
-            try keep(EvidenceReportPDF.file(bundle: bundle, capture: capture.document, creator: exportedWith))
+            try keep(document.documentFile())
+            try keep(EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith))
             try Self.save(EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file(), in: folder)
         }
 
@@ -74,7 +74,7 @@ public struct EvidenceExporter: Sendable {
         progress(.finished)
         return EvidenceExportResult(
             url: placed, byteCount: Self.size(of: placed), fileNames: names, flowCount: bundle.flows.flows.count,
-            findingCount: bundle.findings.findings.count, capture: capture.document)
+            findingCount: bundle.findings.findings.count, capture: document)
     }
 
     /// Removes the staging folders in `directory` that a killed export left (their process is
@@ -94,7 +94,7 @@ public struct EvidenceExporter: Sendable {
     private func read(
         sessionID: Int64, exportedWith: String, now: Date, progress: (EvidenceExportStep) -> Void,
         makeFolder: () throws(EvidenceExportError) -> URL
-    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, URL) {
+    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, EvidenceCaptureDocument, URL) {
         do {
             // A damaged index answers with the wrong rows, or none: checked before anything is read.
             try history.checkIntegrity()
@@ -109,7 +109,9 @@ public struct EvidenceExporter: Sendable {
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
                     for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith)
-                return (bundle, capture, folder)
+                // What crossed the tap without a row is no connection's: counted for the session's span.
+                let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
+                return (bundle, capture, capture.document.counting(packetsWithoutRow: losses), folder)
             }
         } catch {
             throw Self.classify(error)

@@ -63,6 +63,7 @@ final class WatchedHistory: CaptureHistory {
             }
         }
         batches += 1
+        if refusesBatches { throw HistoryError.diskFull(path: store.path) }
         return try store.write(batch, captureSession: captureSession)
     }
     func recordCaptureFile(_ file: CaptureFile) throws { try store.recordCaptureFile(file) }
@@ -81,6 +82,11 @@ final class WatchedHistory: CaptureHistory {
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws {
         heartbeats.append(beat)
         try store.recordHeartbeat(beat)
+    }
+    /// While set, every batch is refused, as a history whose disk filled up would.
+    var refusesBatches = false
+    func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
+        try store.recordPacketLoss(packets, reason: reason, captureSession: captureSession, at: date)
     }
 }
 

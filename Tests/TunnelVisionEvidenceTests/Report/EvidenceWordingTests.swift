@@ -33,7 +33,8 @@ struct EvidenceWordingTests {
         }
         let standings: [EvidenceCaptureStanding] = [
             .nothingRecorded, .complete(packets: 3),
-            .incomplete(written: 1, recorded: 4, missing: EvidenceMissingReason.allCases.map { EvidenceMissingPackets(reason: $0, count: 1) }),
+            .incomplete(written: 1, recorded: 4, missing: EvidenceMissingReason.allCases.map { EvidenceMissingPackets(reason: $0, count: 1) },
+                        withoutRow: PacketLossReason.allCases.map { EvidencePacketLoss(reason: $0, count: 2) }),
         ]
         typealias Report = EvidenceWording.Report
         return evidence.map { Words.statement(of: $0, minimum: .tls12) }
@@ -41,7 +42,7 @@ struct EvidenceWordingTests {
             + hostGaps.map(Words.statement(of:)) + PinningGap.allCases.map(Words.statement(of:))
             + ConsentGap.allCases.map(Words.statement(of:)) + verdicts.map(Words.statement(of:))
             + [Words.Note.attribution, Words.Note.notIncluded, Words.Note.flowsContents, Words.Note.verdicts,
-               Words.Note.captureContents, Words.Note.packetComments, Words.Note.labInfrastructure]
+               Words.Note.captureContents, Words.Note.packetComments, Words.Note.labInfrastructure, Words.Note.packetsWithoutRow]
             + conditions.map(Report.pinningReadability) + standings.map(Report.standing)
             + [Report.noMarkers, Report.emptyAllowlist, Report.noFindings, Report.everythingLookedAt, Report.noTLSReadings,
                Report.noCheck, Report.baselineRelease, Report.rowsOmitted(3, file: "flows.json")]
@@ -80,6 +81,16 @@ struct EvidenceWordingTests {
     ])
     func aNotAssessedVerdictNamesTheConditionThatKeptTheCheckOut(verdict: RequirementVerdict, expected: String) {
         #expect(EvidenceWording.statement(of: verdict) == expected)
+    }
+
+    @Test func theCaptureSectionSaysHowManyCrossedWithoutARowAndWhy() {
+        let standing = EvidenceCaptureStanding(
+            EvidencePacketTally(written: 10, withoutBytes: [:]), withoutRow: [.queueFull: 3, .batchFailed: 4])
+        #expect(EvidenceWording.Report.standing(standing)
+            == "The capture holds every one of the 10 packets the history records for this session's connections. "
+            + "In the minutes the session spans, more packets crossed the tap without a row in the history: "
+            + "3 while the recorder's queues were full, 4 in batches the history refused.")
+        #expect(EvidenceCaptureStanding(EvidencePacketTally(written: 10, withoutBytes: [:])) == .complete(packets: 10))
     }
 
     @Test func theClientsOfferIsSaidOfThePhoneNeverOfTheApp() {
