@@ -7,7 +7,7 @@ import TunnelVisionStore
 // tunnelvisiond: exit 0 after a clean stop, 1 when it could not start, 2 on a usage error.
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data(("tunnelvisiond: " + message + "\n").utf8))
+    DaemonLog().fail(message)
     exit(status)
 }
 

@@ -3,6 +3,7 @@
 #
 #   /usr/bin/tunnelvisiond, /usr/bin/tvctl
 #   /usr/lib/tunnelvision/gateway                  the tap's routing (scripts/gateway)
+#   /usr/lib/tunnelvision/wireguard, wireguard.sh  the phone's wg0 and resolver (scripts/wireguard)
 #   /usr/share/tunnelvision/catalogues/*.json      requirement catalogues
 #   /lib/systemd/system/tunnelvisiond.service
 #   /usr/lib/sysusers.d/tunnelvision.conf, /usr/lib/tmpfiles.d/tunnelvision.conf
@@ -38,6 +39,8 @@ layout_stage() {
     "$root/lib/systemd/system" "$root/usr/lib/sysusers.d" "$root/usr/lib/tmpfiles.d" "$root/etc/tunnelvision"
   install -m 0755 "$binaries/tunnelvisiond" "$binaries/tvctl" "$root/usr/bin/"
   install -m 0755 scripts/gateway "$root/usr/lib/tunnelvision/gateway"
+  install -m 0755 scripts/wireguard "$root/usr/lib/tunnelvision/wireguard"
+  install -m 0644 scripts/lib/wireguard.sh "$root/usr/lib/tunnelvision/wireguard.sh"
   install -m 0644 Catalogues/*.json "$root/usr/share/tunnelvision/catalogues/"
   # The unit in the repository names the /usr/local paths of a hand-made install.
   sed -e 's|/usr/local/bin/|/usr/bin/|g' -e 's|/usr/local/lib/tunnelvision/|/usr/lib/tunnelvision/|g' \

@@ -102,8 +102,10 @@ public final class CaptureDaemon {
 
     /// This run's capture session, and the writer of its files.
     func beginCapture(at start: Date) throws -> (CaptureSession, CaptureFileWriter) {
-        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+        // The directory first: a daemon that cannot write files must not leave a capture session
+        // behind at every try of a crash loop.
         try makeDirectory(configuration.captureDirectory)
+        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
         let writer = try CaptureFileWriter(configuration: configuration.captureFiles,
                                            highestSequenceInHistory: history.highestCaptureFileSequence())
         return (session, writer)
@@ -137,8 +139,15 @@ public final class CaptureDaemon {
         }
     }
 
+    /// The installed directory is made by tmpfiles.d (setgid, in the group) and only checked here:
+    /// the unit's sandbox (RestrictSUIDSGID=) refuses any mkdir that asks for the setgid bit, even
+    /// one that would find the directory there. A directory made here inherits setgid from its parent.
     func makeDirectory(_ path: String) throws(DaemonStartError) {
-        if mkdir(path, 0o2770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw .captureDirectory(path: path, errno: errno) }
+            if mkdir(path, 0o770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        }
         guard access(path, W_OK) == 0 else { throw .captureDirectory(path: path, errno: errno) }
     }
 }
