@@ -94,6 +94,7 @@ let package = Package(
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: [
                 "TunnelVisionControl", "TunnelVisionExport", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
+                "CaptureTestSupport",
             ],
             exclude: ["Golden"]),
     ],

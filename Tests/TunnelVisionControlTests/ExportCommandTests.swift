@@ -1,3 +1,4 @@
+import CaptureTestSupport
 import Foundation
 import Testing
 import TunnelVisionBuildStamp
@@ -54,11 +55,13 @@ struct ExportCommandTests {
         #expect(run.output == "tvctl \(BuildStamp.version)\n")
         #expect(BuildStamp.version == "\(TunnelVisionBuild.version)+\(BuildStamp.commit)")
         // The independent reading: git itself, where the tests run in a checkout.
-        guard let head = try? ForeignCommand.output("git", ["-C", TVCtlBinary.repository.path, "rev-parse", "--short=12", "HEAD"]) else {
+        guard let git = try? CaptureTestSupport.run("git", ["-C", TVCtlBinary.repository.path, "rev-parse", "--short=12", "HEAD"]),
+              git.status == 0 else {
             print("skipped: no git checkout to compare the commit with")
             return
         }
-        #expect(BuildStamp.commit.hasPrefix(head.trimmingCharacters(in: .whitespacesAndNewlines)), "\(BuildStamp.commit) vs \(head)")
+        let head = git.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(BuildStamp.commit.hasPrefix(head), "\(BuildStamp.commit) vs \(head)")
     }
 
     @Test func theHumanAnswerSaysWhereAndWhatTheCaptureHolds() throws {
@@ -105,21 +108,3 @@ struct ExportCommandTests {
     }
 }
 
-/// A program that is not ours, for an independent reading; nil output when it fails.
-enum ForeignCommand {
-    struct Failed: Error {}
-
-    static func output(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed() }
-        return String(decoding: data, as: UTF8.self)
-    }
-}
