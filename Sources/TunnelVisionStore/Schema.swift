@@ -140,11 +140,16 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
-        // 4 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
+        // 4 (issue 16): the host an HTTP request named, and 0-RTT offered in the ClientHello.
+        """
+        ALTER TABLE flows ADD COLUMN http_host TEXT;
+        ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
+        """,
+        // 5 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
         """
         ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
         """,
-        // 5 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
+        // 6 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
         """
         CREATE TABLE packet_losses (
             capture_session INTEGER NOT NULL REFERENCES capture_sessions(id),
