@@ -182,7 +182,6 @@ public final class Recorder: @unchecked Sendable {
             }
             return true
         }
-        if finishing { recordLosses(now: now) }
         if let rows = outcome.rows { engine.assign(rows: rows) }
         if !outcome.closed.isEmpty { rotated = true }
         if rotated {
