@@ -6,7 +6,7 @@ import TunnelVisionModel
 enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes, gateway_resolvers
+        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, gateway_resolvers
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -96,14 +96,15 @@ enum AuditQueries {
         guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
             throw HistoryError.unreadableRow(table: "audit_sessions", id: row.int64(0), reason: "unknown kind \(row.int64(2))")
         }
-        guard let resolvers = AuditSerialization.resolvers(text: row.text(13)) else {
+        guard let resolvers = AuditSerialization.resolvers(text: row.text(15)) else {
             throw HistoryError.unreadableRow(
-                table: "audit_sessions", id: row.int64(0), reason: "gateway resolvers \"\(row.text(13))\" are not addresses")
+                table: "audit_sessions", id: row.int64(0), reason: "gateway resolvers \"\(row.text(15))\" are not addresses")
         }
         return AuditSession(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
-            inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
+            inspection: InspectionConditions(
+                inspectionEnabled: row.bool(8), caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
             gatewayResolvers: resolvers,
             startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12))
     }

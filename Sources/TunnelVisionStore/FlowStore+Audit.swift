@@ -56,8 +56,8 @@ extension FlowStore {
             let release = draft.kind.release
             try db.statement("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
-                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, gateway_resolvers)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, gateway_resolvers)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
@@ -65,6 +65,7 @@ extension FlowStore {
                     .text(draft.environment.deviceModel), .text(draft.environment.osVersion),
                     .text(draft.environment.toolVersion), .bool(draft.inspection.inspectionEnabled),
                     .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes),
+                    .optionalText(draft.inspection.caFingerprint), .bool(draft.inspection.quicDropped),
                     .text(AuditSerialization.text(ofResolvers: draft.gatewayResolvers)))
                 .run()
             return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!

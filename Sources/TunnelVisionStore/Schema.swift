@@ -145,11 +145,31 @@ enum Schema {
         ALTER TABLE flows ADD COLUMN http_host TEXT;
         ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
         """,
-        // 5 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
+        // 5 (issue 12): what the TLS inspection relay kept of a flow, and which CA a session's
+        // inspection ran with and whether UDP/443 was dropped.
+        """
+        CREATE TABLE flow_relay (
+            flow_id INTEGER PRIMARY KEY REFERENCES flows(id) ON DELETE CASCADE,
+            decision TEXT NOT NULL,
+            event TEXT,
+            alert INTEGER,
+            reason TEXT,
+            upstream_verified INTEGER,
+            upstream_verification TEXT,
+            upstream_alpn TEXT,
+            key_log TEXT NOT NULL DEFAULT ''
+        );
+        ALTER TABLE audit_sessions ADD COLUMN ca_fingerprint TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN quic_dropped INTEGER NOT NULL DEFAULT 0;
+        -- Before this step no relay existed: a session that recorded inspection on from the
+        -- daemon's setting alone was never inspected, and must not say pinning can be read.
+        UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
+        """,
+        // 6 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
         """
         ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
         """,
-        // 6 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
+        // 7 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
         """
         CREATE TABLE packet_losses (
             capture_session INTEGER NOT NULL REFERENCES capture_sessions(id),

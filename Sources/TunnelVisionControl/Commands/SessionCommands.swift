@@ -22,13 +22,13 @@ enum SessionCommands {
         static let build = OptionSpec.value("build", "BUILD", "The app's build number.")
         static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
-        static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the inspection CA (needed to read pinning).")
+        static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the CA the running relay inspects with (needed to read pinning; refused while it is not running).")
         static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording.")
     }
 
     static let start = CommandSpec(
         "start", summary: "Start recording a project.",
-        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is read from the daemon's settings; whether the phone trusts the inspection CA is yours to declare. Refused while another recording is open.",
+        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is on only while the daemon's relay runs with a CA loaded, and the session keeps that CA's fingerprint; whether the phone trusts it is yours to declare. Refused while another recording is open.",
         positionals: [ProjectCommands.projectArgument],
         options: [
             StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
@@ -85,11 +85,13 @@ enum SessionCommands {
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             // The store refuses a second open session too; asking first lets the refusal name it.
             if let open = try store.openAuditSession() { throw ControlError.refusal(.sessionAlreadyOpen(open.id)) }
+            let beat = try store.latestHeartbeat()
+            let running = beat.map { now.timeIntervalSince($0.at) <= DaemonStatus.silenceLimit } ?? false
             let settings = try? store.daemonSettings()
+            let inspection = try conditions.inspection(daemonSettings: settings, daemonRunning: running)
             let draft = AuditSessionDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
-                inspection: conditions.inspection(daemonSettings: settings),
-                gatewayResolvers: settings?.resolverAddresses ?? [],
+                inspection: inspection, gatewayResolvers: settings?.resolverAddresses ?? [],
                 notes: arguments.value(StartOption.notes) ?? "")
             return (try store.startAuditSession(draft, at: now), project)
         }

@@ -73,7 +73,7 @@ struct AuditFixture {
         let conditions = RecordingConditions(deviceModel: "Pixel 8", osVersion: "Android 15", caTrusted: false)
         return AuditSessionDraft(
             projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: toolVersion),
-            inspection: conditions.inspection(daemonSettings: nil), gatewayResolvers: [FixtureFlows.resolver],
+            inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false), gatewayResolvers: [FixtureFlows.resolver],
             notes: "Seeded by tvctl fixture.")
     }
 

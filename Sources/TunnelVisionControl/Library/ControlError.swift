@@ -51,7 +51,12 @@ public enum Refusal: Sendable, Equatable {
     /// No evidence bundle was written (nothing is left behind): the exporter's own failure, said
     /// as it is. A history that did not answer is not one of these: it is `historyUnanswered`.
     case export(EvidenceExportError, sessionID: Int64)
-    case inspectionUnavailable
+    /// `tvctl ca` found no CA certificate where the daemon keeps it.
+    case certificateAuthorityMissing(path: String)
+    case certificateAuthorityUnreadable(path: String)
+    case certificateFileNotWritten(path: String, exists: Bool)
+    /// `--ca-trusted` while no relay runs with a CA: the declaration would name no CA.
+    case caTrustedWithoutInspection
 }
 
 public enum OpenRecordingPurpose: Sendable, Equatable {

@@ -19,8 +19,15 @@ public struct RecordingConditions: Sendable, Hashable {
         AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: toolVersion)
     }
 
-    /// Settings that could not be read count as inspection off, which is what the daemon does.
-    public func inspection(daemonSettings: DaemonSettings?) -> InspectionConditions {
-        InspectionConditions(inspectionEnabled: daemonSettings?.inspectionEnabled ?? false, caTrusted: caTrusted)
+    /// Inspection is on only when the running daemon's relay has a CA loaded (issue 12): the
+    /// configuration alone proves nothing. The session keeps that CA's fingerprint, so the
+    /// declaration "CA trusted" names which CA, and the UDP/443 drop when it is in force.
+    /// Settings that could not be read, or a silent daemon, count as inspection off.
+    public func inspection(daemonSettings: DaemonSettings?, daemonRunning: Bool) throws(ControlError) -> InspectionConditions {
+        let fingerprint = daemonRunning ? daemonSettings?.inspectingCAFingerprint : nil
+        if caTrusted, fingerprint == nil { throw .refusal(.caTrustedWithoutInspection) }
+        return InspectionConditions(
+            inspectionEnabled: fingerprint != nil, caTrusted: caTrusted, caFingerprint: fingerprint,
+            quicDropped: fingerprint != nil && daemonSettings?.dropsQUIC == true)
     }
 }

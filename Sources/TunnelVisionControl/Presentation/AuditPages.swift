@@ -28,7 +28,7 @@ enum AuditPages {
             ("Recorded", Wording.recorded(session.kind)),
             ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
             ("Tool", "TunnelVision \(session.environment.toolVersion)"),
-            ("Inspection", Wording.onOff(session.inspection.inspectionEnabled)),
+            ("Inspection", Wording.sessionInspection(session.inspection)),
             ("CA", Wording.caTrust(session.inspection.caTrusted)),
             ("Pinning", Wording.pinning(session.inspection.supportsPinningEvidence)),
             ("Started", Formatting.dateTime(session.startedAt, in: zone)),

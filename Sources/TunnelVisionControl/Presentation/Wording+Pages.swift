@@ -56,6 +56,13 @@ extension Wording {
 
     static func onOff(_ on: Bool) -> String { on ? "on" : "off" }
 
+    /// The relay and its CA as the session recorded them (issue 12).
+    static func sessionInspection(_ conditions: InspectionConditions) -> String {
+        guard conditions.inspectionEnabled else { return "off" }
+        let ca = conditions.caFingerprint.map { "on, CA SHA-256 \($0)" } ?? "on"
+        return conditions.quicDropped ? ca + "; UDP to port 443 dropped" : ca
+    }
+
     static func caTrust(_ trusted: Bool) -> String { trusted ? "trusted by the phone" : "not trusted by the phone" }
 
     static func pinning(_ readable: Bool) -> String {

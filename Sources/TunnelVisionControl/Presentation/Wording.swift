@@ -44,8 +44,16 @@ public enum Wording {
             sentence(for: refusal)
         case .export(let failure, let sessionID):
             sentence(for: failure, sessionID: sessionID)
-        case .inspectionUnavailable:
-            "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."
+        case .certificateAuthorityMissing(let path):
+            "There is no inspection CA at \(path) yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."
+        case .certificateAuthorityUnreadable(let path):
+            "The inspection CA certificate \(path) cannot be read as a PEM certificate: run 'tunnelvisiond --regenerate-ca' as root, or check that you are in the tunnelvision group."
+        case .certificateFileNotWritten(let path, true):
+            "\(path) already exists and was left as it is: name a new file."
+        case .certificateFileNotWritten(let path, false):
+            "\(path) could not be written: name a file in a folder you may write to."
+        case .caTrustedWithoutInspection:
+            "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."
         }
     }
 

@@ -30,9 +30,18 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     }
 
     public struct Inspection: Encodable, Sendable, Hashable {
+        /// The relay ran with a CA loaded when the session began.
         public let inspectionEnabled: Bool
         public let caTrusted: Bool
+        /// The SHA-256 of the CA's DER the relay signed with; absent with inspection off.
+        public let caSHA256: String?
+        /// UDP to port 443 from the phone was rejected, so that apps fell back to TCP.
+        public let quicDropped: Bool
         public let supportsPinningEvidence: Bool
+
+        public var conditions: InspectionConditions {
+            InspectionConditions(inspectionEnabled: inspectionEnabled, caTrusted: caTrusted, caFingerprint: caSHA256, quicDropped: quicDropped)
+        }
     }
 
     public struct Marker: Encodable, Sendable, Hashable {
@@ -81,6 +90,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             toolVersion = session.environment.toolVersion
             inspection = Inspection(
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
+                caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence)
             gatewayResolvers = session.gatewayResolvers.map(\.description)
             self.markers = markers?.map(Marker.init)
@@ -94,12 +104,14 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let project: Project
     public let session: Session
     public let attribution: String
+    /// Whether capture.pcapng carries the phone↔relay TLS secrets, and of how many flows.
+    public let keyLog: EvidenceKeyLog
     public let notIncluded: String
     public let labInfrastructure: String
 
     init(
         project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
-        catalogue: String, exportedWith: String, exportedAt: Date
+        catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog
     ) {
         self.exportedAt = exportedAt
         self.exportedWith = exportedWith
@@ -110,11 +122,24 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         // The bundle is built of an ended session only: `endedAt` is its end, never absent.
         self.session = Session(session, markers: markers, endedAt: endedAt)
         attribution = EvidenceWording.Note.attribution
-        notIncluded = EvidenceWording.Note.notIncluded
+        self.keyLog = keyLog
+        notIncluded = EvidenceWording.Note.notIncluded(keyLog: keyLog)
         labInfrastructure = EvidenceWording.Note.labInfrastructure
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, notIncluded, labInfrastructure
+        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, keyLog, notIncluded, labInfrastructure
+    }
+}
+
+/// The key log's place in a bundle: `tvctl export --with-keys` includes it, the default does not.
+public struct EvidenceKeyLog: Encodable, Sendable, Hashable {
+    public let included: Bool
+    /// Inspected flows whose secrets the history holds.
+    public let flows: Int
+
+    public init(included: Bool, flows: Int) {
+        self.included = included
+        self.flows = flows
     }
 }

@@ -41,15 +41,20 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
             EvidenceReportFact(Label.inspection, Words.yesNo(session.inspection.inspectionEnabled), staysWithNext: true),
-            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted)),
+        ]
+        if let fingerprint = session.inspection.caSHA256 {
+            facts.append(EvidenceReportFact(Label.caFingerprint, fingerprint, staysWithNext: true))
+        }
+        facts += [
+            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+            EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
             EvidenceReportFact(Label.gatewayResolvers,
                                session.gatewayResolvers.isEmpty ? Words.noGatewayResolvers : session.gatewayResolvers.joined(separator: ", ")),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [
             .facts(facts),
-            .paragraph(Words.pinningReadability(InspectionConditions(
-                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted))),
+            .paragraph(Words.pinningReadability(session.inspection.conditions)),
             .heading(Words.markersHeading),
         ]
         let markers = session.markers ?? []
@@ -188,6 +193,26 @@ struct EvidenceReportContent {
             }))]
         if readings.count > shown.count {
             blocks.append(.paragraph(Words.rowsOmitted(readings.count - shown.count, file: EvidenceFileName.flows)))
+        }
+        return blocks + relayBlocks()
+    }
+
+    /// What the inspection relay did with each host's connections (issue 12), outcome or not.
+    private func relayBlocks() -> [EvidenceReportBlock] {
+        let events = bundle.relayEvents
+        guard !events.isEmpty else { return [] }
+        let shown = events.prefix(limits.tlsReadingRows)
+        var blocks: [EvidenceReportBlock] = [
+            .heading(Words.relayHeading),
+            .table(EvidenceReportTable(
+                columns: [Column.host, Column.relay, Column.upstreamCertificate, Column.connections],
+                rows: shown.map { event in
+                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert),
+                     Words.upstreamVerification(event.upstreamVerified), String(event.connections)]
+                })),
+        ]
+        if events.count > shown.count {
+            blocks.append(.paragraph(Words.rowsOmitted(events.count - shown.count, file: EvidenceFileName.flows)))
         }
         return blocks
     }

@@ -40,8 +40,12 @@ extension EvidenceWording.Report {
 
     public static func pinningReadability(_ conditions: InspectionConditions) -> String {
         if conditions.supportsPinningEvidence {
-            return "Pinning can be read from this session: it was recorded with TLS inspection on and the local CA "
-                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why."
+            let ca = conditions.caFingerprint.map { "the local CA (SHA-256 \($0))" } ?? "the local CA"
+            let quic = conditions.quicDropped
+                ? " UDP to port 443 was dropped during it, so apps that use QUIC fell back to TCP: the app was not left as it is."
+                : ""
+            return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
+                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why." + quic
         }
         let cause = conditions.inspectionEnabled
             ? "the local CA was not declared trusted on the phone, so a refused certificate says nothing of the app"
@@ -111,6 +115,40 @@ extension EvidenceWording.Report {
 
     public static func tlsReading(_ version: TLSProtocolVersion, basis: TLSVersionObservation.Basis) -> String {
         "\(version.displayText), \(readFrom(basis))"
+    }
+
+    public static let relayHeading = "The inspection relay"
+
+    /// One connection's end at the relay, from its decision and event (kinds of RelayEvent and SpliceReason).
+    public static func relayEvent(decision: String, event: String?, alert: UInt8?) -> String {
+        switch event {
+        case "phoneClosedAfterHandshake"?:
+            return "Handshake completed with the local CA's certificate, then closed without application data: no outcome (apps that check pins after the handshake close so)"
+        case "phoneResetAfterHandshake"?:
+            return "Handshake completed with the local CA's certificate, then reset without application data: no outcome"
+        case "phoneLeftDuringHandshake"?: return "The phone closed during the handshake without an alert: no outcome"
+        case "phoneClosingAlertDuringHandshake"?: return "The phone sent a closing alert during the handshake: no outcome"
+        case "serverClosedBeforePhoneData"?: return "The server closed before the phone sent data: no outcome"
+        case "upstreamUnreachable"?: return "The server did not answer; the phone's connection was reset"
+        case "handedToPlainUpstream"?: return "The relay's TLS to the server failed before it answered; passed through untouched"
+        case "relayFailed"?: return "The relay failed during the connection: no outcome"
+        default: break
+        }
+        if decision == "terminated", let alert {
+            return "The phone refused the local CA's certificate with TLS alert \(alert): not inspectable"
+        }
+        if decision == "spliced.hostRemembered" { return "Passed through: the host refused the local CA earlier in this run of the daemon" }
+        if decision.hasPrefix("spliced.") { return "Passed through untouched (\(decision.dropFirst("spliced.".count)))" }
+        return event == "closed" ? "Inspected: the phone sent application data over the local CA's certificate" : "Terminated"
+    }
+
+    public static func upstreamVerification(_ verified: Bool?) -> String {
+        switch verified {
+        // The daemon's trust store: the system's unless upstream_trust names another.
+        case true?: "verified against the relay's trust store"
+        case false?: "did not verify against the relay's trust store"
+        case nil: "not read"
+        }
     }
 
     public static func readFrom(_ basis: TLSVersionObservation.Basis) -> String {
@@ -212,6 +250,8 @@ extension EvidenceWording.Report {
         public static let readFrom = "Read from"
         public static let captureKey = "Key in capture.json"
         public static let packets = "Packets"
+        public static let relay = "What the relay did"
+        public static let upstreamCertificate = "Server certificate (relay's connection)"
     }
 
     /// Fact labels.
@@ -228,6 +268,8 @@ extension EvidenceWording.Report {
         public static let exportedAt = "Exported at"
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
+        public static let caFingerprint = "Local CA SHA-256"
+        public static let quicDropped = "UDP/443 dropped"
         public static let gatewayResolvers = "Gateway's resolvers"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"

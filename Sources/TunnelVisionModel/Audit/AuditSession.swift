@@ -36,12 +36,21 @@ public struct AuditEnvironment: Sendable, Hashable {
 }
 
 public struct InspectionConditions: Sendable, Hashable {
+    /// The daemon's relay was running with a CA loaded when the session began (issue 12): the
+    /// live state, not the configuration.
     public let inspectionEnabled: Bool
+    /// The technician's declaration that the phone trusts the CA named by `caFingerprint`.
     public let caTrusted: Bool
+    /// Lower-case hex SHA-256 of the DER of the CA the relay ran with; nil with inspection off.
+    public let caFingerprint: String?
+    /// The daemon dropped the phone's UDP to 443 (so apps fall back to TCP): it alters the app.
+    public let quicDropped: Bool
 
-    public init(inspectionEnabled: Bool, caTrusted: Bool) {
+    public init(inspectionEnabled: Bool, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
         self.inspectionEnabled = inspectionEnabled
         self.caTrusted = caTrusted
+        self.caFingerprint = caFingerprint
+        self.quicDropped = quicDropped
     }
 
     /// Pinning can only be read when the relay inspected and the phone trusted its CA.

