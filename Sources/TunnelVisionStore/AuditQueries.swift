@@ -6,7 +6,8 @@ import TunnelVisionModel
 enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, gateway_resolvers
+        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
+        validation_ca_fingerprint, gateway_resolvers
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -96,17 +97,27 @@ enum AuditQueries {
         guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
             throw HistoryError.unreadableRow(table: "audit_sessions", id: row.int64(0), reason: "unknown kind \(row.int64(2))")
         }
-        guard let resolvers = AuditSerialization.resolvers(text: row.text(15)) else {
+        guard let resolvers = AuditSerialization.resolvers(text: row.text(17)) else {
             throw HistoryError.unreadableRow(
-                table: "audit_sessions", id: row.int64(0), reason: "gateway resolvers \"\(row.text(15))\" are not addresses")
+                table: "audit_sessions", id: row.int64(0), reason: "gateway resolvers \"\(row.text(17))\" are not addresses")
+        }
+        let mode: InspectionMode
+        if let code = row.int64OrNil(15) {
+            guard let stored = AuditSerialization.inspectionMode(code: code) else {
+                throw HistoryError.unreadableRow(table: "audit_sessions", id: row.int64(0), reason: "unknown inspection mode \(code)")
+            }
+            mode = stored
+        } else {
+            mode = row.bool(8) ? .pinning : .off
         }
         return AuditSession(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
             inspection: InspectionConditions(
-                inspectionEnabled: row.bool(8), caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
+                mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
             gatewayResolvers: resolvers,
-            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12))
+            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
+            validationIssuerFingerprint: row.textOrNil(16))
     }
 }
 

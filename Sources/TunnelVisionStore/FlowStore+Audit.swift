@@ -56,8 +56,9 @@ extension FlowStore {
             let release = draft.kind.release
             try db.statement("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
-                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, gateway_resolvers)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped,
+                    inspection_mode, gateway_resolvers)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
@@ -66,9 +67,22 @@ extension FlowStore {
                     .text(draft.environment.toolVersion), .bool(draft.inspection.inspectionEnabled),
                     .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes),
                     .optionalText(draft.inspection.caFingerprint), .bool(draft.inspection.quicDropped),
+                    .integer(AuditSerialization.code(of: draft.inspection.mode).rawValue),
                     .text(AuditSerialization.text(ofResolvers: draft.gatewayResolvers)))
                 .run()
             return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!
+        }
+    }
+
+    /// The fingerprint of the CA the relay made for this recording alone: the first one stays,
+    /// so that the session names the issuer its connections were shown (issue 13).
+    public func recordValidationIssuer(sessionID: Int64, fingerprint: String) throws {
+        try write { db in
+            try db.statement("""
+                UPDATE audit_sessions SET validation_ca_fingerprint = COALESCE(validation_ca_fingerprint, ?) WHERE id = ?
+                """)
+                .bind(.text(fingerprint), .integer(sessionID))
+                .run()
         }
     }
 

@@ -165,11 +165,18 @@ enum Schema {
         -- daemon's setting alone was never inspected, and must not say pinning can be read.
         UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
         """,
-        // 6 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
+        // 6 (issue 13): certificate validation runs: what the relay presents during a recording and
+        // the fingerprint of the CA it made for that recording alone. A session from before has
+        // no mode: it is read from inspection_enabled.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
+        ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
+        """,
+        // 7 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
         """
         ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
         """,
-        // 7 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
+        // 8 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
         """
         CREATE TABLE packet_losses (
             capture_session INTEGER NOT NULL REFERENCES capture_sessions(id),

@@ -48,7 +48,16 @@ do {
     fail(DaemonStartError.history("\(configuration.database): \(error)").message, status: 1)
 }
 
-let relayInbox = RelayInbox()
+// The relay reads the open recording's inspection mode through a connection of its own (issue 13).
+var recordings: RecordingLookup?
+if configuration.inspection {
+    do {
+        recordings = try RecordingLookup(databasePath: configuration.database)
+    } catch {
+        fail(DaemonStartError.history("\(configuration.database): \(error)").message, status: 1)
+    }
+}
+let relayInbox = RelayInbox(recordings: recordings)
 let daemon = CaptureDaemon(configuration: configuration, history: store,
                            engine: RecordingFlowEngine(configuration: configuration.flowEngine, relay: relayInbox),
                            toolVersion: BuildStamp.version, relayInbox: relayInbox)

@@ -11,7 +11,7 @@ struct VerdictRow: Sendable, CustomTestStringConvertible {
     let expected: RequirementVerdict
     let contrary: Int
     let supporting: Int
-    var inspection = true
+    var mode: InspectionMode = .pinning
     var caTrusted = true
     var testDescription: String { row }
 }
@@ -20,7 +20,7 @@ struct VerdictRow: Sendable, CustomTestStringConvertible {
 struct SessionAssessmentTests {
     static let rows: [VerdictRow] = [
         VerdictRow(
-            row: "the rule reads no finding kind → notAssessed(outsideToolScope)", requirement: "O.Ntwk_5",
+            row: "the rule reads no finding kind → notAssessed(outsideToolScope)", requirement: "O.Ntwk_6",
             flows: [Fixture.flow(1, status: .inspected, sni: "tracker.example.org")],
             expected: .notAssessed(.outsideToolScope), contrary: 0, supporting: 0),
         VerdictRow(
@@ -48,13 +48,27 @@ struct SessionAssessmentTests {
             row: "a session without flows → notAssessed(nothingObserved)", requirement: "O.Purp_8",
             flows: [], expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0),
         VerdictRow(
+            row: "O.Ntwk_5, a validation recording in which a connection went on → contradicted", requirement: "O.Ntwk_5",
+            flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com"),
+                    Fixture.flow(2, status: .notInspectable, sni: "bank.example.com", relay: .refused(alert: 48))],
+            expected: .contradicted, contrary: 1, supporting: 0, mode: .validation(.untrustedIssuer)),
+        VerdictRow(
+            row: "O.Ntwk_5, a validation recording in which every connection refused → observedWithoutContradiction",
+            requirement: "O.Ntwk_5",
+            flows: [Fixture.flow(1, status: .notInspectable, sni: "bank.example.com", relay: .refused(alert: 42))],
+            expected: .observedWithoutContradiction, contrary: 0, supporting: 0, mode: .validation(.wrongName)),
+        VerdictRow(
+            row: "O.Ntwk_5, a pinning recording, whatever was accepted → notAssessed(nothingObserved)", requirement: "O.Ntwk_5",
+            flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com")],
+            expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0, mode: .pinning),
+        VerdictRow(
             row: "pinning kept from every flow by inspection off → notAssessed(inspectionOff) (issue 15)", requirement: "O.Ntwk_4",
             flows: [Fixture.flow(1, sni: "api.example.com"), Fixture.flow(2, sni: "bank.example.com")],
-            expected: .notAssessed(.inspectionOff), contrary: 0, supporting: 0, inspection: false, caTrusted: false),
+            expected: .notAssessed(.inspectionOff), contrary: 0, supporting: 0, mode: .off, caTrusted: false),
         VerdictRow(
             row: "pinning kept from every flow by a CA not trusted → notAssessed(caNotTrusted) (issue 15)", requirement: "O.Ntwk_4",
             flows: [Fixture.flow(1, sni: "api.example.com")],
-            expected: .notAssessed(.caNotTrusted), contrary: 0, supporting: 0, inspection: true, caTrusted: false),
+            expected: .notAssessed(.caNotTrusted), contrary: 0, supporting: 0, mode: .pinning, caTrusted: false),
         VerdictRow(
             row: "pinning with inspection on but no outcome recorded → notAssessed(nothingObserved) (issue 15)", requirement: "O.Ntwk_4",
             flows: [Fixture.flow(1, sni: "api.example.com")],
@@ -65,7 +79,7 @@ struct SessionAssessmentTests {
     func verdict(_ row: VerdictRow) throws {
         let assessment = SessionAssessment(
             catalogue: try Repository.shipped(), flows: row.flows, project: Fixture.project(allowing: ["api.example.com"]),
-            session: Fixture.session(inspection: row.inspection, caTrusted: row.caTrusted), markers: [])
+            session: Fixture.session(caTrusted: row.caTrusted, mode: row.mode), markers: [])
         let requirement = try #require(assessment.requirements.first { $0.requirement.id == row.requirement })
         #expect(requirement.verdict == row.expected)
         #expect(requirement.contraryFindings.count == row.contrary)

@@ -72,6 +72,37 @@ struct WriteCommandTests {
         #expect(try store.auditSession(id: 3) == nil)
     }
 
+    @Test func inspectionModeIsAskedForAndRefusedWhenNothingCouldPresentIt() throws {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        let start = ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "Pixel 8", "--os", "Android 15"]
+        let unknown = try TVCtlBinary.run(start + ["--inspection", "revoked"], database: history.path)
+        #expect(unknown.status == 2)
+        #expect(unknown.error == "tvctl: 'revoked' is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired.\n")
+        let notInspecting = try TVCtlBinary.run(start + ["--inspection", "wrong-name"], database: history.path)
+        #expect(notInspecting.status == 1)
+        #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon's relay running with a CA loaded, "
+            + "and none is; start it with inspection = on, or start with --inspection off.\n")
+        #expect(try store.openAuditSession() == nil)
+
+        let fingerprint = String(repeating: "5a", count: 32)
+        try store.saveDaemonSettings(DaemonSettings(inspection: true, relayRunning: true, caFingerprint: fingerprint), at: Date())
+        try store.recordHeartbeat(DaemonHeartbeat(at: Date(), pid: 1, captureSessionID: nil, input: "tun:tv0"))
+        let started = try TVCtlBinary.run(start + ["--inspection", "untrusted-issuer", "--json"], database: history.path)
+        #expect(started.status == 0, "\(started)")
+        let shape = try #require(try JSONSerialization.jsonObject(with: Data(started.output.utf8)) as? [String: Any])
+        #expect((shape["inspection"] as? [String: Any])?["mode"] as? String == "untrusted-issuer")
+        #expect(try store.openAuditSession()?.inspection
+            == InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false, caFingerprint: fingerprint))
+        _ = try TVCtlBinary.run(["session", "end"], database: history.path)
+        let off = try TVCtlBinary.run(start + ["--inspection", "off"], database: history.path)
+        #expect(off.output.hasSuffix("inspection off, CA not trusted.\n"), "\(off)")
+        #expect(try store.openAuditSession()?.inspection.mode == .off)
+        _ = try TVCtlBinary.run(["session", "end"], database: history.path)
+        let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted"], database: history.path)
+        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted.\n"), "\(expired)")
+    }
+
     @Test(arguments: [nil, "off", "yes", "on"] as [String?])
     func inspectionIsOffUnlessTheDaemonsRelayRunsWithACA(_ setting: String?) throws {
         let history = try ScratchHistory.seeded()
@@ -83,6 +114,7 @@ struct WriteCommandTests {
         #expect(inspection["inspectionEnabled"] as? Bool == false)
         #expect(inspection["caSHA256"] == nil)
         #expect(inspection["quicDropped"] as? Bool == false)
+        #expect(inspection["mode"] as? String == "off")
         #expect(shape["kind"] as? String == "baseline")
     }
 

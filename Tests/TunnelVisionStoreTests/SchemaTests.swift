@@ -25,6 +25,8 @@ import TunnelVisionModel
             "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
             // issue 12: which CA the relay ran with, and the UDP/443 drop.
             "ca_fingerprint", "quic_dropped",
+            // issue 13: what the relay presents, and the recording's own CA.
+            "inspection_mode", "validation_ca_fingerprint",
             "gateway_resolvers",
         ])
         #expect(try columns("flow_relay", store) == [

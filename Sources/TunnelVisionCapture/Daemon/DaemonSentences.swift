@@ -78,8 +78,8 @@ extension DaemonMessage {
     /// An error loses or risks evidence; a warning is evidence kept with a gap said; the rest is routine.
     public var priority: DaemonLogPriority {
         switch self {
-        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .relayUpdatesLost: .warning
+        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }

@@ -15,12 +15,18 @@ public final class RelayInbox: RelayObserver, Sendable {
 
     private let messages = Mutex<[Message]>([])
     private let waiting = Atomic<Int>(0)
+    /// The open recording's mode (issue 13); without it every connection gets the installed CA's leaf.
+    private let recordings: RecordingLookup?
+    /// The recording each leg's leaf was chosen for, until it is presented.
+    private let presentedFor = Mutex<[FlowKey: Int64]>([:])
     /// Bounds the queue when the recorder is stalled: a connection sends a few messages at most.
     static let capacity = 65_536
     /// Messages refused at the bound; their facts never reach the history.
     let refused = Atomic<Int>(0)
 
-    public init() {}
+    public init(recordings: RecordingLookup? = nil) {
+        self.recordings = recordings
+    }
 
     /// Cheap enough to ask before every packet.
     var hasMessages: Bool { waiting.load(ordering: .acquiring) > 0 }
@@ -47,7 +53,22 @@ public final class RelayInbox: RelayObserver, Sendable {
 
     public func relayWillAnswer(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .answering) }
     public func relayDidRollBack(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .rolledBack) }
-    public func relayDidReport(_ report: RelayReport) { queue(report.phoneLeg.flowKey, .reported(RelayFlowReport(report))) }
+    public func relayDidReport(_ report: RelayReport) {
+        if report.isFinal { presentedFor.withLock { _ = $0.removeValue(forKey: report.phoneLeg.flowKey) } }
+        queue(report.phoneLeg.flowKey, .reported(RelayFlowReport(report)))
+    }
+
+    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? {
+        guard let recordings else { return .installedAuthority }
+        guard let presentation = recordings.presentation() else { return nil }
+        if let session = presentation.sessionID { presentedFor.withLock { $0[leg.flowKey] = session } }
+        return presentation
+    }
+
+    public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {
+        let session = presentedFor.withLock { $0.removeValue(forKey: leg.flowKey) }
+        recordings?.recordIssuer(of: leaf, sessionID: session)
+    }
 }
 
 extension RelayFlowReport {

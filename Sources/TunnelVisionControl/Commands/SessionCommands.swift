@@ -24,6 +24,10 @@ enum SessionCommands {
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
         static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the CA the running relay inspects with (needed to read pinning; refused while it is not running).")
         static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording.")
+        static let inspection = OptionSpec.value(
+            "inspection", "MODE",
+            "What the relay presents: off, pinning, or a certificate to be refused (untrusted-issuer, wrong-name, expired). "
+                + "Default: pinning when the daemon inspects, else off.")
     }
 
     static let start = CommandSpec(
@@ -32,11 +36,12 @@ enum SessionCommands {
         positionals: [ProjectCommands.projectArgument],
         options: [
             StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
-            StartOption.caTrusted, StartOption.notes, SharedOptions.json,
+            StartOption.caTrusted, StartOption.inspection, StartOption.notes, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
             CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --ca-trusted", "Record a release on a phone that trusts the CA."),
+            CommandExample("tvctl session start 3 --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --inspection untrusted-issuer", "Show every inspected connection a certificate no device trusts."),
         ],
         action: CommandContext.runs(start))
 
@@ -80,6 +85,12 @@ enum SessionCommands {
             throw .usage(.missingOption("--os VERSION", command: context.command))
         }
         let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted))
+        let requested = try arguments.value(StartOption.inspection).map { text throws(ControlError) in
+            guard let mode = AuditSerialization.inspectionMode(name: text) else {
+                throw .usage(.invalidInspectionMode(text, command: context.command))
+            }
+            return mode
+        }
         let now = context.invocation.clock()
         let (session, project) = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
@@ -88,7 +99,8 @@ enum SessionCommands {
             let beat = try store.latestHeartbeat()
             let running = beat.map { now.timeIntervalSince($0.at) <= DaemonStatus.silenceLimit } ?? false
             let settings = try? store.daemonSettings()
-            let inspection = try conditions.inspection(daemonSettings: settings, daemonRunning: running)
+            let inspection = try conditions.inspection(
+                daemonSettings: settings, daemonRunning: running, requested: requested)
             let draft = AuditSessionDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
                 inspection: inspection, gatewayResolvers: settings?.resolverAddresses ?? [],

@@ -57,6 +57,8 @@ public enum Refusal: Sendable, Equatable {
     case certificateFileNotWritten(path: String, exists: Bool)
     /// `--ca-trusted` while no relay runs with a CA: the declaration would name no CA.
     case caTrustedWithoutInspection
+    /// A recording that inspects was asked for and the daemon does not inspect.
+    case inspectionModeUnavailable(InspectionMode)
 }
 
 public enum OpenRecordingPurpose: Sendable, Equatable {
@@ -94,6 +96,7 @@ public enum UsageError: Sendable, Equatable {
     case invalidPattern(String, reason: DomainPattern.ParseError, command: String)
     case invalidInstant(String, command: String)
     case sessionKindUnclear(command: String)
+    case invalidInspectionMode(String, command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
 }

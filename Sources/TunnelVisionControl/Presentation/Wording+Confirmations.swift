@@ -59,7 +59,13 @@ extension Wording {
 
     static func sessionStarted(_ session: AuditSession, project: String) -> String {
         let conditions = session.inspection
-        let inspection = conditions.caFingerprint.map { "on with CA SHA-256 \($0)" } ?? "off"
+        let inspection: String = switch conditions.mode {
+        case .off: "off"
+        case .pinning: conditions.caFingerprint.map { "on with CA SHA-256 \($0)" } ?? "on"
+        case .validation(let defect):
+            "on, presenting \(AuditSerialization.name(of: defect)) certificates"
+                + (conditions.caFingerprint.map { ", CA SHA-256 \($0)" } ?? "")
+        }
         let trust = conditions.caTrusted ? "trusted" : "not trusted"
         let quic = conditions.quicDropped ? ", UDP to port 443 dropped" : ""
         return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "

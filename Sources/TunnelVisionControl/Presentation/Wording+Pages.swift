@@ -56,12 +56,15 @@ extension Wording {
 
     static func onOff(_ on: Bool) -> String { on ? "on" : "off" }
 
-    /// The relay and its CA as the session recorded them (issue 12).
+    /// The relay, its CA and what it presented, as the session recorded them (issues 12, 13).
     static func sessionInspection(_ conditions: InspectionConditions) -> String {
         guard conditions.inspectionEnabled else { return "off" }
-        let ca = conditions.caFingerprint.map { "on, CA SHA-256 \($0)" } ?? "on"
-        return conditions.quicDropped ? ca + "; UDP to port 443 dropped" : ca
+        var text = conditions.caFingerprint.map { "on, CA SHA-256 \($0)" } ?? "on"
+        if let defect = conditions.mode.defect { text += ", presenting \(AuditSerialization.name(of: defect)) certificates" }
+        return conditions.quicDropped ? text + "; UDP to port 443 dropped" : text
     }
+
+    static func validation(_ readable: Bool) -> String { pinning(readable) }
 
     static func caTrust(_ trusted: Bool) -> String { trusted ? "trusted by the phone" : "not trusted by the phone" }
 

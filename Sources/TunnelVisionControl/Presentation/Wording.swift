@@ -54,6 +54,9 @@ public enum Wording {
             "\(path) could not be written: name a file in a folder you may write to."
         case .caTrustedWithoutInspection:
             "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."
+        case .inspectionModeUnavailable(let mode):
+            "Nothing was started: a \(AuditSerialization.name(of: mode)) recording needs the daemon's relay running with a CA loaded, and none is; "
+                + "start it with inspection = on, or start with --inspection off."
         }
     }
 
@@ -137,6 +140,8 @@ public enum Wording {
             "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
         case .invalidInstant(let text, _):
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .invalidInspectionMode(let text, _):
+            "\(quoted(text)) is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired."
         case .sessionKindUnclear(let command):
             "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see '\(command) --help'."
         case .missingOption(let option, let command):

@@ -30,6 +30,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     }
 
     public struct Inspection: Encodable, Sendable, Hashable {
+        /// off / pinning / untrusted-issuer / wrong-name / expired: what the relay presented.
+        public let mode: String
         /// The relay ran with a CA loaded when the session began.
         public let inspectionEnabled: Bool
         public let caTrusted: Bool
@@ -38,9 +40,14 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// UDP to port 443 from the phone was rejected, so that apps fell back to TCP.
         public let quicDropped: Bool
         public let supportsPinningEvidence: Bool
+        /// The SHA-256 of the CA the relay made for this recording alone and installed nowhere
+        /// (untrusted-issuer); absent in every other mode, or when no connection was shown its leaf.
+        public let validationIssuerSHA256: String?
 
         public var conditions: InspectionConditions {
-            InspectionConditions(inspectionEnabled: inspectionEnabled, caTrusted: caTrusted, caFingerprint: caSHA256, quicDropped: quicDropped)
+            InspectionConditions(
+                mode: AuditSerialization.inspectionMode(name: mode) ?? .off, caTrusted: caTrusted, caFingerprint: caSHA256,
+                quicDropped: quicDropped)
         }
     }
 
@@ -89,9 +96,11 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             device = Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion)
             toolVersion = session.environment.toolVersion
             inspection = Inspection(
+                mode: AuditSerialization.name(of: session.inspection.mode),
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
                 caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
-                supportsPinningEvidence: session.inspection.supportsPinningEvidence)
+                supportsPinningEvidence: session.inspection.supportsPinningEvidence,
+                validationIssuerSHA256: session.validationIssuerFingerprint)
             gatewayResolvers = session.gatewayResolvers.map(\.description)
             self.markers = markers?.map(Marker.init)
         }

@@ -29,6 +29,7 @@ struct EvidenceReportContent {
     private func session() -> [EvidenceReportBlock] {
         let document = bundle.session
         let project = document.project, session = document.session
+        let conditions = session.inspection.conditions
         var facts = [EvidenceReportFact(Label.project, project.name)]
         if let bundleIdentifier = project.bundleIdentifier { facts.append(EvidenceReportFact(Label.bundleIdentifier, bundleIdentifier)) }
         facts += [
@@ -40,10 +41,13 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
-            EvidenceReportFact(Label.inspection, Words.yesNo(session.inspection.inspectionEnabled), staysWithNext: true),
+            EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
         ]
         if let fingerprint = session.inspection.caSHA256 {
             facts.append(EvidenceReportFact(Label.caFingerprint, fingerprint, staysWithNext: true))
+        }
+        if let fingerprint = session.inspection.validationIssuerSHA256 {
+            facts.append(EvidenceReportFact(Label.validationIssuer, fingerprint, staysWithNext: true))
         }
         facts += [
             EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
@@ -54,7 +58,8 @@ struct EvidenceReportContent {
         ]
         var blocks: [EvidenceReportBlock] = [
             .facts(facts),
-            .paragraph(Words.pinningReadability(session.inspection.conditions)),
+            .paragraph(Words.pinningReadability(conditions)),
+            .paragraph(Words.validationReadability(conditions)),
             .heading(Words.markersHeading),
         ]
         let markers = session.markers ?? []
@@ -146,7 +151,8 @@ struct EvidenceReportContent {
 
     private func about(_ evidence: FindingEvidence) -> String {
         switch evidence {
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
         case .weakTLSVersion(let observation): Words.tlsReading(observation.version, basis: observation.basis)
         case .cleartextTraffic(let protocolSeen): protocolSeen.rawValue.uppercased()
         case .unnamedFlow, .activityBeforeConsent: Words.notAboutAnything
@@ -158,6 +164,7 @@ struct EvidenceReportContent {
         let all: [(FindingsCheck, EvidenceFindingsDocument.Check)] = [
             (.encryption, document.encryption), (.tlsVersion, document.tlsVersion), (.host, document.host),
             (.pinning, document.pinning), (.consent, document.consent),
+            (.certificateValidation, document.certificateValidation),
         ]
         return all.flatMap { check, entry -> [EvidenceReportBlock] in
             let summary = bundle.assessment.findings.summary(of: check)

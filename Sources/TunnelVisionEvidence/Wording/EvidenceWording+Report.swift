@@ -47,10 +47,39 @@ extension EvidenceWording.Report {
             return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
                 + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why." + quic
         }
-        let cause = conditions.inspectionEnabled
-            ? "the local CA was not declared trusted on the phone, so a refused certificate says nothing of the app"
-            : "it was recorded with TLS inspection off"
+        let cause = switch conditions.mode {
+        case .off: "it was recorded with TLS inspection off"
+        case .pinning: "the local CA was not declared trusted on the phone, so a refused certificate says nothing of the app"
+        case .validation: "the relay presented certificates made to be refused, so a refusal says nothing of pinning"
+        }
         return "Nothing about pinning can be read from this session: \(cause)."
+    }
+
+    /// What the relay presented, as the session's facts show it.
+    public static func inspectionMode(_ mode: InspectionMode) -> String {
+        switch mode {
+        case .off: "off"
+        case .pinning: "on, certificates of the local CA for the announced name (pinning)"
+        case .validation(let defect): "on, " + certificatePresented(defect) + " (\(AuditSerialization.name(of: defect)))"
+        }
+    }
+
+    static func certificatePresented(_ defect: CertificateDefect) -> String {
+        switch defect {
+        case .untrustedIssuer: "certificates from an issuer made for this recording alone and installed nowhere"
+        case .wrongName: "certificates of the local CA for a name other than the one announced"
+        case .expired: "certificates of the local CA whose validity ended before the recording began"
+        }
+    }
+
+    public static func validationReadability(_ conditions: InspectionConditions) -> String {
+        guard let defect = conditions.mode.defect else {
+            return "Nothing about certificate validation can be read from this session: it presented no certificate made to be refused."
+        }
+        let read = "Certificate validation can be read from this session: for every connection it inspected, the relay presented "
+            + certificatePresented(defect) + ". What is read is whether each connection went on over it, never why."
+        guard defect != .untrustedIssuer, !conditions.caTrusted else { return read }
+        return read + " The local CA was not declared trusted on the phone, so a refusal is not counted: it may be of the CA."
     }
 
     public static let markersHeading = "Markers"
@@ -105,7 +134,7 @@ extension EvidenceWording.Report {
 
     // MARK: Findings
 
-    public static let noFindings = "The session's connections prove no finding in any of the five checks."
+    public static let noFindings = "The session's connections prove no finding in any of the six checks."
     public static let notAboutAnything = "—"
 
     public static func flowIDs(_ ids: [Int64], limit: Int) -> String {
@@ -169,6 +198,7 @@ extension EvidenceWording.Report {
         case .host: "Destination host"
         case .pinning: "Certificate pinning"
         case .consent: "Consent"
+        case .certificateValidation: "Certificate validation"
         }
     }
 
@@ -269,6 +299,7 @@ extension EvidenceWording.Report {
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
         public static let caFingerprint = "Local CA SHA-256"
+        public static let validationIssuer = "Untrusted issuer SHA-256"
         public static let quicDropped = "UDP/443 dropped"
         public static let gatewayResolvers = "Gateway's resolvers"
         public static let notes = "Notes"

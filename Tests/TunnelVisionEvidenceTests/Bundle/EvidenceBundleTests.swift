@@ -120,11 +120,11 @@ struct EvidenceBundleTests {
         #expect(flows[1]["dnsOtherNames"] as? [String] == ["ads.example"])
     }
 
-    @Test func findingsDocumentCoversAllFiveChecks() throws {
+    @Test func findingsDocumentCoversAllSixChecks() throws {
         let bundle = try Fixture.bundle()
         let findings = try Self.document("findings.json")
         let checks = try #require(findings["checks"] as? [String: [String: Any]])
-        #expect(Set(checks.keys) == ["encryption", "tlsVersion", "host", "pinning", "consent"])
+        #expect(Set(checks.keys) == ["encryption", "tlsVersion", "host", "pinning", "consent", "certificateValidation"])
         for (name, check) in checks {
             let ids = (check["satisfied"] as? [Int] ?? []) + (check["notApplicable"] as? [Int] ?? [])
                 + (check["unassessed"] as? [[String: Any]] ?? []).flatMap { $0["flows"] as? [Int] ?? [] }
