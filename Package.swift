@@ -56,11 +56,18 @@ let package = Package(
             "TunnelVisionExport",
         ]),
 
+        // The build's name (release and commit), generated before every build by the plugin below;
+        // only the executables and the tests that run them link it.
+        .target(name: "TunnelVisionBuildStamp", dependencies: ["TunnelVisionModel"], plugins: ["BuildStamp"]),
+        .plugin(name: "BuildStamp", capability: .buildTool()),
+
         // The privileged capture daemon: parses its configuration, opens the history once and
         // hands it to the capture (live or --read).
-        .executableTarget(name: "tunnelvisiond", dependencies: ["TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel"]),
+        .executableTarget(name: "tunnelvisiond", dependencies: [
+            "TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
+        ]),
         // The unprivileged CLI: a thin main over TunnelVisionControl.
-        .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
+        .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl", "TunnelVisionBuildStamp"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
         .executableTarget(name: "tvwire", dependencies: [
             "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
@@ -95,7 +102,8 @@ let package = Package(
         ]),
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: [
-                "TunnelVisionControl", "TunnelVisionExport", "TunnelVisionStore", "TunnelVisionModel",
+                "TunnelVisionControl", "TunnelVisionExport", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
+                "CaptureTestSupport",
             ],
             exclude: ["Golden"]),
     ],

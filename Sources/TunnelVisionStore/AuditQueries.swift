@@ -7,7 +7,7 @@ enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
         inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
-        validation_ca_fingerprint
+        validation_ca_fingerprint, gateway_resolvers
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -29,14 +29,13 @@ enum AuditQueries {
     }
 
     static func session(id: Int64, db: SQLiteConnection) throws -> AuditSession? {
-        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE id = ?").bind(.integer(id)).firstRow(readSession) ?? nil
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE id = ?").bind(.integer(id)).firstRow(readSession)
     }
 
     static func sessions(forProject projectID: Int64, db: SQLiteConnection) throws -> [AuditSession] {
         try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE project_id = ? ORDER BY started_at DESC, id DESC")
             .bind(.integer(projectID))
             .rows(readSession)
-            .compactMap { $0 }
     }
 
     static func openSessionID(db: SQLiteConnection) throws -> Int64? {
@@ -44,7 +43,7 @@ enum AuditQueries {
     }
 
     static func openSession(db: SQLiteConnection) throws -> AuditSession? {
-        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL").firstRow(readSession) ?? nil
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL").firstRow(readSession)
     }
 
     static func recording(db: SQLiteConnection) throws -> AuditRecording? {
@@ -59,11 +58,11 @@ enum AuditQueries {
         try db.statement("SELECT id, session_id, ts, kind, label FROM audit_markers WHERE session_id = ? ORDER BY ts, id")
             .bind(.integer(id))
             .rows { row in
-                AuditSerialization.markerKind(code: row.int64(3), label: row.textOrNil(4)).map {
-                    SessionMarker(id: row.int64(0), sessionID: row.int64(1), date: row.date(2), kind: $0)
+                guard let kind = AuditSerialization.markerKind(code: row.int64(3), label: row.textOrNil(4)) else {
+                    throw HistoryError.unreadableRow(table: "audit_markers", id: row.int64(0), reason: "unknown kind \(row.int64(3))")
                 }
+                return SessionMarker(id: row.int64(0), sessionID: row.int64(1), date: row.date(2), kind: kind)
             }
-            .compactMap { $0 }
     }
 
     // MARK: - Rows
@@ -77,26 +76,36 @@ enum AuditQueries {
     }
 
     private static func complete(_ row: ProjectRow, db: SQLiteConnection) throws -> AuditProject {
-        let allowlist = try db.statement("SELECT pattern, note FROM audit_allowlist WHERE project_id = ? ORDER BY position")
+        let allowlist = try db.statement("SELECT pattern, note, id FROM audit_allowlist WHERE project_id = ? ORDER BY position")
             .bind(.integer(row.id))
             .rows { entry in
-                // A pattern that no longer parses is left out rather than guessed at.
-                (try? DomainPattern(parsing: entry.text(0))).map { AllowlistEntry(pattern: $0, note: entry.textOrNil(1)) }
+                // A pattern that no longer parses is neither guessed at nor left out: the list would lie.
+                let text = entry.text(0)
+                guard let pattern = try? DomainPattern(parsing: text) else {
+                    throw HistoryError.unreadableRow(
+                        table: "audit_allowlist", id: entry.int64(2), reason: "the pattern \"\(text)\" no longer parses")
+                }
+                return AllowlistEntry(pattern: pattern, note: entry.textOrNil(1))
             }
-            .compactMap { $0 }
         return AuditProject(
             id: row.id, name: row.name, bundleIdentifier: row.bundleID, catalogueVersion: row.catalogue,
             allowlist: allowlist, createdAt: row.createdAt)
     }
 
-    /// Nil for a row this version cannot read (an unknown kind).
-    private static func readSession(_ row: Row) -> AuditSession? {
+    /// A row this version cannot read (an unknown kind) is an error naming it, never left out.
+    private static func readSession(_ row: Row) throws -> AuditSession {
         guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
-            return nil
+            throw HistoryError.unreadableRow(table: "audit_sessions", id: row.int64(0), reason: "unknown kind \(row.int64(2))")
+        }
+        guard let resolvers = AuditSerialization.resolvers(text: row.text(17)) else {
+            throw HistoryError.unreadableRow(
+                table: "audit_sessions", id: row.int64(0), reason: "gateway resolvers \"\(row.text(17))\" are not addresses")
         }
         let mode: InspectionMode
         if let code = row.int64OrNil(15) {
-            guard let stored = AuditSerialization.inspectionMode(code: code) else { return nil }
+            guard let stored = AuditSerialization.inspectionMode(code: code) else {
+                throw HistoryError.unreadableRow(table: "audit_sessions", id: row.int64(0), reason: "unknown inspection mode \(code)")
+            }
             mode = stored
         } else {
             mode = row.bool(8) ? .pinning : .off
@@ -106,6 +115,7 @@ enum AuditQueries {
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
             inspection: InspectionConditions(
                 mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
+            gatewayResolvers: resolvers,
             startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
             validationIssuerFingerprint: row.textOrNil(16))
     }

@@ -57,8 +57,8 @@ extension FlowStore {
             try db.statement("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
                     tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped,
-                    inspection_mode)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+                    inspection_mode, gateway_resolvers)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
@@ -67,7 +67,8 @@ extension FlowStore {
                     .text(draft.environment.toolVersion), .bool(draft.inspection.inspectionEnabled),
                     .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes),
                     .optionalText(draft.inspection.caFingerprint), .bool(draft.inspection.quicDropped),
-                    .integer(AuditSerialization.code(of: draft.inspection.mode).rawValue))
+                    .integer(AuditSerialization.code(of: draft.inspection.mode).rawValue),
+                    .text(AuditSerialization.text(ofResolvers: draft.gatewayResolvers)))
                 .run()
             return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!
         }

@@ -13,6 +13,20 @@ extension FlowStore {
         }
     }
 
+    /// Adds packets the tap saw and the history never got to the minute `date` falls in.
+    public func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
+        guard packets > 0 else { return }
+        let minute = date.nanosecondsSinceEpoch.flooredToMinute
+        try write { db in
+            try db.statement("""
+                INSERT INTO packet_losses (capture_session, minute, reason, packets) VALUES (?, ?, ?, ?)
+                ON CONFLICT (capture_session, minute, reason) DO UPDATE SET packets = packets + excluded.packets
+                """)
+                .bind(.integer(captureSession), .integer(minute), .integer(reason.rawValue), .integer(Int64(clamping: packets)))
+                .run()
+        }
+    }
+
     public func endCaptureSession(id: Int64, at date: Date) throws {
         try write { db in
             try db.statement("UPDATE capture_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL")

@@ -57,3 +57,12 @@ extension FlowStore {
         }
     }
 }
+
+extension FlowStore {
+    /// `PRAGMA quick_check`: the pages, indexes and their rows agree. Damage is `corrupt`, so that
+    /// nothing is read out of a history that would answer with the wrong rows.
+    public func checkIntegrity() throws {
+        let verdicts = try access { db in try db.statement("PRAGMA quick_check").rows { $0.text(0) } }
+        guard verdicts == ["ok"] else { throw HistoryError.corrupt(path: path) }
+    }
+}

@@ -17,6 +17,8 @@ public enum HistoryError: Error, Sendable, Hashable {
     case newerSchema(path: String, found: Int, supported: Int)
     /// The disk is full.
     case diskFull(path: String)
+    /// A row this version cannot read, left as it is rather than left out of an answer.
+    case unreadableRow(table: String, id: Int64, reason: String)
     /// Any other failure, with SQLite's own words.
     case failed(path: String, code: Int32, message: String)
 }

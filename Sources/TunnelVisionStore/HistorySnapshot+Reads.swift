@@ -94,7 +94,38 @@ extension HistorySnapshot {
     }
 }
 
+extension HistorySnapshot {
+    /// Packets lost in every minute that overlaps `start...end`, by reason: a minute is the
+    /// history's grain, so a loss in a session's first or last minute may predate or follow it.
+    public func packetLosses(from start: Date, to end: Date) throws -> [PacketLossReason: UInt64] {
+        let rows = try db.statement("""
+            SELECT reason, SUM(packets) FROM packet_losses WHERE minute >= ? AND minute <= ? GROUP BY reason
+            """)
+            .bind(.integer(start.nanosecondsSinceEpoch.flooredToMinute), .integer(end.nanosecondsSinceEpoch))
+            .rows { row -> (PacketLossReason, UInt64) in
+                guard let reason = PacketLossReason(rawValue: row.int64(0)) else {
+                    throw HistoryError.unreadableRow(table: "packet_losses", id: row.int64(0), reason: "unknown reason \(row.int64(0))")
+                }
+                return (reason, UInt64(clamping: row.int64(1)))
+            }
+        return Dictionary(rows, uniquingKeysWith: +)
+    }
+}
+
+extension Int64 {
+    /// The start of the minute a nanosecond instant falls in.
+    var flooredToMinute: Int64 {
+        let minute: Int64 = 60_000_000_000
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: minute)
+        return (remainder < 0 ? quotient - 1 : quotient) * minute
+    }
+}
+
 extension FlowStore {
+    public func packetLosses(from start: Date, to end: Date) throws -> [PacketLossReason: UInt64] {
+        try reading { try $0.packetLosses(from: start, to: end) }
+    }
+
     public func flows(inAuditSession id: Int64, limit: Int = .max) throws -> [StoredFlow] {
         try reading { try $0.flows(inAuditSession: id, limit: limit) }
     }

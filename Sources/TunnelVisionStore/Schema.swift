@@ -172,5 +172,19 @@ enum Schema {
         ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
         ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
         """,
+        // 7 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
+        """,
+        // 8 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
+        """
+        CREATE TABLE packet_losses (
+            capture_session INTEGER NOT NULL REFERENCES capture_sessions(id),
+            minute INTEGER NOT NULL,
+            reason INTEGER NOT NULL,
+            packets INTEGER NOT NULL CHECK (packets > 0),
+            PRIMARY KEY (capture_session, minute, reason)
+        );
+        """,
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionBuildStamp
 import TunnelVisionCapture
 import TunnelVisionModel
 import TunnelVisionRelay
@@ -17,7 +18,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 if arguments.contains("--version") {
-    print("tunnelvisiond \(TunnelVisionBuild.version)")
+    print("tunnelvisiond \(BuildStamp.version)")
     exit(0)
 }
 
@@ -63,7 +64,7 @@ if configuration.inspection {
 let relayInbox = RelayInbox(recordings: recordings)
 let daemon = CaptureDaemon(configuration: configuration, history: store,
                            engine: RecordingFlowEngine(configuration: configuration.flowEngine, relay: relayInbox),
-                           toolVersion: TunnelVisionBuild.version, relayInbox: relayInbox)
+                           toolVersion: BuildStamp.version, relayInbox: relayInbox)
 do {
     try daemon.run()
 } catch {

@@ -1,11 +1,14 @@
 import Foundation
+import TunnelVisionBuildStamp
 import TunnelVisionControl
 
 // The instant comes first: a marker is dated when the command was typed, not when the
 // database answered.
 let startedAt = Date()
+TVCtl.clearStaleExports(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
 let invocation = Invocation(
-    console: .standard, environment: ProcessInfo.processInfo.environment, startedAt: startedAt)
+    console: .standard, environment: ProcessInfo.processInfo.environment, startedAt: startedAt,
+    toolVersion: BuildStamp.version)
 // The bytes as given: CommandLine.arguments would have replaced what is not UTF-8 unseen.
 let raw = (1..<Int(CommandLine.argc)).map { index in
     CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []

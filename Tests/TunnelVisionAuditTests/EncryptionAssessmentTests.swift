@@ -6,6 +6,7 @@ import TunnelVisionModel
 struct EncryptionRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow
+    var gatewayResolvers: [IPAddress] = []
     let expected: EncryptionAssessment
     var testDescription: String { row }
 }
@@ -54,8 +55,24 @@ struct EncryptionAssessmentTests {
             row: "UDP 443 with no QUIC reading → datagramsNotRead",
             flow: Fixture.flow(13, proto: .udp, port: 443), expected: .notAssessed(.datagramsNotRead)),
         EncryptionRow(
-            row: "DNS on UDP 53 → datagramsNotRead, never cleartext",
-            flow: Fixture.flow(14, proto: .udp, port: 53), expected: .notAssessed(.datagramsNotRead)),
+            row: "DNS on UDP 53 to a resolver other than the gateway's → cleartext(.dns) (issue 15)",
+            flow: Fixture.flow(14, proto: .udp, port: 53), gatewayResolvers: [Fixture.remoteAddress(99)],
+            expected: .cleartext(.dns)),
+        EncryptionRow(
+            row: "DNS on UDP 53 with no gateway resolver named → cleartext(.dns) (issue 15)",
+            flow: Fixture.flow(14, proto: .udp, port: 53), expected: .cleartext(.dns)),
+        EncryptionRow(
+            row: "DNS on UDP 53 to the gateway's resolver → notApplicable, the lab's own (issue 15)",
+            flow: Fixture.flow(17, proto: .udp, port: 53), gatewayResolvers: [Fixture.remoteAddress(17)],
+            expected: .notApplicable),
+        EncryptionRow(
+            row: "DNS on TCP 53 to the gateway's resolver → notApplicable (issue 15)",
+            flow: Fixture.flow(18, port: 53, opening: .unrecognised), gatewayResolvers: [Fixture.remoteAddress(18)],
+            expected: .notApplicable),
+        EncryptionRow(
+            row: "UDP 5353 to the gateway's resolver address is no DNS exchange with it → datagramsNotRead (issue 15)",
+            flow: Fixture.flow(19, proto: .udp, port: 5353), gatewayResolvers: [Fixture.remoteAddress(19)],
+            expected: .notAssessed(.datagramsNotRead)),
         EncryptionRow(
             row: "ICMP, neither TCP nor UDP → notApplicable",
             flow: Fixture.flow(15, proto: .icmp, port: 0), expected: .notApplicable),
@@ -66,6 +83,6 @@ struct EncryptionAssessmentTests {
 
     @Test(arguments: rows)
     func row(_ row: EncryptionRow) {
-        #expect(EncryptionAssessment(of: row.flow) == row.expected)
+        #expect(EncryptionAssessment(of: row.flow, gatewayResolvers: row.gatewayResolvers) == row.expected)
     }
 }

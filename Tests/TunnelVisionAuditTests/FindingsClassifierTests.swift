@@ -88,7 +88,7 @@ struct FindingsClassifierTests {
     @Test("Unassessed flows are grouped by reason, reasons in the order they first came up")
     func unassessedGroupedByReason() {
         let coverage = Self.classify([
-            Fixture.flow(1, proto: .udp, port: 53),
+            Fixture.flow(1, proto: .udp, port: 5353),
             Fixture.flow(2, port: 443),
             Fixture.flow(3, proto: .udp, port: 443),
             Fixture.flow(4, port: 22, opening: .unrecognised),
@@ -118,12 +118,25 @@ struct FindingsClassifierTests {
         #expect(baseline.consent.notApplicableFlowIDs == [1, 2])
     }
 
+    @Test("DNS with the session's gateway resolver is no finding; DNS with another resolver is two (issue 15)")
+    func theGatewaysResolverIsLabInfrastructure() {
+        let resolver = Fixture.remoteAddress(1)
+        let result = Self.classify(
+            [Fixture.flow(1, proto: .udp, port: 53), Fixture.flow(2, proto: .udp, port: 53)],
+            session: Fixture.session(gatewayResolvers: [resolver]))
+        #expect(result.findings.map(\.evidence) == [.cleartextTraffic(.dns), .unnamedFlow(.dnsToOtherResolver)])
+        #expect(result.findings.map(\.flowIDs) == [[2], [2]])
+        #expect(result.encryption.notApplicableFlowIDs == [1])
+        #expect(result.host.unassessed.map(\.reason) == [.gatewayResolver])
+        #expect(result.host.unassessed.map(\.flowIDs) == [[1]])
+    }
+
     @Test("The summary of a check counts its four places")
     func summaryCounts() {
         let result = Self.classify([
             Fixture.flow(1, port: 80, opening: .httpRequest),
             Fixture.flow(2, opening: .tlsHandshake),
-            Fixture.flow(3, proto: .udp, port: 53),
+            Fixture.flow(3, proto: .udp, port: 5353),
             Fixture.flow(4, proto: .icmp, port: 0),
         ])
         #expect(result.summary(of: .encryption) == CheckCoverageSummary(

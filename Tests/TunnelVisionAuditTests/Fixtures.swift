@@ -16,12 +16,17 @@ enum Fixture {
         server: ServerTLSAnswer? = nil, client: ClientTLSOffer? = nil, quic: QUICReading? = nil,
         opening: StreamOpening? = nil, relay: RelayRecord? = nil
     ) -> StoredFlow {
-        let remote = Endpoint(address: IPAddress(v4: 0xC633_6400 &+ UInt32(truncatingIfNeeded: id)), port: port)
+        let remote = Endpoint(address: remoteAddress(id), port: port)
         let state = FlowState(
             key: FlowKey(proto: proto, phone, remote), firstSeen: at(seconds ?? Double(id)),
             tlsStatus: status ?? TLSInspectionStatus.born(proto: proto, remotePort: port), sni: sni,
             resolvedName: dns, serverTLS: server, clientTLS: client, quic: quic, streamOpening: opening, relay: relay)
         return StoredFlow(id: id, state: state)
+    }
+
+    /// The remote address `flow(id)` gives a flow: 198.51.100.id.
+    static func remoteAddress(_ id: Int64) -> IPAddress {
+        IPAddress(v4: 0xC633_6400 &+ UInt32(truncatingIfNeeded: id))
     }
 
     static func serverHello(_ version: TLSProtocolVersion, retry: Bool = false) -> ServerTLSAnswer {
@@ -54,14 +59,15 @@ enum Fixture {
 
     static func session(
         id: Int64 = 7, project: Int64 = 1, release: String? = "2.4.1", startedAt: Double = 0,
-        ended: Bool = true, inspection: Bool = true, caTrusted: Bool = true, mode: InspectionMode? = nil
+        ended: Bool = true, inspection: Bool = true, caTrusted: Bool = true, mode: InspectionMode? = nil,
+        gatewayResolvers: [IPAddress] = []
     ) -> AuditSession {
         AuditSession(
             id: id, projectID: project,
             kind: release.map { .audit(AppRelease(version: $0, build: "310")) } ?? .baseline,
             environment: AuditEnvironment(deviceModel: "iPhone15,2", osVersion: "18.1", toolVersion: "1.0"),
             inspection: InspectionConditions(mode: mode ?? (inspection ? .pinning : .off), caTrusted: caTrusted),
-            startedAt: at(startedAt), endedAt: ended ? at(startedAt + 3600) : nil, notes: "")
+            gatewayResolvers: gatewayResolvers, startedAt: at(startedAt), endedAt: ended ? at(startedAt + 3600) : nil, notes: "")
     }
 
     static func consent(_ seconds: Double, session: Int64 = 7, id: Int64 = 1) -> SessionMarker {

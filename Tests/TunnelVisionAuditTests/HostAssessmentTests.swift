@@ -7,6 +7,7 @@ struct HostRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow
     let allowlist: [String]
+    var gatewayResolvers: [IPAddress] = []
     let expected: HostAssessment
     var testDescription: String { row }
 }
@@ -57,11 +58,27 @@ struct HostAssessmentTests {
             row: "a DNS name not covered, another candidate covered → candidatesDisagree(attributedNameAllowed: false)",
             flow: Fixture.flow(11, dns: ResolvedName(name: "tracker.example.org", otherNames: ["api.example.com"])),
             allowlist: allowlist, expected: .notAssessed(.candidatesDisagree(attributedNameAllowed: false))),
+        HostRow(
+            row: "DNS on UDP 53 with the gateway's resolver → notAssessed(gatewayResolver) (issue 15)",
+            flow: Fixture.flow(12, proto: .udp, port: 53), allowlist: allowlist, gatewayResolvers: [Fixture.remoteAddress(12)],
+            expected: .notAssessed(.gatewayResolver)),
+        HostRow(
+            row: "DNS on TCP 53 with the gateway's resolver, allowlist empty → notAssessed(gatewayResolver) (issue 15)",
+            flow: Fixture.flow(13, port: 53), allowlist: [], gatewayResolvers: [Fixture.remoteAddress(13)],
+            expected: .notAssessed(.gatewayResolver)),
+        HostRow(
+            row: "unnamed DNS on UDP 53 with another resolver → unnamed(dnsToOtherResolver) (issue 15)",
+            flow: Fixture.flow(14, proto: .udp, port: 53), allowlist: allowlist, gatewayResolvers: [Fixture.remoteAddress(99)],
+            expected: .unnamed(.dnsToOtherResolver)),
+        HostRow(
+            row: "another port on the gateway's resolver address is judged as any flow → unnamed(noClientHelloRead) (issue 15)",
+            flow: Fixture.flow(15, port: 443), allowlist: allowlist, gatewayResolvers: [Fixture.remoteAddress(15)],
+            expected: .unnamed(.noClientHelloRead)),
     ]
 
     @Test(arguments: rows)
     func row(_ row: HostRow) {
-        #expect(HostAssessment(of: row.flow, project: Fixture.project(allowing: row.allowlist)) == row.expected)
+        #expect(HostAssessment(of: row.flow, project: Fixture.project(allowing: row.allowlist), gatewayResolvers: row.gatewayResolvers) == row.expected)
     }
 
     @Test("An unnamed flow stays a finding when the allowlist is empty")

@@ -12,6 +12,7 @@ struct VerdictRow: Sendable, CustomTestStringConvertible {
     let contrary: Int
     let supporting: Int
     var mode: InspectionMode = .pinning
+    var caTrusted = true
     var testDescription: String { row }
 }
 
@@ -60,13 +61,25 @@ struct SessionAssessmentTests {
             row: "O.Ntwk_5, a pinning recording, whatever was accepted → notAssessed(nothingObserved)", requirement: "O.Ntwk_5",
             flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com")],
             expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0, mode: .pinning),
+        VerdictRow(
+            row: "pinning kept from every flow by inspection off → notAssessed(inspectionOff) (issue 15)", requirement: "O.Ntwk_4",
+            flows: [Fixture.flow(1, sni: "api.example.com"), Fixture.flow(2, sni: "bank.example.com")],
+            expected: .notAssessed(.inspectionOff), contrary: 0, supporting: 0, mode: .off, caTrusted: false),
+        VerdictRow(
+            row: "pinning kept from every flow by a CA not trusted → notAssessed(caNotTrusted) (issue 15)", requirement: "O.Ntwk_4",
+            flows: [Fixture.flow(1, sni: "api.example.com")],
+            expected: .notAssessed(.caNotTrusted), contrary: 0, supporting: 0, mode: .pinning, caTrusted: false),
+        VerdictRow(
+            row: "pinning with inspection on but no outcome recorded → notAssessed(nothingObserved) (issue 15)", requirement: "O.Ntwk_4",
+            flows: [Fixture.flow(1, sni: "api.example.com")],
+            expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0),
     ]
 
     @Test(arguments: rows)
     func verdict(_ row: VerdictRow) throws {
         let assessment = SessionAssessment(
             catalogue: try Repository.shipped(), flows: row.flows, project: Fixture.project(allowing: ["api.example.com"]),
-            session: Fixture.session(mode: row.mode), markers: [])
+            session: Fixture.session(caTrusted: row.caTrusted, mode: row.mode), markers: [])
         let requirement = try #require(assessment.requirements.first { $0.requirement.id == row.requirement })
         #expect(requirement.verdict == row.expected)
         #expect(requirement.contraryFindings.count == row.contrary)

@@ -1,5 +1,8 @@
+import CaptureTestSupport
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
+import TunnelVisionModel
 
 /// `tvctl export`: the fixture's audit session as a bundle, checked with unzip rather than our reading.
 struct ExportCommandTests {
@@ -32,12 +35,41 @@ struct ExportCommandTests {
         #expect(unzip.terminationStatus == 0, "unzip -t finds the archive sound")
     }
 
+    @Test func theStagingOfAKilledExportIsRemovedWhenTvctlNextStartsInItsFolder() throws {
+        let history = try ScratchHistory.seeded()
+        // 2147483646 is a pid no process has; the test's own pid stands for an export still running.
+        let killed = history.folder.appendingPathComponent(".tunnelvision-export-2147483646-deadbeef")
+        let running = history.folder.appendingPathComponent(".tunnelvision-export-\(getpid())-cafef00d")
+        for staging in [killed, running] {
+            try FileManager.default.createDirectory(at: staging.appendingPathComponent("half-a-bundle"), withIntermediateDirectories: true)
+        }
+        let run = try TVCtlBinary.run(["--version"], in: history.folder)
+        #expect(run.status == 0, "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: killed.path))
+        #expect(FileManager.default.fileExists(atPath: running.path))
+    }
+
+    @Test func versionNamesTheReleaseAndTheCommitTheBinaryWasBuiltFrom() throws {
+        let run = try TVCtlBinary.run(["--version"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output == "tvctl \(BuildStamp.version)\n")
+        #expect(BuildStamp.version == "\(TunnelVisionBuild.version)+\(BuildStamp.commit)")
+        // The independent reading: git itself, where the tests run in a checkout.
+        guard let git = try? CaptureTestSupport.run("git", ["-C", TVCtlBinary.repository.path, "rev-parse", "--short=12", "HEAD"]),
+              git.status == 0 else {
+            print("skipped: no git checkout to compare the commit with")
+            return
+        }
+        let head = git.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(BuildStamp.commit.hasPrefix(head), "\(BuildStamp.commit) vs \(head)")
+    }
+
     @Test func theHumanAnswerSaysWhereAndWhatTheCaptureHolds() throws {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(["export", "1", "--output", history.folder.path], database: history.path)
         #expect(run.status == 0, "\(run)")
         #expect(run.output.hasPrefix("Exported session 1 to \(history.folder.path)/tunnelvision-evidence-session-1-"))
-        #expect(run.output.hasSuffix("): 4 flows, 4 findings; capture: 0 of 8 packets written, 8 never captured.\n"))
+        #expect(run.output.hasSuffix("): 4 flows, 3 findings; capture: 0 of 8 packets written, 8 never captured.\n"))
         #expect(!run.output.contains("\u{1B}["), "no progress line off a terminal")
     }
 
@@ -75,3 +107,4 @@ struct ExportCommandTests {
         #expect(run.error == "tvctl: There is no session 9: 'tvctl session list' shows the sessions there are.\n")
     }
 }
+

@@ -18,11 +18,15 @@ struct PresentationTests {
     }
 
     @Test(arguments: [
-        (1_790_845_387.25, "2026-10-01T09:03:07.250Z"),
-        (1_790_845_387.0, "2026-10-01T09:03:07.000Z"),
-        (1_790_845_387.9996, "2026-10-01T09:03:07.999Z"),
+        (1_790_845_387.25, "2026-10-01T09:03:07.250000000Z"),
+        (1_790_845_387.0, "2026-10-01T09:03:07.000000000Z"),
+        // Nine digits of what the Double holds: never rounded up into the next millisecond or second.
+        (1_790_845_387.9996, "2026-10-01T09:03:07.999599934Z"),
+        (1_790_845_387.99999999, "2026-10-01T09:03:08.000000000Z"),
+        (951_782_400.5, "2000-02-29T00:00:00.500000000Z"),
+        (-0.5, "1969-12-31T23:59:59.500000000Z"),
     ])
-    func jsonInstantsAreUTCWithMilliseconds(_ seconds: Double, _ expected: String) {
+    func jsonInstantsAreUTCWithNanoseconds(_ seconds: Double, _ expected: String) {
         #expect(Formatting.iso8601(Date(timeIntervalSince1970: seconds)) == expected)
     }
 

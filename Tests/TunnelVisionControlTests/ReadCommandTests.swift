@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -41,7 +42,7 @@ struct ReadCommandTests {
         #expect(project["name"] as? String == "Acme Health")
         #expect(project["bundleIdentifier"] as? String == "com.acme.health")
         #expect(project["catalogue"] == nil, "absent means none")
-        #expect(project["createdAt"] as? String == "2026-10-01T09:00:00.000Z")
+        #expect(project["createdAt"] as? String == "2026-10-01T09:00:00.000000000Z")
         #expect(project["sessionCount"] as? Int == 2)
         let allowlist = try #require(project["allowlist"] as? [[String: String]])
         #expect(allowlist == [["pattern": "*.acme.example", "note": "backend"], ["pattern": "*.sentry.io", "note": "crash reporting"]])
@@ -56,19 +57,19 @@ struct ReadCommandTests {
         #expect(session["release"] as? [String: String] == ["version": "2.4.1", "build": "310"])
         #expect(session["projectName"] as? String == "Acme Health")
         #expect(session["device"] as? [String: String] == ["model": "Pixel 8", "osVersion": "Android 15"])
-        #expect(session["toolVersion"] as? String == TunnelVisionBuild.version)
+        #expect(session["toolVersion"] as? String == BuildStamp.version)
         let inspection = try #require(session["inspection"] as? [String: Any])
         #expect(inspection["mode"] as? String == "off")
         #expect(inspection["inspectionEnabled"] as? Bool == false)
         #expect(inspection["caTrusted"] as? Bool == false)
         #expect(session["isOpen"] as? Bool == false)
-        #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000Z")
-        #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000Z")
+        #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000000000Z")
+        #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000000000Z")
         #expect(session["flowCount"] as? Int == 10)
         let markers = try #require(session["markers"] as? [[String: Any]])
         #expect(markers.map { $0["kind"] as? String } == ["consentGiven", "loggedIn", "custom", "loggedOut"])
         #expect(markers[2]["label"] as? String == "opened the diary")
-        #expect(markers[0]["date"] as? String == "2026-10-01T09:31:00.000Z")
+        #expect(markers[0]["date"] as? String == "2026-10-01T09:31:00.000000000Z")
     }
 
     @Test func sessionListOfOneProjectJSON() throws {
@@ -139,7 +140,7 @@ struct ReadCommandTests {
         let byID = Dictionary(uniqueKeysWithValues: requirements.map { ($0["id"] as? String ?? "", $0) })
         #expect(byID["O.Ntwk_2"]?["verdict"] as? String == "contradicted")
         #expect(byID["O.Ntwk_2"]?["contraryFindingIDs"] as? [String] == ["F3"])
-        #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "nothingObserved")
+        #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "inspectionOff")
         #expect(byID["O.Ntwk_3"]?["notAssessedReason"] as? String == "outsideToolScope")
         let checks = try #require(document["checks"] as? [String: [String: Any]])
         #expect(checks.keys.sorted() == ["certificateValidation", "consent", "encryption", "host", "pinning", "tlsVersion"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -51,7 +52,7 @@ struct WriteCommandTests {
         #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on with CA SHA-256 \(Self.fingerprint), CA trusted, UDP to port 443 dropped.\n", "\(started)")
         let session = try #require(try store.openAuditSession())
         #expect(session.kind == release("2.5.0", "320"))
-        #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: TunnelVisionBuild.version))
+        #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: BuildStamp.version))
         #expect(session.inspection == InspectionConditions(inspectionEnabled: true, caTrusted: true, caFingerprint: Self.fingerprint, quicDropped: true))
         #expect(session.notes == "lab 2")
 

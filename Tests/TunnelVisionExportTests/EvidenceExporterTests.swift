@@ -113,7 +113,7 @@ struct EvidenceExporterTests {
         #expect(capture.flows.map(\.packets.recorded).reduce(0, +) == 241)
         #expect(capture.writtenOutsideSession.afterEnd == 1)
         #expect(capture.writtenOutsideSession.beforeStart == 9)
-        guard case .incomplete(let written, let recorded, let missing) = export.result.captureStanding else {
+        guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding, withoutRow.isEmpty else {
             Issue.record("standing: \(export.result.captureStanding)")
             return
         }
@@ -206,6 +206,62 @@ struct EvidenceExporterTests {
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("capture.pcapng").path))
         #expect(EvidenceExporter.classify(EvidenceCaptureError.flowNotInBundle(id: 1)) == .historyChangedWhileExporting)
+    }
+
+    @Test func packetsThatCrossedTheTapWithoutARowMakeTheCaptureIncompleteAndAreSaidWhy() throws {
+        let export = try Self.export(plan: .init(flows: 2)) { seed in
+            let store = try FlowStore(path: seed.databasePath)
+            let capture = try #require(try store.reading { try $0.captureSessions() }.first)
+            try store.recordPacketLoss(5, reason: .queueFull, captureSession: capture.id, at: seed.start.addingTimeInterval(1))
+            try store.recordPacketLoss(2, reason: .batchFailed, captureSession: capture.id, at: seed.end)
+            // Two hours later: outside the session's minutes, not counted.
+            try store.recordPacketLoss(9, reason: .batchFailed, captureSession: capture.id, at: seed.end.addingTimeInterval(7_200))
+        }
+        #expect(export.result.capture.packetsWithoutRow == ["queueFull": 5, "batchFailed": 2])
+        guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding else {
+            Issue.record("standing: \(export.result.captureStanding)")
+            return
+        }
+        #expect(written == recorded && missing.isEmpty)
+        #expect(withoutRow == [EvidencePacketLoss(reason: .queueFull, count: 5), EvidencePacketLoss(reason: .batchFailed, count: 2)])
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: try export.unpacked().appendingPathComponent("capture.json"))) as? [String: Any]
+        #expect(json?["packetsWithoutRow"] as? [String: Int] == ["queueFull": 5, "batchFailed": 2])
+        #expect(json?["withoutRowContents"] as? String == EvidenceWording.Note.packetsWithoutRow)
+    }
+
+    @Test func unzippedAtUmask000NoPathOfTheBundleIsGroupOrWorldWritable() throws {
+        let export = try Self.export(plan: .init(flows: 2))
+        let target = export.scratch.url.appendingPathComponent("unpacked-umask-000")
+        _ = try ForeignTool.run("sh", ["-c", "umask 000 && unzip -q \"$1\" -d \"$2\"", "sh", export.result.url.path, target.path])
+        let folder = target.appendingPathComponent(export.result.url.deletingPathExtension().lastPathComponent)
+        #expect(try ForeignTool.run("find", [folder.path, "-perm", "/022"]) == "")
+        let listing = try ForeignTool.run("find", [folder.path, "-printf", "%m %y\n"]).split(separator: "\n")
+        #expect(listing.count == 9)
+        #expect(Set(listing) == ["750 d", "640 f"])
+    }
+
+    @Test func aHistoryWithADamagedIndexIsRefusedBeforeAnythingIsRead() throws {
+        let export = try Self.export(plan: .init(flows: 2))
+        // The root page of an index no export reads uses, overwritten: only the check can see it.
+        let damage = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1]); db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            size = db.execute("PRAGMA page_size").fetchone()[0]
+            root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'flows_last_seen'").fetchone()[0]
+            db.close()
+            with open(sys.argv[1], "r+b") as f: f.seek((root - 1) * size); f.write(b"\\x0d" + b"\\xff" * (size - 1))
+            """
+        _ = try ForeignTool.run("python3", ["-c", damage, export.seed.databasePath])
+        let output = export.scratch.url.appendingPathComponent("again")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let exporter = EvidenceExporter(
+            history: try FlowStore(path: export.seed.databasePath), captureDirectory: export.seed.captureDirectory,
+            catalogues: Self.catalogues)
+        #expect(throws: EvidenceExportError.historyUnreadable(.corrupt(path: export.seed.databasePath))) {
+            try exporter.export(sessionID: export.seed.sessionID, exportedWith: "t", now: Self.now, output: output)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [])
     }
 }
 

@@ -107,6 +107,54 @@ import TunnelVisionModel
         }
     }
 
+    @Test func aRowThisVersionCannotReadIsAnErrorNamingItNeverLeftOut() throws {
+        let store = try TemporaryDatabase().open()
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        try store.write { db in
+            try db.execute("INSERT INTO audit_allowlist (project_id, position, pattern) VALUES (\(project.id), 9, 'a..b')")
+        }
+        let allowlistID = try store.access { db in try db.statement("SELECT id FROM audit_allowlist WHERE pattern = 'a..b'").firstRow { $0.int64(0) } }
+        #expect(throws: HistoryError.unreadableRow(
+            table: "audit_allowlist", id: try #require(allowlistID), reason: "the pattern \"a..b\" no longer parses")) {
+            try store.auditProject(id: project.id)
+        }
+        try store.write { db in try db.execute("UPDATE audit_sessions SET kind = 7 WHERE id = \(session.id)") }
+        #expect(throws: HistoryError.unreadableRow(table: "audit_sessions", id: session.id, reason: "unknown kind 7")) {
+            try store.auditSession(id: session.id)
+        }
+    }
+
+    @Test func aSessionKeepsTheGatewayResolversItStartedWith() throws {
+        let store = try TemporaryDatabase().open()
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        var draft = sessionDraft(project: project.id)
+        draft.gatewayResolvers = [IPAddress("10.77.0.1")!, IPAddress("fd77::1")!]
+        let session = try store.startAuditSession(draft, at: at(1))
+        #expect(try store.auditSession(id: session.id)?.gatewayResolvers == draft.gatewayResolvers)
+        try store.write { db in try db.execute("UPDATE audit_sessions SET gateway_resolvers = '10.77.0.1,nope' WHERE id = \(session.id)") }
+        #expect(throws: HistoryError.unreadableRow(
+            table: "audit_sessions", id: session.id, reason: "gateway resolvers \"10.77.0.1,nope\" are not addresses")) {
+            try store.auditSession(id: session.id)
+        }
+    }
+
+    @Test func packetsWithoutARowAreCountedPerMinuteAndReadForASpan() throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
+        // `instant` is 20 s into a minute: minutes start at at(40), at(100), at(160).
+        try store.recordPacketLoss(3, reason: .queueFull, captureSession: capture.id, at: at(41))
+        try store.recordPacketLoss(4, reason: .queueFull, captureSession: capture.id, at: at(95))
+        try store.recordPacketLoss(5, reason: .batchFailed, captureSession: capture.id, at: at(70))
+        try store.recordPacketLoss(0, reason: .batchFailed, captureSession: capture.id, at: at(80))
+        try store.recordPacketLoss(6, reason: .batchFailed, captureSession: capture.id, at: at(200))
+        let rows = try store.access { db in try db.statement("SELECT COUNT(*) FROM packet_losses").firstRow { $0.int64(0) } }
+        #expect(rows == 3, "one row per capture session, minute and reason")
+        #expect(try store.packetLosses(from: at(60), to: at(99)) == [.queueFull: 7, .batchFailed: 5])
+        #expect(try store.packetLosses(from: at(130), to: at(150)) == [:])
+        #expect(try store.packetLosses(from: at(0), to: at(300)) == [.queueFull: 7, .batchFailed: 11])
+    }
+
     @Test func endRules() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))

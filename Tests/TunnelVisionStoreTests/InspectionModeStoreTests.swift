@@ -30,7 +30,10 @@ struct InspectionModeStoreTests {
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = NULL, inspection_enabled = 0") }
         #expect(try store.auditSession(id: session.id)?.inspection.mode == .off)
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = 99") }
-        #expect(try store.auditSession(id: session.id) == nil)
+        // Reads never drop rows (issue 15): the row is named, not left out.
+        #expect(throws: HistoryError.unreadableRow(table: "audit_sessions", id: session.id, reason: "unknown inspection mode 99")) {
+            try store.auditSession(id: session.id)
+        }
     }
 
     @Test("The first fingerprint of the recording's own CA stays")

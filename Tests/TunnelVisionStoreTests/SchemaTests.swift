@@ -27,6 +27,7 @@ import TunnelVisionModel
             "ca_fingerprint", "quic_dropped",
             // issue 13: what the relay presents, and the recording's own CA.
             "inspection_mode", "validation_ca_fingerprint",
+            "gateway_resolvers",
         ])
         #expect(try columns("flow_relay", store) == [
             "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",

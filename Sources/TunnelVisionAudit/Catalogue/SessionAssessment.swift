@@ -6,6 +6,10 @@ public enum NotAssessedReason: String, Sendable, Hashable, CaseIterable {
     case outsideToolScope
     /// The check behind it looked at nothing that could speak either way.
     case nothingObserved
+    /// Most of what the check could not look at was recorded with TLS inspection off (issue 15).
+    case inspectionOff
+    /// Most of it was recorded without the local CA declared trusted on the phone (issue 15).
+    case caNotTrusted
 }
 
 /// What the traffic showed about a requirement. It is not the document's test result (PASS,
@@ -42,7 +46,21 @@ public struct RequirementAssessment: Sendable, Hashable {
         } else if (coverage?.satisfiedFlows ?? 0) > 0 || !supportingFindings.isEmpty {
             verdict = .observedWithoutContradiction
         } else {
-            verdict = .notAssessed(.nothingObserved)
+            verdict = .notAssessed(Self.dominantReason(check: rule.check, findings: findings))
+        }
+    }
+
+    /// The reason that kept the most connections from the check, where that reason is a condition
+    /// of the recording the technician can change; otherwise "nothing observed".
+    private static func dominantReason(check: FindingsCheck?, findings: SessionFindings) -> NotAssessedReason {
+        guard check == .pinning,
+              let dominant = findings.pinning.unassessed.max(by: { $0.flowIDs.count < $1.flowIDs.count }) else {
+            return .nothingObserved
+        }
+        switch dominant.reason {
+        case .inspectionOff: return .inspectionOff
+        case .caNotTrusted: return .caNotTrusted
+        default: return .nothingObserved
         }
     }
 }

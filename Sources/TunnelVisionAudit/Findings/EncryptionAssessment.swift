@@ -4,6 +4,8 @@ import TunnelVisionModel
 public enum CleartextProtocol: String, Sendable, Hashable, CaseIterable {
     /// The stream opened with a readable HTTP request line.
     case http
+    /// Datagrams to port 53 of a resolver other than the gateway's, without a QUIC reading.
+    case dns
 }
 
 /// How a flow was seen to be protected.
@@ -45,11 +47,13 @@ public enum EncryptionAssessment: Sendable, Hashable {
     case encrypted(EncryptedProtocol)
     /// Applicable, but not seen either way.
     case notAssessed(EncryptionGap)
-    /// Neither TCP nor UDP.
+    /// Neither TCP nor UDP, or DNS with the gateway's resolver (the lab's own, in the clear by design).
     case notApplicable
 
-    public init(of flow: StoredFlow) {
-        if flow.openedWithHTTPRequest {
+    public init(of flow: StoredFlow, gatewayResolvers: [IPAddress] = []) {
+        if let server = flow.dnsServer, gatewayResolvers.contains(server.address) {
+            self = .notApplicable
+        } else if flow.openedWithHTTPRequest {
             self = .cleartext(.http)
         } else if flow.key.proto == .tcp {
             if flow.streamOpening == .tlsHandshake || flow.hasTLSReading {
@@ -60,6 +64,8 @@ public enum EncryptionAssessment: Sendable, Hashable {
         } else if flow.key.proto == .udp {
             if let quic = flow.quic {
                 self = quic.version.hasKnownPacketProtection ? .encrypted(.quic) : .notAssessed(.unrecognisedQUICVersion(quic.version))
+            } else if flow.dnsServer != nil {
+                self = .cleartext(.dns)
             } else {
                 self = .notAssessed(.datagramsNotRead)
             }

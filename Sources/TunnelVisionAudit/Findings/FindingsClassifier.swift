@@ -21,9 +21,9 @@ public enum FindingsClassifier {
             // The order of the statements a single flow proves: cleartext, TLS version,
             // destination, pinning, consent, certificate validation.
             let statements = [
-                encryption.record(EncryptionAssessment(of: flow).outcome, flowID: flow.id),
+                encryption.record(EncryptionAssessment(of: flow, gatewayResolvers: session.gatewayResolvers).outcome, flowID: flow.id),
                 tlsVersion.record(TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion).outcome, flowID: flow.id),
-                host.record(HostAssessment(of: flow, project: project).outcome, flowID: flow.id),
+                host.record(HostAssessment(of: flow, project: project, gatewayResolvers: session.gatewayResolvers).outcome, flowID: flow.id),
                 pinning.record(PinningAssessment(of: flow, conditions: session.inspection).outcome, flowID: flow.id),
                 consentCoverage.record(
                     ConsentAssessment(of: flow, sessionKind: session.kind, consent: consent).outcome, flowID: flow.id),

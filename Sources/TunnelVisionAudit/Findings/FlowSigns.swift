@@ -26,4 +26,11 @@ extension FlowState {
         guard let name, name.origin == .sni else { return nil }
         return DomainPattern.normalised(host: name.text)
     }
+
+    /// The server end of a DNS exchange: the endpoint on port 53 of a TCP or UDP flow. Port 53 is
+    /// where the flow engine reads DNS answers; no other port is taken for DNS.
+    var dnsServer: Endpoint? {
+        guard key.proto.hasPorts else { return nil }
+        return [key.endpointB, key.endpointA].first { $0.port == 53 }
+    }
 }

@@ -9,6 +9,8 @@ public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
     case serverNameNotAnnounced
     /// A ClientHello announced no name and carried Encrypted Client Hello.
     case encryptedClientHello
+    /// A DNS exchange on port 53 with an address that is not the gateway's resolver.
+    case dnsToOtherResolver
 }
 
 /// Why the destination of a named flow could not be judged.
@@ -17,12 +19,15 @@ public enum HostGap: Sendable, Hashable {
     case allowlistEmpty
     /// The address had several DNS names, some allowed and some not; says which side the attributed one is on.
     case candidatesDisagree(attributedNameAllowed: Bool)
+    /// DNS with the gateway's resolver: where the names led is judged on the connections after it.
+    case gatewayResolver
 
     /// The key findings.json writes as the reason.
     public var name: String {
         switch self {
         case .allowlistEmpty: "allowlistEmpty"
         case .candidatesDisagree: "candidatesDisagree"
+        case .gatewayResolver: "gatewayResolver"
         }
     }
 }
@@ -39,7 +44,12 @@ public enum HostAssessment: Sendable, Hashable {
     /// Named, but the allowlist cannot settle it.
     case notAssessed(HostGap)
 
-    public init(of flow: StoredFlow, project: AuditProject) {
+    /// `gatewayResolvers` are the session's: the lab's own resolver is not a destination of the app.
+    public init(of flow: StoredFlow, project: AuditProject, gatewayResolvers: [IPAddress] = []) {
+        if let server = flow.dnsServer, gatewayResolvers.contains(server.address) {
+            self = .notAssessed(.gatewayResolver)
+            return
+        }
         guard let name = flow.name else {
             self = .unnamed(Self.reasonForNoName(flow.state))
             return
@@ -62,6 +72,7 @@ public enum HostAssessment: Sendable, Hashable {
     }
 
     private static func reasonForNoName(_ flow: FlowState) -> UnnamedFlowReason {
+        if flow.dnsServer != nil { return .dnsToOtherResolver }
         guard flow.hasClientHelloReading else { return .noClientHelloRead }
         return flow.clientTLS?.hasEncryptedClientHello == true ? .encryptedClientHello : .serverNameNotAnnounced
     }

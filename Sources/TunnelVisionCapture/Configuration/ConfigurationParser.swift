@@ -11,7 +11,7 @@ public enum ConfigurationParser {
                              [--client-interface IF] [--client-network CIDR]... [--uplink IF]
                              [--snaplen N] [--rotate-bytes N] [--keep-days N] [--keep-bytes N]
                              [--inspection on|off] [--mtu N] [--queue-packets N] [--flush-to-storage yes|no]
-                             [--offload on|off]
+                             [--offload on|off] [--resolver ADDRESS]...
                              [--relay-port N] [--inspected-ports N,...] [--quic-drop on|off]
                              [--ca-key FILE] [--ca-certificate FILE] [--upstream-trust system|FILE]
                tunnelvisiond --regenerate-ca [--config FILE] [--ca-key FILE] [--ca-certificate FILE]
@@ -36,6 +36,7 @@ public enum ConfigurationParser {
         }
         // Networks given on the command line replace the file's list rather than adding to it.
         if flags.contains(where: { $0.key == "client_network" }) { configuration.clientNetworks = [] }
+        if flags.contains(where: { $0.key == "resolver" }) { configuration.resolvers = [] }
         var inputs = 0
         for (key, value) in flags where key != "config" {
             if ["tun", "interface", "read"].contains(key) { inputs += 1 }
@@ -96,6 +97,7 @@ public enum ConfigurationParser {
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
         "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
+        "resolver",
     ])
 
     private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
@@ -115,6 +117,11 @@ public enum ConfigurationParser {
             let networks = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard networks.allSatisfy({ IPNetwork($0) != nil }) else { throw invalid }
             configuration.clientNetworks += networks
+        case "resolver":
+            // Stored as the address reads back, so that the audit compares like with like.
+            let addresses = value.split(separator: ",").map { IPAddress($0.trimmingCharacters(in: .whitespaces)) }
+            guard !addresses.isEmpty, !addresses.contains(nil) else { throw invalid }
+            configuration.resolvers += addresses.compactMap { $0?.description }
         case "snaplen": configuration.snapshotLength = try number(key, value, in: NumberRanges.snapshotLength)
         case "rotate_bytes": configuration.rotationBytes = try number(key, value, in: NumberRanges.rotationBytes)
         case "keep_days": configuration.retention.maximumAge = TimeInterval(try number(key, value, in: NumberRanges.keepDays)) * 86_400

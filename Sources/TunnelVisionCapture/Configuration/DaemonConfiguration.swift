@@ -32,6 +32,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var input = CaptureInput.tun(name: "tv0")
     public var clientInterface = "wg0"
     public var clientNetworks: [String] = []
+    /// The resolver(s) the phone is configured with on the gateway: their DNS is the lab's own.
+    public var resolvers: [String] = []
     public var uplink = "eth0"
     public var mtu = 1500
     public var snapshotLength = PcapFormat.defaultSnapshotLength
@@ -62,7 +64,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
             keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
             segmentationOffload: segmentationOffload, relayPort: relayPort,
             inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
-            caCertificatePath: caCertificatePath)
+            caCertificatePath: caCertificatePath, resolvers: resolvers)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the

@@ -38,7 +38,7 @@ public enum DaemonMessage: Sendable, Hashable {
         case .captureResumed(let count):
             "capture resumed; \(count) packets in between were recorded as not captured"
         case .batchRefused(let cause):
-            "the history refused a batch (\(cause)); its packet rows are lost, their bytes stay in the capture file"
+            "the history refused a batch (\(cause)); its packet rows are lost and counted as batchFailed, their bytes stay in the capture file"
         case .recorderBehind(let packets):
             "the recorder fell behind: \(packets) packets in the last second were forwarded and stored as not captured"
         case .retentionDeleted(let files, let bytes):
@@ -164,6 +164,8 @@ extension HistoryError {
             "the history \(path) was written by a newer TunnelVision (schema \(found), this daemon reads \(supported)); update tunnelvisiond."
         case .diskFull(let path):
             "the disk that holds the history \(path) is full; free some space and start again."
+        case .unreadableRow(let table, let id, let reason):
+            "row \(id) of the history's \(table) cannot be read (\(reason)); restore the history from a backup, or correct that row."
         case .failed(let path, _, let message):
             "the history \(path) failed (\(message)); check the disk and start again."
         }

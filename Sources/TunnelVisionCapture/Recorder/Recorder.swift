@@ -42,6 +42,9 @@ public final class Recorder: @unchecked Sendable {
 
     private var status: DaemonHeartbeat
     private var queueFullAtLastBeat: UInt64 = 0
+    private var unrecordedAtLastBeat: UInt64 = 0
+    /// Packets without a row, not yet in the history: retried at every heartbeat until written.
+    private var unrecordedLosses: [PacketLossReason: UInt64] = [:]
     private var heartbeatFailing = false
     private var pendingPackets = 0
     private var lastCommit: Int64 = 0
@@ -172,7 +175,10 @@ public final class Recorder: @unchecked Sendable {
             case .flush(let error): suspendCapture(error, now: now)
             // The heartbeat records the open file again; a closed one is recorded at the next start.
             case .recordFile: break
-            case .batch(let error): log.say(.batchRefused(cause: String(describing: error)))
+            case .batch(let error):
+                log.say(.batchRefused(cause: String(describing: error)))
+                // Its flows are upserted again whole by the next batch; its packets' rows are gone.
+                unrecordedLosses[.batchFailed, default: 0] += UInt64(batch.packets.count)
             }
             return true
         }
@@ -181,6 +187,15 @@ public final class Recorder: @unchecked Sendable {
         if rotated {
             rotated = false
             retention.run(history: history, now: Date(nanosecondsSinceEpoch: now))
+        }
+    }
+
+    /// Counts written are forgotten; a count the history refused stays for the next try.
+    private func recordLosses(now: Int64) {
+        let at = Date(nanosecondsSinceEpoch: now)
+        for (reason, packets) in unrecordedLosses
+        where (try? history.recordPacketLoss(packets, reason: reason, captureSession: session.id, at: at)) != nil {
+            unrecordedLosses[reason] = nil
         }
     }
 
@@ -194,6 +209,12 @@ public final class Recorder: @unchecked Sendable {
         let queueFull = counters.queueFull.load(ordering: .relaxed)
         if queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
         queueFullAtLastBeat = queueFull
+        // A full packet queue still leaves a row (not captured); only a full header queue loses it.
+        if status.packetsDropped > unrecordedAtLastBeat {
+            unrecordedLosses[.queueFull, default: 0] += status.packetsDropped - unrecordedAtLastBeat
+        }
+        unrecordedAtLastBeat = status.packetsDropped
+        recordLosses(now: now)
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
         status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
         do {

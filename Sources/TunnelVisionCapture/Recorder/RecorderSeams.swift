@@ -20,6 +20,7 @@ public protocol CaptureHistory: AnyObject {
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws
     /// Moves the write-ahead log into the main file, at a clean stop and an import's end.
     func checkpoint() throws
+    func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws
 }
 
 extension FlowStore: CaptureHistory {}

@@ -17,8 +17,7 @@ enum DiffCommand {
     static func run(_ context: CommandContext) throws(ControlError) {
         let firstID = try SessionReference.id(context.word(0), command: context.command)
         let secondID = try SessionReference.id(context.word(1), command: context.command)
-        let first = try SessionEvidence.read(sessionID: firstID, library: context.library)
-        let second = try SessionEvidence.read(sessionID: secondID, library: context.library)
+        let (first, second) = try SessionEvidence.read(firstID, secondID, library: context.library)
         // Built outside the visit: a refusal here is a rule of the model, not a history that
         // did not answer, and must not be classified as one.
         let diff: ReleaseDiff

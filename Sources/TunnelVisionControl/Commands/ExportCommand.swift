@@ -35,7 +35,7 @@ enum ExportCommand {
             result = try context.library.visit { store in
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
-                        sessionID: id, exportedWith: TunnelVisionBuild.version, now: context.invocation.clock(), output: output,
+                        sessionID: id, exportedWith: context.invocation.toolVersion, now: context.invocation.clock(), output: output,
                         withKeys: context.arguments.flag("with-keys"), progress: progress.show)
                 } catch {
                     if case .historyUnreadable(let history) = error { throw history }
@@ -65,6 +65,8 @@ enum ExportCommand {
         let packetsRecorded: Int
         let packetsWritten: Int
         let packetsWithoutBytes: [String: Int]
+        /// Packets that crossed the tap in the session's minutes without a row, by reason (issue 15).
+        var packetsWithoutRow: [String: Int] = [:]
 
         init(_ result: EvidenceExportResult) {
             file = result.url.path
@@ -77,9 +79,10 @@ enum ExportCommand {
                 capture = "nothingRecorded"; packetsRecorded = 0; packetsWritten = 0; packetsWithoutBytes = [:]
             case .complete(let packets):
                 capture = "complete"; packetsRecorded = packets; packetsWritten = packets; packetsWithoutBytes = [:]
-            case .incomplete(let written, let recorded, let missing):
+            case .incomplete(let written, let recorded, let missing, let withoutRow):
                 capture = "incomplete"; packetsRecorded = recorded; packetsWritten = written
                 packetsWithoutBytes = Dictionary(missing.map { ($0.reason.rawValue, $0.count) }, uniquingKeysWith: +)
+                packetsWithoutRow = Dictionary(withoutRow.map { ($0.reason.name, $0.count) }, uniquingKeysWith: +)
             }
         }
     }

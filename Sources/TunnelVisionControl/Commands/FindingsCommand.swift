@@ -2,6 +2,7 @@ import Foundation
 import TunnelVisionAudit
 import TunnelVisionEvidence
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// `tvctl findings SESSION`: what a session's traffic shows, per requirement of its project's catalogue.
 enum FindingsCommand {
@@ -42,14 +43,22 @@ struct SessionEvidence {
     let flows: [StoredFlow]
 
     static func read(sessionID: Int64, library: ControlLibrary) throws(ControlError) -> SessionEvidence {
-        try library.read { store in
-            let session = try SessionReference.session(sessionID, in: store)
-            guard let project = try store.auditProject(id: session.projectID) else {
-                throw ControlError.refusal(.projectNotFound(String(session.projectID)))
-            }
-            return SessionEvidence(
-                session: session, project: project, markers: try store.markers(forSession: sessionID),
-                flows: try store.flows(inAuditSession: sessionID, limit: Int.max))
+        try library.read { store in try read(sessionID: sessionID, in: store) }
+    }
+
+    /// Two sessions in one visit and one read transaction: a diff compares one instant of the
+    /// history, never a session read before a write and the other after it.
+    static func read(_ first: Int64, _ second: Int64, library: ControlLibrary) throws(ControlError) -> (SessionEvidence, SessionEvidence) {
+        try library.read { store in (try read(sessionID: first, in: store), try read(sessionID: second, in: store)) }
+    }
+
+    private static func read(sessionID: Int64, in store: HistorySnapshot) throws -> SessionEvidence {
+        let session = try SessionReference.session(sessionID, in: store)
+        guard let project = try store.auditProject(id: session.projectID) else {
+            throw ControlError.refusal(.projectNotFound(String(session.projectID)))
         }
+        return SessionEvidence(
+            session: session, project: project, markers: try store.markers(forSession: sessionID),
+            flows: try store.flows(inAuditSession: sessionID, limit: Int.max))
     }
 }

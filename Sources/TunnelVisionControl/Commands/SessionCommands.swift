@@ -98,10 +98,12 @@ enum SessionCommands {
             if let open = try store.openAuditSession() { throw ControlError.refusal(.sessionAlreadyOpen(open.id)) }
             let beat = try store.latestHeartbeat()
             let running = beat.map { now.timeIntervalSince($0.at) <= DaemonStatus.silenceLimit } ?? false
+            let settings = try? store.daemonSettings()
             let inspection = try conditions.inspection(
-                daemonSettings: try? store.daemonSettings(), daemonRunning: running, requested: requested)
+                daemonSettings: settings, daemonRunning: running, requested: requested)
             let draft = AuditSessionDraft(
-                projectID: project.id, kind: kind, environment: conditions.environment, inspection: inspection,
+                projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
+                inspection: inspection, gatewayResolvers: settings?.resolverAddresses ?? [],
                 notes: arguments.value(StartOption.notes) ?? "")
             return (try store.startAuditSession(draft, at: now), project)
         }

@@ -1,11 +1,11 @@
+import Foundation
+import TunnelVisionExport
 import TunnelVisionModel
 
 /// tvctl as a function: a command line in, an exit status out.
 public enum TVCtl {
     public static let parser = ArgumentParser(root: CommandTree.root, globalOptions: [SharedOptions.database])
 
-    /// Runs one command line (without the program name) and returns the exit status:
-    /// 0 done, 1 refused, 2 not understood, 3 the history did not answer.
     /// A command line that is not UTF-8, refused before anything is parsed.
     public static func refuse(_ error: ArgumentEncodingError, invocation: Invocation) -> Int32 {
         let refusal = ControlError.usage(.notUTF8(position: error.position))
@@ -13,12 +13,20 @@ public enum TVCtl {
         return refusal.exitCode
     }
 
+    /// What a killed `tvctl export` left in the folder tvctl now starts in: a half-written bundle
+    /// is nobody's evidence, and only this folder is known to have been an export's output.
+    public static func clearStaleExports(in directory: URL) {
+        EvidenceExporter.clearStaleStagings(in: directory)
+    }
+
+    /// Runs one command line (without the program name) and returns the exit status:
+    /// 0 done, 1 refused, 2 not understood, 3 the history did not answer.
     public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
         let console = invocation.console
         do {
             switch try parser.parse(arguments) {
             case .version:
-                console.print("tvctl \(TunnelVisionBuild.version)")
+                console.print("tvctl \(invocation.toolVersion)")
             case .help(let spec, let path):
                 console.writeOutput(HelpText.page(for: spec, commandPath: path, globalOptions: parser.globalOptions))
             case .run(let spec, let parsed):

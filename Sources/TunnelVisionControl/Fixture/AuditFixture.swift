@@ -10,6 +10,8 @@ struct AuditFixture {
     let projectName: String
     /// Where the seeded history begins; every instant is an offset from it.
     let start: Date
+    /// The build that seeds it, stored as the capture session's and the sessions' tool.
+    let toolVersion: String
 
     struct Seeded {
         let project: AuditProject
@@ -24,7 +26,7 @@ struct AuditFixture {
         if try store.auditProjects().contains(where: { $0.name == projectName }) {
             throw ControlError.refusal(.projectNameTaken(projectName))
         }
-        let capture = try store.beginCaptureSession(toolVersion: TunnelVisionBuild.version, input: "fixture", at: start)
+        let capture = try store.beginCaptureSession(toolVersion: toolVersion, input: "fixture", at: start)
         var handles = FlowHandle(1)
         var written = 0
         func write(_ plan: [FixtureFlows.Planned], from origin: Date) throws {
@@ -70,8 +72,9 @@ struct AuditFixture {
     private func draft(_ project: AuditProject, _ kind: AuditSessionKind) -> AuditSessionDraft {
         let conditions = RecordingConditions(deviceModel: "Pixel 8", osVersion: "Android 15", caTrusted: false)
         return AuditSessionDraft(
-            projectID: project.id, kind: kind, environment: conditions.environment,
-            inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false), notes: "Seeded by tvctl fixture.")
+            projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: toolVersion),
+            inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false), gatewayResolvers: [FixtureFlows.resolver],
+            notes: "Seeded by tvctl fixture.")
     }
 
     /// A packet each way at the flow's first instant, recorded without bytes: the fixture writes no capture file.

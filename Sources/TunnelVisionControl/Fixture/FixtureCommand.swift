@@ -35,7 +35,8 @@ enum FixtureCommand {
             guard let instant = Formatting.instant(from: text) else { throw .usage(.invalidInstant(text, command: context.command)) }
             start = instant
         }
-        let fixture = AuditFixture(projectName: context.arguments.value(Option.name) ?? defaultName, start: start)
+        let fixture = AuditFixture(
+            projectName: context.arguments.value(Option.name) ?? defaultName, start: start, toolVersion: context.invocation.toolVersion)
         // The seeded history ends an hour after it begins: all of it must be storable instants.
         guard start.isStorable, start.addingTimeInterval(2 * 3600).isStorable else {
             throw .usage(.instantOutOfRange(context.arguments.value(Option.at) ?? Formatting.iso8601(start), command: context.command))

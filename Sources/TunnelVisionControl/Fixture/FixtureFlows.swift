@@ -11,6 +11,9 @@ enum FixtureFlows {
 
     static let phone = IPAddress(v4: 0x0A4D_0002)  // 10.77.0.2, a client of the lab's WireGuard network
 
+    /// The resolver the fixture's phone asks, named by the sessions as the gateway's.
+    static let resolver = server(53)
+
     private static func server(_ last: UInt32) -> IPAddress { IPAddress(v4: 0xC633_6400 | last) }  // 198.51.100.x (TEST-NET-2)
 
     private static func tcp(_ port: UInt16, to last: UInt32, from source: UInt16) -> FlowKey {

@@ -121,6 +121,7 @@ public enum HistoryProblem: Sendable, Equatable {
     case readOnlyFileSystem(path: String)
     case newerSchema(path: String, found: Int, supported: Int)
     case diskFull(path: String)
+    case unreadableRow(path: String, table: String, id: Int64, reason: String)
     case cannotOpen(path: String, detail: String)
     case failed(path: String, detail: String)
 }

@@ -72,7 +72,7 @@ public struct ControlLibrary: Sendable {
             // SQLite cannot tell a refused permission from a missing directory; the kernel can.
             return HistoryAccess.refusedByPermission(location) || problem == .permissionDenied(path: location.path)
                 ? permissionProblem : problem
-        case .missing, .busy, .corrupt, .emptyFile, .newerSchema, .diskFull, .notWritableByItsOwner, .readOnlyFileSystem:
+        case .missing, .busy, .corrupt, .emptyFile, .newerSchema, .diskFull, .notWritableByItsOwner, .readOnlyFileSystem, .unreadableRow:
             return problem
         }
     }
@@ -89,6 +89,7 @@ extension HistoryProblem {
         case .readOnlyFileSystem: self = .readOnlyFileSystem(path: path)
         case .newerSchema(_, let found, let supported): self = .newerSchema(path: path, found: found, supported: supported)
         case .diskFull: self = .diskFull(path: path)
+        case .unreadableRow(let table, let id, let reason): self = .unreadableRow(path: path, table: table, id: id, reason: reason)
         case .failed(_, _, let message): self = .failed(path: path, detail: message)
         }
     }

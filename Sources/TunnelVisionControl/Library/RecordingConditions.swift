@@ -14,8 +14,9 @@ public struct RecordingConditions: Sendable, Hashable {
         self.caTrusted = caTrusted
     }
 
-    public var environment: AuditEnvironment {
-        AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: TunnelVisionBuild.version)
+    /// `toolVersion` is the running build's (`Invocation.toolVersion`).
+    public func environment(toolVersion: String) -> AuditEnvironment {
+        AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: toolVersion)
     }
 
     /// Inspection is on only when the running daemon's relay has a CA loaded (issue 12): the

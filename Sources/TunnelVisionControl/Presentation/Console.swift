@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionModel
 
 #if canImport(Glibc)
 import Glibc
@@ -42,15 +43,19 @@ public struct Invocation: Sendable {
     public let startedAt: Date
     /// For what happens later in a long-running command (a keypress, a refresh).
     public let clock: @Sendable () -> Date
+    /// The executable's build by name (release and commit): what `--version` prints and what a
+    /// session, a fixture's capture session and a bundle store as the tool.
+    public let toolVersion: String
 
     public init(
         console: Console, environment: [String: String], startedAt: Date,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, toolVersion: String = TunnelVisionBuild.version
     ) {
         self.console = console
         self.environment = environment
         self.startedAt = startedAt
         self.clock = clock
+        self.toolVersion = toolVersion
     }
 
     /// Colour only when a person reads the output, and never when NO_COLOR asks for none.

@@ -17,6 +17,8 @@ enum FindingsPresentation {
         case .observedWithoutContradiction: "observed without contradiction"
         case .notAssessed(.outsideToolScope): "not assessed: outside the tool's scope"
         case .notAssessed(.nothingObserved): "not assessed: nothing observed"
+        case .notAssessed(.inspectionOff): "not assessed: inspection off"
+        case .notAssessed(.caNotTrusted): "not assessed: CA not trusted"
         }
     }
 

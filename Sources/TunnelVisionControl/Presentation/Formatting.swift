@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionEvidence
 
 /// How instants, sizes and durations are written: local time for people, UTC for scripts.
 public enum Formatting {
@@ -14,14 +15,9 @@ public enum Formatting {
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2)) " + time(date, in: zone)
     }
 
-    /// "2026-10-01T12:03:07.250Z": what every `--json` instant looks like.
+    /// "2026-10-01T12:03:07.250000000Z": what every `--json` instant looks like, the bundle's too.
     public static func iso8601(_ date: Date) -> String {
-        let utc = TimeZone(identifier: "UTC") ?? .current
-        let parts = components(of: date, in: utc)
-        let nanoseconds = date.nanosecondsSinceEpochFloor % 1_000_000_000
-        let milliseconds = Int((nanoseconds + 1_000_000_000) % 1_000_000_000 / 1_000_000)
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
-            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2)).\(pad(milliseconds, 3))Z"
+        EvidenceJSON.instant(date)
     }
 
     /// Reads "2026-10-01T09:00:00Z" (fractional seconds and offsets allowed).
@@ -80,14 +76,5 @@ public enum Formatting {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-}
-
-extension Date {
-    /// Saturates like `nanosecondsSinceEpoch`, so a stored instant out of range prints, not traps.
-    fileprivate var nanosecondsSinceEpochFloor: Int64 {
-        guard isStorable else { return nanosecondsSinceEpoch }
-        let seconds = timeIntervalSince1970.rounded(.down)
-        return Int64(seconds) * 1_000_000_000 + Int64(((timeIntervalSince1970 - seconds) * 1e9).rounded(.down))
     }
 }

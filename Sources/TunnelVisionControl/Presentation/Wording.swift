@@ -197,6 +197,8 @@ public enum Wording {
             "The history at \(path) was written by a newer TunnelVision (schema \(found), this tvctl reads \(supported)): update tvctl."
         case .diskFull(let path):
             "The disk that holds \(path) is full: free some space, then try again."
+        case .unreadableRow(let path, let table, let id, let reason):
+            "The history at \(path) holds a row this tvctl cannot read (\(table) row \(id): \(reason)): update tvctl, or correct that row."
         case .cannotOpen(let path, let detail):
             "The history at \(path) could not be opened (\(detail)): check that it is a TunnelVision database."
         case .failed(let path, let detail):

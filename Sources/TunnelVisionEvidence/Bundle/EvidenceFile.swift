@@ -33,12 +33,38 @@ public enum EvidenceJSON {
         return Data(bytes)
     }
 
-    private static let instantStyle = Date.ISO8601FormatStyle(
-        includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
-
-    /// ISO 8601 in UTC with milliseconds: "2026-10-09T14:03:07.250Z".
+    /// ISO 8601 in UTC with nine fractional digits: "2026-10-09T14:03:07.250000123Z". The rules
+    /// compare instants finer than a millisecond (a flow and a consent marker in one millisecond),
+    /// so a reader must see what they compared.
     public static func instant(_ date: Date) -> String {
-        date.formatted(instantStyle)
+        let (seconds, nanoseconds) = date.nanosecondsSinceEpoch.floorDivided(by: 1_000_000_000)
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        return String(
+            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%09lldZ", year, month, day,
+            secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, nanoseconds)
+    }
+
+    /// The proleptic Gregorian date of a day count from 1970-01-01, by the era arithmetic of
+    /// H. Hinnant's days_from_civil inverse: no calendar object on the path of every flow.
+    static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = shifted.floorDivided(by: 146_097).quotient
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension Int64 {
+    /// Quotient rounded down and a remainder that is never negative: an instant before 1970 too.
+    func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 }
 

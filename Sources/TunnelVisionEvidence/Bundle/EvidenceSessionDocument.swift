@@ -81,6 +81,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// The tool that recorded the session; `exportedWith` is the one that exported it.
         public let toolVersion: String
         public let inspection: Inspection
+        /// The phone's resolvers on the gateway when the session started (see `labInfrastructure`).
+        public let gatewayResolvers: [String]
         /// Absent where they were not read (a list of sessions).
         public let markers: [Marker]?
 
@@ -99,6 +101,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
                 caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence,
                 validationIssuerSHA256: session.validationIssuerFingerprint)
+            gatewayResolvers = session.gatewayResolvers.map(\.description)
             self.markers = markers?.map(Marker.init)
         }
     }
@@ -113,6 +116,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     /// Whether capture.pcapng carries the phone↔relay TLS secrets, and of how many flows.
     public let keyLog: EvidenceKeyLog
     public let notIncluded: String
+    public let labInfrastructure: String
 
     init(
         project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
@@ -129,10 +133,11 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         attribution = EvidenceWording.Note.attribution
         self.keyLog = keyLog
         notIncluded = EvidenceWording.Note.notIncluded(keyLog: keyLog)
+        labInfrastructure = EvidenceWording.Note.labInfrastructure
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, keyLog, notIncluded
+        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, keyLog, notIncluded, labInfrastructure
     }
 }
 

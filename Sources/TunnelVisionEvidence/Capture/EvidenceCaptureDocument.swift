@@ -1,3 +1,4 @@
+import TunnelVisionModel
 /// capture.json: what capture.pcapng holds and, per flow and per reason, the packets it does
 /// not — a capture cannot say what it lacks. Counts come from the rows walked while writing.
 public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
@@ -57,6 +58,11 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     public let flows: [FlowPackets]
     public let contents: String
     public let packetComments: String
+    /// Per reason, packets the tap saw in the minutes of the session's span that have no row
+    /// (issue 15); every reason is written, zero included.
+    public private(set) var packetsWithoutRow: [String: Int] = Dictionary(
+        uniqueKeysWithValues: PacketLossReason.allCases.map { ($0.name, 0) })
+    public let withoutRowContents = EvidenceWording.Note.packetsWithoutRow
 
     public init(
         sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, writtenOutsideSession: OutsideSession,
@@ -72,7 +78,18 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         packetComments = EvidenceWording.Note.packetComments
     }
 
-    public var standing: EvidenceCaptureStanding { EvidenceCaptureStanding(packets) }
+    public var standing: EvidenceCaptureStanding {
+        EvidenceCaptureStanding(packets, withoutRow: Dictionary(uniqueKeysWithValues: PacketLossReason.allCases.map {
+            ($0, packetsWithoutRow[$0.name] ?? 0)
+        }))
+    }
+
+    /// This document with the history's count of packets without a row for the session's span.
+    public func counting(packetsWithoutRow losses: [PacketLossReason: UInt64]) -> EvidenceCaptureDocument {
+        var counted = self
+        for reason in PacketLossReason.allCases { counted.packetsWithoutRow[reason.name] = Int(clamping: losses[reason] ?? 0) }
+        return counted
+    }
 
     public func documentFile() throws -> EvidenceFile {
         EvidenceFile(name: EvidenceFileName.captureDocument, data: try EvidenceJSON.encode(self))
@@ -80,6 +97,6 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets
-        case writtenOutsideSession, sourceFiles, flows, contents, packetComments
+        case writtenOutsideSession, sourceFiles, flows, contents, packetComments, packetsWithoutRow, withoutRowContents
     }
 }

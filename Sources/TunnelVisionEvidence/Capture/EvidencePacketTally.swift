@@ -1,3 +1,4 @@
+import TunnelVisionModel
 /// Why the history holds a packet whose bytes are not in the capture.
 public enum EvidenceMissingReason: String, Sendable, Hashable, CaseIterable, Encodable {
     /// Never written to a capture file: capture was off, or its writer failed.
@@ -62,13 +63,18 @@ public struct EvidenceMissingPackets: Sendable, Hashable {
 public enum EvidenceCaptureStanding: Sendable, Hashable {
     case nothingRecorded
     case complete(packets: Int)
-    case incomplete(written: Int, recorded: Int, missing: [EvidenceMissingPackets])
+    /// `withoutRow`: packets that crossed the tap and have no row at all (issue 15).
+    case incomplete(written: Int, recorded: Int, missing: [EvidenceMissingPackets], withoutRow: [EvidencePacketLoss])
 
-    /// Only the reasons that have packets are listed, in a fixed order.
-    public init(_ tally: EvidencePacketTally) {
-        if tally.recorded == 0 {
+    /// Only the reasons that have packets are listed, in a fixed order. A packet without a row
+    /// makes the capture incomplete however whole the recorded ones are.
+    public init(_ tally: EvidencePacketTally, withoutRow losses: [PacketLossReason: Int] = [:]) {
+        let withoutRow = PacketLossReason.allCases.compactMap { reason in
+            (losses[reason] ?? 0) > 0 ? EvidencePacketLoss(reason: reason, count: losses[reason] ?? 0) : nil
+        }
+        if tally.recorded == 0, withoutRow.isEmpty {
             self = .nothingRecorded
-        } else if tally.written == tally.recorded {
+        } else if tally.written == tally.recorded, withoutRow.isEmpty {
             self = .complete(packets: tally.written)
         } else {
             self = .incomplete(
@@ -76,7 +82,20 @@ public enum EvidenceCaptureStanding: Sendable, Hashable {
                 missing: EvidenceMissingReason.allCases.compactMap { reason in
                     let count = tally.count(reason)
                     return count > 0 ? EvidenceMissingPackets(reason: reason, count: count) : nil
-                })
+                },
+                withoutRow: withoutRow)
         }
+    }
+}
+
+/// Packets that crossed the tap in the minutes the session spans and that the history has no row
+/// for: in no connection, and so in no capture.
+public struct EvidencePacketLoss: Sendable, Hashable {
+    public let reason: PacketLossReason
+    public let count: Int
+
+    public init(reason: PacketLossReason, count: Int) {
+        self.reason = reason
+        self.count = count
     }
 }

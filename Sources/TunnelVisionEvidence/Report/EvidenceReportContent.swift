@@ -52,6 +52,8 @@ struct EvidenceReportContent {
         facts += [
             EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
             EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
+            EvidenceReportFact(Label.gatewayResolvers,
+                               session.gatewayResolvers.isEmpty ? Words.noGatewayResolvers : session.gatewayResolvers.joined(separator: ", ")),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [
@@ -75,6 +77,7 @@ struct EvidenceReportContent {
         [
             .heading(Words.attributionHeading), .note(bundle.session.attribution),
             .heading(Words.notIncludedHeading), .note(bundle.session.notIncluded),
+            .heading(Words.labInfrastructureHeading), .note(bundle.session.labInfrastructure),
             .heading(Words.readingsHeading), .note(bundle.flows.contents),
             .heading(Words.verdictsHeading), .note(bundle.findings.verdicts),
         ]

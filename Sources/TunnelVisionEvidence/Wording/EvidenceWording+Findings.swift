@@ -6,14 +6,16 @@ import TunnelVisionModel
 extension EvidenceWording {
     public static func statement(of evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
         switch evidence {
-        case .cleartextTraffic:
+        case .cleartextTraffic(.http):
             return "An HTTP request was observed in the clear."
+        case .cleartextTraffic(.dns):
+            return "Cleartext DNS to another resolver: datagrams went to port 53 of a resolver other than the gateway's."
         case .weakTLSVersion(let observation):
             let minimumName = minimum.displayText
             switch observation.basis {
             case .upstreamConnection:
                 return "A TLS version below the catalogue's minimum of \(minimumName) was negotiated by the server "
-                    + "with the tunnel's own connection, which answers the tunnel's ClientHello and not the app's."
+                    + "with the tunnel's own connection, which answers the tunnel's ClientHello and not the phone's."
             case .serverHello, .quic:
                 return "A TLS version below the catalogue's minimum of \(minimumName) was negotiated."
             }
@@ -48,6 +50,8 @@ extension EvidenceWording {
         case .encryptedClientHello:
             "A connection carried no name: its ClientHello announced none in the clear and carried "
                 + "Encrypted Client Hello, and DNS gave none."
+        case .dnsToOtherResolver:
+            "A DNS query to a resolver other than the gateway's."
         }
     }
 
@@ -61,6 +65,10 @@ extension EvidenceWording {
             "Not assessed by this tool."
         case .notAssessed(.nothingObserved):
             "Not assessed: nothing in this session bears on it either way."
+        case .notAssessed(.inspectionOff):
+            "Not assessed: the session was recorded with TLS inspection off, so no connection could show it either way."
+        case .notAssessed(.caNotTrusted):
+            "Not assessed: the local CA was not declared trusted on the phone, so no connection could show it either way."
         }
     }
 
@@ -84,11 +92,11 @@ extension EvidenceWording {
 
     static func statement(of gap: ClientOfferGap) -> String {
         switch gap {
-        case .notRead: "the app's own ClientHello was not read."
-        case .ceilingOnly: "the app's ClientHello gave only a highest version, not a list."
-        case .encryptedClientHello: "the app's ClientHello carried Encrypted Client Hello, so its offer is the outer one."
-        case .listsWeakerVersion: "the app's ClientHello also offered a version below the minimum."
-        case .listNotConclusive: "the app's ClientHello listed no published version to go by."
+        case .notRead: "the phone's own ClientHello was not read."
+        case .ceilingOnly: "the phone's ClientHello gave only a highest version, not a list."
+        case .encryptedClientHello: "the phone's ClientHello carried Encrypted Client Hello, so its offer is the outer one."
+        case .listsWeakerVersion: "the phone's ClientHello also offered a version below the minimum."
+        case .listNotConclusive: "the phone's ClientHello listed no published version to go by."
         }
     }
 
@@ -109,6 +117,8 @@ extension EvidenceWording {
             "The address had several names from DNS; the attributed one is allowed, another is not."
         case .candidatesDisagree(attributedNameAllowed: false):
             "The address had several names from DNS; the attributed one is not allowed, another is."
+        case .gatewayResolver:
+            "A query to the gateway's resolver: where the names it asked for led is judged on the connections that followed."
         }
     }
 

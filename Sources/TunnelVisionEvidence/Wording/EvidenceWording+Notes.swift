@@ -26,11 +26,19 @@ extension EvidenceWording {
                 + "It holds no comparison with another session, and no traffic outside this session."
         }
 
+        /// session.json: why DNS with the gateway's resolver is neither a finding nor unnamed.
+        public static let labInfrastructure =
+            "The resolvers in gatewayResolvers are the gateway's own, which the phone is configured to ask: lab "
+            + "infrastructure. A DNS exchange with one of them on port 53 is not assessed by the destination check, since "
+            + "where the names it asked for led is judged on the connections that followed, and the encryption check does "
+            + "not apply to it: the lab's own DNS is in the clear by design. DNS to any other resolver is a finding of "
+            + "both checks."
+
         /// flows.json: how its readings are to be taken.
         public static let flowsContents =
             "Every reading is what crossed the tunnel, as it was parsed: nothing was validated, certificates included. "
             + "A TLS reading whose source is upstreamConnection was negotiated by the tunnel's own connection to the "
-            + "server while it inspected the connection; it answers the tunnel's ClientHello, not the app's."
+            + "server while it inspected the connection; it answers the tunnel's ClientHello, not the phone's."
 
         /// findings.json: what a verdict is and is not.
         public static let verdicts =
@@ -43,6 +51,13 @@ extension EvidenceWording {
             "capture.pcapng holds the packets of this session's connections as they crossed the tunnel, copied from the "
             + "rotated capture files: the wire, not decrypted content. A packet the history holds without bytes is "
             + "counted under withoutBytes with its reason."
+
+        /// capture.json: what packetsWithoutRow counts (issue 15).
+        public static let packetsWithoutRow =
+            "packetsWithoutRow counts packets that crossed the tap in the minutes this session spans and that the history "
+            + "has no row for, by reason: queueFull (the recorder's queues were full) and batchFailed (the history refused "
+            + "the batch that held their rows). They belong to no connection of flows.json and are not in capture.pcapng; "
+            + "the minute is the history's grain, so a count may include packets just before the start or after the end."
 
         /// capture.json: how to read a packet's comment.
         public static let packetComments =

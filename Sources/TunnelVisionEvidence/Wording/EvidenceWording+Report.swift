@@ -36,6 +36,7 @@ extension EvidenceWording.Report {
 
     public static let baselineRelease = "Baseline: recorded without the audited app"
     public static let noNotes = "None"
+    public static let noGatewayResolvers = "None named by the daemon: DNS to any resolver is judged as any other connection"
 
     public static func pinningReadability(_ conditions: InspectionConditions) -> String {
         if conditions.supportsPinningEvidence {
@@ -101,6 +102,7 @@ extension EvidenceWording.Report {
 
     public static let attributionHeading = "How traffic is attributed (session.json)"
     public static let notIncludedHeading = "What the bundle does not hold (session.json)"
+    public static let labInfrastructureHeading = "The gateway's resolver (session.json)"
     public static let readingsHeading = "How the readings are to be taken (flows.json)"
     public static let verdictsHeading = "What a verdict is (findings.json)"
 
@@ -228,10 +230,24 @@ extension EvidenceWording.Report {
             return "The history holds no packet of this session's connections: the capture is empty."
         case .complete(let packets):
             return "The capture holds every one of the \(packets) packets the history records for this session's connections."
-        case .incomplete(let written, let recorded, let missing):
+        case .incomplete(let written, let recorded, let missing, let withoutRow):
             let reasons = missing.map { "\($0.count) \(missingReason($0.reason))" }.joined(separator: ", ")
-            return "The capture holds \(written) of the \(recorded) packets the history records for this session's "
-                + "connections; the others have no bytes: \(reasons)."
+            var sentence = missing.isEmpty
+                ? "The capture holds every one of the \(recorded) packets the history records for this session's connections."
+                : "The capture holds \(written) of the \(recorded) packets the history records for this session's "
+                    + "connections; the others have no bytes: \(reasons)."
+            if !withoutRow.isEmpty {
+                let lost = withoutRow.map { "\($0.count) \(lossReason($0.reason))" }.joined(separator: ", ")
+                sentence += " In the minutes the session spans, more packets crossed the tap without a row in the history: \(lost)."
+            }
+            return sentence
+        }
+    }
+
+    public static func lossReason(_ reason: PacketLossReason) -> String {
+        switch reason {
+        case .queueFull: "while the recorder's queues were full"
+        case .batchFailed: "in batches the history refused"
         }
     }
 
@@ -285,6 +301,7 @@ extension EvidenceWording.Report {
         public static let caFingerprint = "Local CA SHA-256"
         public static let validationIssuer = "Untrusted issuer SHA-256"
         public static let quicDropped = "UDP/443 dropped"
+        public static let gatewayResolvers = "Gateway's resolvers"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"
         public static let document = "Document"

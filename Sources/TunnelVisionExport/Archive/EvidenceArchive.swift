@@ -42,6 +42,7 @@ enum EvidenceArchive {
             let directory = zip_dir_add(zip, top, zip_flags_t(ZIP_FL_ENC_UTF_8))
             guard directory >= 0 else { throw Failure(reason: String(cString: zip_strerror(zip))) }
             zip_file_set_mtime(zip, zip_uint64_t(directory), mtime, 0)
+            try setMode(Self.folderMode, of: directory, in: zip)
             for name in files {
                 let path = folder.appendingPathComponent(name).path
                 guard let source = zip_source_file(zip, path, 0, -1) else {
@@ -56,6 +57,7 @@ enum EvidenceArchive {
                 let stored = storedUncompressed.contains(name)
                 zip_set_file_compression(zip, zip_uint64_t(index), stored ? ZIP_CM_STORE : ZIP_CM_DEFLATE, stored ? 0 : 1)
                 zip_file_set_mtime(zip, zip_uint64_t(index), mtime, 0)
+                try setMode(Self.fileMode, of: index, in: zip)
             }
             zip_register_progress_callback_with_state(zip, 0.01, { _, fraction, state in
                 guard let state else { return }
@@ -71,6 +73,18 @@ enum EvidenceArchive {
             zip_discard(zip)
             unlink(archive.path)
             throw Failure(reason: "\(archive.path): \(reason)")
+        }
+    }
+
+    /// Unpacked, nobody but the owner may change the bundle and the group may only read it: without
+    /// modes, unzip gives the folder 0777 less the umask, and at umask 000 anyone could swap a file.
+    static let folderMode = mode_t(S_IFDIR) | 0o750
+    static let fileMode = mode_t(S_IFREG) | 0o640
+
+    private static func setMode(_ mode: mode_t, of index: zip_int64_t, in zip: OpaquePointer) throws(Failure) {
+        let attributes = zip_uint32_t(mode) << 16
+        guard zip_file_set_external_attributes(zip, zip_uint64_t(index), 0, zip_uint8_t(ZIP_OPSYS_UNIX), attributes) == 0 else {
+            throw Failure(reason: String(cString: zip_strerror(zip)))
         }
     }
 

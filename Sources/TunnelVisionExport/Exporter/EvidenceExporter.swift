@@ -38,7 +38,7 @@ public struct EvidenceExporter: Sendable {
         progress(.readingHistory)
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
-        let (bundle, capture, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
+        let (bundle, capture, document, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
             () throws(EvidenceExportError) -> URL in
             let made = try EvidenceStaging(in: output)
             staging = made
@@ -56,8 +56,8 @@ public struct EvidenceExporter: Sendable {
         }
         try Self.catching {
             try bundle.eachDocumentFile(keep)
-            try keep(capture.documentFile())
-            try keep(EvidenceReportPDF.file(bundle: bundle, capture: capture.document, creator: exportedWith))
+            try keep(document.documentFile())
+            try keep(EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith))
             try Self.save(EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file(), in: folder)
         }
 
@@ -74,7 +74,13 @@ public struct EvidenceExporter: Sendable {
         progress(.finished)
         return EvidenceExportResult(
             url: placed, byteCount: Self.size(of: placed), fileNames: names, flowCount: bundle.flows.flows.count,
-            findingCount: bundle.findings.findings.count, capture: capture.document)
+            findingCount: bundle.findings.findings.count, capture: document)
+    }
+
+    /// Removes the staging folders in `directory` that a killed export left (their process is
+    /// gone); a running export's are kept. tvctl calls it as it starts, for its working directory.
+    public static func clearStaleStagings(in directory: URL) {
+        EvidenceStaging.clearStale(in: directory)
     }
 
     /// `tunnelvision-evidence-session-<id>-<yyyyMMdd-HHmmss>` in UTC.
@@ -88,8 +94,10 @@ public struct EvidenceExporter: Sendable {
     private func read(
         sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, progress: (EvidenceExportStep) -> Void,
         makeFolder: () throws(EvidenceExportError) -> URL
-    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, URL) {
+    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, EvidenceCaptureDocument, URL) {
         do {
+            // A damaged index answers with the wrong rows, or none: checked before anything is read.
+            try history.checkIntegrity()
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
@@ -106,7 +114,9 @@ public struct EvidenceExporter: Sendable {
                 let capture = try EvidenceCaptureWriter.write(
                     for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith,
                     tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
-                return (bundle, capture, folder)
+                // What crossed the tap without a row is no connection's: counted for the session's span.
+                let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
+                return (bundle, capture, capture.document.counting(packetsWithoutRow: losses), folder)
             }
         } catch {
             throw Self.classify(error)

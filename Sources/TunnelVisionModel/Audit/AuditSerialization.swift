@@ -57,6 +57,18 @@ public enum AuditSerialization {
         }
     }
 
+    /// How a session's gateway resolvers are stored: comma-separated addresses, empty for none.
+    public static func text(ofResolvers resolvers: [IPAddress]) -> String {
+        resolvers.map(\.description).joined(separator: ",")
+    }
+
+    /// Nil when a stored entry is not an address.
+    public static func resolvers(text: String) -> [IPAddress]? {
+        guard !text.isEmpty else { return [] }
+        let addresses = text.split(separator: ",", omittingEmptySubsequences: false).map { IPAddress(String($0)) }
+        return addresses.contains(nil) ? nil : addresses.compactMap { $0 }
+    }
+
     public static func markerKind(code: Int64, label: String?) -> SessionMarkerKind? {
         switch MarkerKindCode(rawValue: code) {
         case .consentGiven: return .consentGiven

@@ -74,6 +74,9 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     public let kind: AuditSessionKind
     public let environment: AuditEnvironment
     public let inspection: InspectionConditions
+    /// The phone's resolvers on the gateway, as the daemon's settings named them when the session
+    /// started: lab infrastructure, whose DNS is judged by the connections that followed it.
+    public let gatewayResolvers: [IPAddress]
     public let startedAt: Date
     /// Nil while open.
     public let endedAt: Date?
@@ -84,7 +87,7 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
 
     public init(
         id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String,
+        inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], startedAt: Date, endedAt: Date?, notes: String,
         validationIssuerFingerprint: String? = nil
     ) {
         self.id = id
@@ -92,6 +95,7 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
         self.kind = kind
         self.environment = environment
         self.inspection = inspection
+        self.gatewayResolvers = gatewayResolvers
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.notes = notes
@@ -107,16 +111,18 @@ public struct AuditSessionDraft: Sendable, Hashable {
     public var kind: AuditSessionKind
     public var environment: AuditEnvironment
     public var inspection: InspectionConditions
+    public var gatewayResolvers: [IPAddress]
     public var notes: String
 
     public init(
         projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, notes: String = ""
+        inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], notes: String = ""
     ) {
         self.projectID = projectID
         self.kind = kind
         self.environment = environment
         self.inspection = inspection
+        self.gatewayResolvers = gatewayResolvers
         self.notes = notes
     }
 }

@@ -26,6 +26,8 @@ public struct DaemonSettings: Sendable, Hashable {
     public var caFingerprint: String?
     /// Where the CA certificate is (group-readable): what `tvctl ca show` prints.
     public var caCertificatePath: String?
+    /// The resolver addresses the phone is configured with: the gateway's own, lab infrastructure.
+    public var resolvers: [String]?
     /// Pairs this version cannot read: a key it does not know, or a value out of its form.
     public var unrecognized: [String: String] = [:]
 
@@ -34,7 +36,8 @@ public struct DaemonSettings: Sendable, Hashable {
         uplink: String? = nil, captureDirectory: String? = nil, snapshotLength: UInt32? = nil, rotationBytes: UInt64? = nil,
         keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
         relayPort: UInt16? = nil, inspectedPorts: [String]? = nil, quicDrop: Bool? = nil,
-        relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil
+        relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil,
+        resolvers: [String]? = nil
     ) {
         self.input = input
         self.inspection = inspection
@@ -53,7 +56,11 @@ public struct DaemonSettings: Sendable, Hashable {
         self.relayRunning = relayRunning
         self.caFingerprint = caFingerprint
         self.caCertificatePath = caCertificatePath
+        self.resolvers = resolvers
     }
+
+    /// The resolvers that are addresses; the daemon only publishes addresses.
+    public var resolverAddresses: [IPAddress] { (resolvers ?? []).compactMap(IPAddress.init) }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
     public var inspectionEnabled: Bool { inspection == true }
@@ -102,6 +109,7 @@ extension DaemonSettings {
             .onOff("relay_running", \.relayRunning),
             .text("ca_sha256", \.caFingerprint),
             .text("ca_certificate", \.caCertificatePath),
+            .list("resolvers", \.resolvers),
         ]
     }
 

@@ -150,3 +150,20 @@ public struct SessionCapturedPacket: Sendable, Hashable {
         self.fileOffset = fileOffset
     }
 }
+
+/// Why packets the tap saw have no row in the history (issue 15). Stored as its raw value:
+/// never renumber a case.
+public enum PacketLossReason: Int64, Sendable, Hashable, CaseIterable {
+    /// Both of the recorder's queues were full: not even the packet's headers could be kept.
+    case queueFull = 0
+    /// The history refused the batch that held the packet's row.
+    case batchFailed = 1
+
+    /// The key documents write.
+    public var name: String {
+        switch self {
+        case .queueFull: "queueFull"
+        case .batchFailed: "batchFailed"
+        }
+    }
+}

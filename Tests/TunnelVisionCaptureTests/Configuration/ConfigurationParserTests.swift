@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionModel
 @testable import TunnelVisionCapture
 
 @Suite struct ConfigurationParserTests {
@@ -57,6 +58,18 @@ import Testing
     @Test func networksOnTheCommandLineReplaceTheFilesList() throws {
         let configuration = try parse(["--client-network", "10.9.0.0/16", "--client-network", "fd09::/48"], file: file)
         #expect(configuration.clientNetworks == ["10.9.0.0/16", "fd09::/48"])
+    }
+
+    @Test func thePhonesResolversAreReadCanonicalAndPublished() throws {
+        let configuration = try parse([], file: "resolver = 10.77.0.1, FD77:0::1\n")
+        #expect(configuration.resolvers == ["10.77.0.1", "fd77::1"])
+        #expect(configuration.publishedSettings.resolvers == ["10.77.0.1", "fd77::1"])
+        let published = DaemonSettings(pairs: configuration.publishedSettings.pairs)
+        #expect(published.resolverAddresses == [IPAddress("10.77.0.1")!, IPAddress("fd77::1")!])
+        #expect(try parse(["--resolver", "192.0.2.53"], file: "resolver = 10.77.0.1\n").resolvers == ["192.0.2.53"])
+        #expect(throws: ConfigurationError.invalidValue(key: "resolver", value: "10.77.0.1, gateway")) {
+            try parse(["--resolver", "10.77.0.1, gateway"])
+        }
     }
 
     @Test(arguments: [

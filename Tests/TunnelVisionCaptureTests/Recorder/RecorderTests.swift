@@ -101,6 +101,18 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(bench.lines.lines.contains(DaemonMessage.recorderBehind(packets: 12).text))
     }
 
+    @Test func aBatchTheHistoryRefusedIsCountedAsPacketsWithoutARow() throws {
+        let bench = try Bench()
+        bench.history.refusesBatches = true
+        for index in 0..<12 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
+        bench.finish()
+
+        #expect(try bench.rowsPerFile() == [:])
+        let losses = try bench.history.store.packetLosses(from: Date(nanosecondsSinceEpoch: base), to: Date())
+        #expect(losses == [.batchFailed: 12])
+        #expect(bench.lines.lines.contains { $0.hasPrefix("the history refused a batch") && $0.contains("counted") })
+    }
+
     @Test func whenTheCaptureCannotBeWrittenPacketsBecomeNotCapturedTheCauseIsSaidOnceAndCaptureResumes() throws {
         var cadence = RecorderCadence()
         cadence.captureRetryNanoseconds = 1_000_000

@@ -63,6 +63,7 @@ final class WatchedHistory: CaptureHistory {
             }
         }
         batches += 1
+        if refusesBatches { throw HistoryError.diskFull(path: store.path) }
         return try store.write(batch, captureSession: captureSession)
     }
     func recordCaptureFile(_ file: CaptureFile) throws { try store.recordCaptureFile(file) }
@@ -83,6 +84,11 @@ final class WatchedHistory: CaptureHistory {
         try store.recordHeartbeat(beat)
     }
     func checkpoint() throws { try store.checkpoint() }
+    /// While set, every batch is refused, as a history whose disk filled up would.
+    var refusesBatches = false
+    func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
+        try store.recordPacketLoss(packets, reason: reason, captureSession: captureSession, at: date)
+    }
 }
 
 /// Collects what the daemon would have logged.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionBuildStamp
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -37,14 +38,16 @@ enum TVCtlBinary {
 
     /// Runs tvctl with the arguments, UTC as the local zone, no colour requested either way.
     static func run(
-        _ arguments: [String], database: String? = nil, environment extra: [String: String] = [:], input: String? = nil
+        _ arguments: [String], database: String? = nil, environment extra: [String: String] = [:], input: String? = nil,
+        in directory: URL? = nil
     ) throws -> Run {
-        let process = try start(arguments, database: database, environment: extra, input: input)
+        let process = try start(arguments, database: database, environment: extra, input: input, in: directory)
         return process.finish()
     }
 
     static func start(
-        _ arguments: [String], database: String?, environment extra: [String: String] = [:], input: String? = nil
+        _ arguments: [String], database: String?, environment extra: [String: String] = [:], input: String? = nil,
+        in directory: URL? = nil
     ) throws -> RunningTVCtl {
         guard let executable else {
             throw TestFailure("tvctl is not built beside the tests: run 'swift build --product tvctl' first")
@@ -52,6 +55,7 @@ enum TVCtlBinary {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "UTC"
         environment["TUNNELVISION_CATALOGUES"] = repository.appendingPathComponent("Catalogues").path
@@ -187,7 +191,7 @@ enum Golden {
     static func text(_ name: String) throws -> String {
         let file = folder.appendingPathComponent(name + ".txt")
         if ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil { return "" }
-        return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: versionMark, with: TunnelVisionBuild.version)
+        return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: versionMark, with: BuildStamp.version)
     }
 
     /// Writes the actual output as the expectation, when asked to (TVCTL_RECORD_GOLDEN=1): for a
@@ -195,7 +199,7 @@ enum Golden {
     static func record(_ name: String, _ actual: String) {
         guard ProcessInfo.processInfo.environment["TVCTL_RECORD_GOLDEN"] != nil else { return }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let text = actual.replacingOccurrences(of: "TunnelVision \(TunnelVisionBuild.version)", with: "TunnelVision \(versionMark)")
+        let text = actual.replacingOccurrences(of: "TunnelVision \(BuildStamp.version)", with: "TunnelVision \(versionMark)")
         try? text.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
     }
 }

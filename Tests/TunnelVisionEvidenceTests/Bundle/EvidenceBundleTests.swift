@@ -67,7 +67,7 @@ struct EvidenceBundleTests {
         for (one, other) in zip(first, second) {
             let differing = zip(one.data.split(separator: 0x0A), other.data.split(separator: 0x0A))
                 .filter { $0 != $1 }.map { String(decoding: $0.0, as: UTF8.self) }
-            #expect(differing == (one.name == "session.json" ? [#"  "exportedAt" : "2026-10-09T13:46:40.000Z","#] : []))
+            #expect(differing == (one.name == "session.json" ? [#"  "exportedAt" : "2026-10-09T13:46:40.000000000Z","#] : []))
         }
     }
 
@@ -89,7 +89,7 @@ struct EvidenceBundleTests {
         #expect(session["exportedWith"] as? String == "tvctl 1.0.0")
         let recording = try #require(session["session"] as? [String: Any])
         #expect(recording["toolVersion"] as? String == "0.9.0")
-        #expect(recording["endedAt"] as? String == "2026-10-09T12:56:40.000Z")
+        #expect(recording["endedAt"] as? String == "2026-10-09T12:56:40.000000000Z")
         let markers = try #require(recording["markers"] as? [[String: Any]])
         #expect(markers.map { $0["id"] as? Int } == [1, 2])
         #expect(markers[1]["label"] as? String == "opened \"settings\"")

@@ -34,7 +34,7 @@ enum EvidenceFixture {
             id: 7, projectID: projectID, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
             inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true),
-            startedAt: start, endedAt: endedAt, notes: "Onboarding, then login")
+            gatewayResolvers: [IPAddress("10.77.0.1")!], startedAt: start, endedAt: endedAt, notes: "Onboarding, then login")
     }
 
     static let markers = [

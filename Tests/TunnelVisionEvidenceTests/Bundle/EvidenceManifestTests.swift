@@ -16,7 +16,7 @@ struct EvidenceManifestTests {
             entries: [Self.entry("session.json"), Self.entry("capture.pcapng"), Self.entry("flows.csv")])
         #expect(manifest.files.map(\.name) == ["capture.pcapng", "flows.csv", "session.json"])
         let json = String(decoding: try manifest.file().data, as: UTF8.self)
-        #expect(json.contains(#""exportedAt" : "2026-10-09T14:23:07.250Z""#))
+        #expect(json.contains(#""exportedAt" : "2026-10-09T14:23:07.250000000Z""#))
         #expect(json.contains(#""format" : "tunnelvision.evidence.manifest""#))
         #expect(json.contains(#""formatVersion" : 1"#))
         #expect(try manifest.file().name == "manifest.json")

@@ -65,14 +65,14 @@ struct EvidenceReportTests {
         #expect(text.contains("Acme Health · 2.4.1 (310) · session 7"))
     }
 
-    @Test func theMethodQuotesTheFourNotesAttributionFirst() throws {
+    @Test func theMethodQuotesTheFiveNotesAttributionFirst() throws {
         let report = try EvidenceReport(bundle: Fixture.bundle(), capture: Self.capture(), limits: .bundled)
         let notes = report.sections[1].blocks.compactMap { block -> String? in
             if case .note(let text) = block { return text }
             return nil
         }
         #expect(notes == [
-            EvidenceWording.Note.attribution, EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)),
+            EvidenceWording.Note.attribution, EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)), EvidenceWording.Note.labInfrastructure,
             EvidenceWording.Note.flowsContents, EvidenceWording.Note.verdicts,
         ])
     }

@@ -27,7 +27,7 @@ struct EvidenceWordingTests {
             .unrecognisedQUICVersion(QUICVersion(0xff00_001d)), .serverAnswerNotRead,
         ]
         let encryptionGaps: [EncryptionGap] = [.unrecognisedOpening, .openingNotRead, .unrecognisedQUICVersion(.v1), .datagramsNotRead]
-        let hostGaps: [HostGap] = [.allowlistEmpty, .candidatesDisagree(attributedNameAllowed: true), .candidatesDisagree(attributedNameAllowed: false)]
+        let hostGaps: [HostGap] = [.allowlistEmpty, .candidatesDisagree(attributedNameAllowed: true), .candidatesDisagree(attributedNameAllowed: false), .gatewayResolver]
         let verdicts: [RequirementVerdict] = [.contradicted, .observedWithoutContradiction] + NotAssessedReason.allCases.map { .notAssessed($0) }
         let conditions = InspectionMode.allCases.flatMap { mode in
             [true, false].map { InspectionConditions(mode: mode, caTrusted: $0) }
@@ -38,7 +38,8 @@ struct EvidenceWordingTests {
         ] + RelaySpliceReason.allCases.map(CertificateValidationGap.notInspected)
         let standings: [EvidenceCaptureStanding] = [
             .nothingRecorded, .complete(packets: 3),
-            .incomplete(written: 1, recorded: 4, missing: EvidenceMissingReason.allCases.map { EvidenceMissingPackets(reason: $0, count: 1) }),
+            .incomplete(written: 1, recorded: 4, missing: EvidenceMissingReason.allCases.map { EvidenceMissingPackets(reason: $0, count: 1) },
+                        withoutRow: PacketLossReason.allCases.map { EvidencePacketLoss(reason: $0, count: 2) }),
         ]
         typealias Report = EvidenceWording.Report
         return evidence.map { Words.statement(of: $0, minimum: .tls12) }
@@ -47,7 +48,7 @@ struct EvidenceWordingTests {
             + ConsentGap.allCases.map(Words.statement(of:)) + verdicts.map(Words.statement(of:))
             + validationGaps.map(Words.statement(of:))
             + [Words.Note.attribution, Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 2)), Words.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 0)), Words.Note.flowsContents, Words.Note.verdicts,
-               Words.Note.captureContents, Words.Note.packetComments]
+               Words.Note.captureContents, Words.Note.packetComments, Words.Note.labInfrastructure, Words.Note.packetsWithoutRow]
             + conditions.map(Report.pinningReadability) + standings.map(Report.standing)
             + conditions.map(Report.validationReadability) + InspectionMode.allCases.map(Report.inspectionMode)
             + [Report.noMarkers, Report.emptyAllowlist, Report.noFindings, Report.everythingLookedAt, Report.noTLSReadings,
@@ -61,6 +62,64 @@ struct EvidenceWordingTests {
             let lowered = sentence.lowercased()
             #expect(!Self.forbidden.contains { lowered.contains($0) }, "\(sentence)")
         }
+    }
+
+    /// Every string literal of every wording file of the sources, found by walking them: a sentence
+    /// added later is covered without anyone adding it to a list.
+    @Test func noLiteralOfAnyWordingFileClaimsAResult() throws {
+        let files = try WordingSources.files()
+        #expect(files.count >= 8, "wording files found: \(files.map(\.lastPathComponent))")
+        var literals = 0
+        for file in files {
+            for literal in try WordingSources.literals(in: file) {
+                literals += 1
+                // The relay's "passed through" says what it did with a connection, not a result.
+                let lowered = literal.lowercased().replacingOccurrences(of: "passed through", with: "")
+                #expect(!Self.forbidden.contains { lowered.contains($0) }, "\(file.lastPathComponent): \(literal)")
+            }
+        }
+        #expect(literals > 200)
+    }
+
+    @Test(arguments: [
+        (RequirementVerdict.notAssessed(.inspectionOff),
+         "Not assessed: the session was recorded with TLS inspection off, so no connection could show it either way."),
+        (RequirementVerdict.notAssessed(.caNotTrusted),
+         "Not assessed: the local CA was not declared trusted on the phone, so no connection could show it either way."),
+    ])
+    func aNotAssessedVerdictNamesTheConditionThatKeptTheCheckOut(verdict: RequirementVerdict, expected: String) {
+        #expect(EvidenceWording.statement(of: verdict) == expected)
+    }
+
+    @Test func theCaptureSectionSaysHowManyCrossedWithoutARowAndWhy() {
+        let standing = EvidenceCaptureStanding(
+            EvidencePacketTally(written: 10, withoutBytes: [:]), withoutRow: [.queueFull: 3, .batchFailed: 4])
+        #expect(EvidenceWording.Report.standing(standing)
+            == "The capture holds every one of the 10 packets the history records for this session's connections. "
+            + "In the minutes the session spans, more packets crossed the tap without a row in the history: "
+            + "3 while the recorder's queues were full, 4 in batches the history refused.")
+        #expect(EvidenceCaptureStanding(EvidencePacketTally(written: 10, withoutBytes: [:])) == .complete(packets: 10))
+    }
+
+    @Test func theClientsOfferIsSaidOfThePhoneNeverOfTheApp() {
+        let offers: [ClientOfferGap] = [.notRead, .ceilingOnly(.tls12), .encryptedClientHello, .listsWeakerVersion, .listNotConclusive]
+        for offer in offers {
+            let sentence = EvidenceWording.statement(of: TLSVersionGap.appNegotiationNotObserved(offer, upstreamVersion: .tls13))
+            #expect(sentence.contains("the phone's") && !sentence.contains("the app's"), "\(sentence)")
+        }
+        #expect(EvidenceWording.statement(of: ClientOfferGap.notRead) == "the phone's own ClientHello was not read.")
+    }
+
+    @Test(arguments: [
+        (EvidenceWording.statement(of: HostGap.gatewayResolver),
+         "A query to the gateway's resolver: where the names it asked for led is judged on the connections that followed."),
+        (EvidenceWording.statement(of: FindingEvidence.unnamedFlow(.dnsToOtherResolver), minimum: .tls12),
+         "A DNS query to a resolver other than the gateway's."),
+        (EvidenceWording.statement(of: FindingEvidence.cleartextTraffic(.dns), minimum: .tls12),
+         "Cleartext DNS to another resolver: datagrams went to port 53 of a resolver other than the gateway's."),
+    ])
+    func theResolverSentencesReadAsIssue15Says(sentence: String, expected: String) {
+        #expect(sentence == expected)
     }
 
     @Test func noStatementCarriesTheDataOfItsFinding() {
