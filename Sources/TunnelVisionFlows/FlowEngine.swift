@@ -134,13 +134,8 @@ public struct FlowEngine {
         )
         var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
                             lastSeenNanoseconds: now)
-        switch key.proto {
-        case .tcp:
+        if key.proto == .tcp {
             flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))
-        case .udp where remote.port == 443:
-            flow.reading = .quic(ClientInitialReader())
-        default:
-            break
         }
         return flow
     }

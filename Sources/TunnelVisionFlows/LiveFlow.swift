@@ -14,6 +14,8 @@ struct LiveFlow {
     var isDirty = true
     var lifecycle = TCPLifecycle()
     var reading: FlowReading?
+    /// The QUIC reading is over (read, or the datagrams were not QUIC): it does not begin again.
+    var quicReadingEnded = false
     /// Neighbours in the table's least-recently-seen list.
     var previous = -1
     var next = -1

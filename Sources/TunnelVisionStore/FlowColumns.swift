@@ -42,6 +42,8 @@ enum FlowColumns {
         ("server_certificates", .unlessAbsent),
         ("quic_version", .unlessAbsent),
         ("quic_end", .withGroup(leader: "quic_version")),
+        ("http_host", .keepFirst),
+        ("client_early_data", .withGroup(leader: "client_versions_form")),
     ]
 
     /// `?1` is the capture session; the columns follow from `?2`. The audit session is read in
@@ -121,6 +123,8 @@ enum FlowColumns {
             .optionalText(flow.serverCertificates.map(FlowCoding.certificatesJSON)),
             .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
+            .optionalText(flow.httpHost),
+            .optionalInteger(client.map { $0.offersEarlyData ? 1 : 0 }),
         ]
     }
 
@@ -165,6 +169,13 @@ enum FlowColumns {
             state.quic = QUICReading(
                 version: QUICVersion(UInt32(truncatingIfNeeded: quicVersion)),
                 end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
+        }
+        state.httpHost = row.textOrNil(next())
+        if row.bool(next()), let offer = state.clientTLS {
+            state.clientTLS = ClientTLSOffer(
+                versionsForm: offer.versionsForm, versions: offer.versions, applicationProtocols: offer.applicationProtocols,
+                omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,
+                hasEncryptedClientHello: offer.hasEncryptedClientHello, offersEarlyData: true)
         }
         return StoredFlow(id: row.int64(0), state: state)
     }

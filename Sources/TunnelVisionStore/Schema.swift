@@ -140,5 +140,10 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
+        // 4 (issue 16): the host an HTTP request named, and 0-RTT offered in the ClientHello.
+        """
+        ALTER TABLE flows ADD COLUMN http_host TEXT;
+        ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
+        """,
     ]
 }

@@ -25,7 +25,8 @@ import TunnelVisionModel
             "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
         ])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
-        #expect(try columns("flows", store).last == "audit_session_id")
+        // Later migrations append: issue 16's two columns follow the tag.
+        #expect(try Array(columns("flows", store).suffix(3)) == ["audit_session_id", "http_host", "client_early_data"])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])

@@ -60,7 +60,8 @@ public final class CaptureDaemon {
         let counters = DatapathCounters()
         let source = try makeInput(queues: queues, counters: counters, clock: clock)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
-                                session: session, clock: clock, retention: configuration.retention, log: log)
+                                session: session, clock: clock, retention: configuration.retention, log: log,
+                                virtioHeaderLength: source.virtioHeaderLength)
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
 

@@ -28,7 +28,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
 
     public struct Name: Encodable, Sendable, Hashable {
         public let text: String
-        /// sni / dns.
+        /// sni / httpHost / dns.
         public let origin: String
     }
 
@@ -40,6 +40,9 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let omittedApplicationProtocols: Int
         public let droppedIdentifiers: Int
         public let encryptedClientHello: Bool
+        /// Present (true) when the ClientHello offered 0-RTT early data; whether the server
+        /// accepted it is not visible outside the encrypted handshake.
+        public let earlyDataOffered: Bool?
     }
 
     public struct ServerTLS: Encodable, Sendable, Hashable {
@@ -89,6 +92,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let tlsStatus: String
     public let name: Name?
     public let sni: String?
+    /// The host the phone's HTTP request named (its Host field or absolute target).
+    public let httpHost: String?
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
@@ -113,6 +118,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         tlsStatus = flow.tlsStatus.name
         name = flow.name.map { Name(text: $0.text, origin: $0.origin.rawValue) }
         sni = flow.sni
+        httpHost = flow.httpHost
         dnsName = flow.resolvedName?.name
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
@@ -123,7 +129,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
                 applicationProtocols: offer.applicationProtocols,
                 omittedApplicationProtocols: offer.omittedApplicationProtocols,
                 droppedIdentifiers: offer.droppedIdentifiers,
-                encryptedClientHello: offer.hasEncryptedClientHello)
+                encryptedClientHello: offer.hasEncryptedClientHello,
+                earlyDataOffered: offer.offersEarlyData ? true : nil)
         }
         serverTLS = flow.serverTLS.map(Self.serverTLS)
         quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }

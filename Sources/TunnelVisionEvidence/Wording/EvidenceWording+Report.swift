@@ -142,6 +142,7 @@ extension EvidenceWording.Report {
     public static func nameOrigin(_ origin: FlowName.Origin?) -> String {
         switch origin {
         case .sni: "announced (SNI)"
+        case .httpHost: "announced (HTTP Host)"
         case .dns: "inferred from DNS"
         case nil: "—"
         }
