@@ -146,18 +146,12 @@ enum Schema {
         ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
         """,
         // issue 17: a change marker on every flow, so that a live view reads only the flows
-        // written since its last read. Triggers keep it on every insert and update, whichever
-        // path writes; the guard keeps the trigger's own update from firing it again.
+        // written since its last read. The flow upserts (FlowColumns) set it; an index keeps
+        // both the next marker and a read of what changed since cheap.
         """
         ALTER TABLE flows ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
         UPDATE flows SET changed = id;
         CREATE INDEX flows_changed ON flows (changed);
-        CREATE TRIGGER flows_changed_on_insert AFTER INSERT ON flows BEGIN
-            UPDATE flows SET changed = (SELECT IFNULL(MAX(changed), 0) + 1 FROM flows) WHERE id = NEW.id;
-        END;
-        CREATE TRIGGER flows_changed_on_update AFTER UPDATE ON flows WHEN NEW.changed IS OLD.changed BEGIN
-            UPDATE flows SET changed = (SELECT IFNULL(MAX(changed), 0) + 1 FROM flows) WHERE id = NEW.id;
-        END;
         """,
     ]
 }
