@@ -40,7 +40,7 @@ let package = Package(
         // history, the offline import, retention, the daemon's runtime.
         .target(name: "TunnelVisionCapture", dependencies: [
             "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "CPcap",
+            "TunnelVisionCaptureFiles", "TunnelVisionRelay", "CPcap",
         ]),
         // Pure: the documents of an evidence bundle, the report and its page layout.
         .target(name: "TunnelVisionEvidence", dependencies: ["TunnelVisionModel", "TunnelVisionAudit"]),

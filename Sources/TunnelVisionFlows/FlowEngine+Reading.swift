@@ -43,6 +43,8 @@ extension FlowEngine {
             if reading.outbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
             reading.readOutbound(certificates: &certificates)
         case .inbound:
+            // Our own TLS server's bytes are not the server's reading (issue 12).
+            guard !table[slot].relayOwnsServerSide else { return }
             guard reading.outbound.base != nil || reading.carriesDNS,
                   reading.inbound.insert(sequence: sequence, payload: payload) else { return }
             if reading.inbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
@@ -64,8 +66,10 @@ extension FlowEngine {
             apply(hello, slot: slot)
         }
         if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
-        if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
-        if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
+        if !table[slot].relayOwnsServerSide {
+            if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
+            if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
+        }
         if reading.isSettled {
             if reading.clientSpeaksTLS, reading.server.answer == nil { statistics.serverAnswersUnread += 1 }
             table[slot].reading = nil

@@ -73,6 +73,10 @@ public struct FlowEngine {
         for slot in 0..<table.count where table[slot].isDirty {
             pending.flows.append(table[slot].upsert)
             table[slot].isDirty = false
+            if let record = table[slot].relayFactsToWrite {
+                pending.relayFacts.append(record)
+                table[slot].relayFactsDirty = false
+            }
         }
         defer { pending = HistoryBatch() }
         return pending
@@ -179,6 +183,7 @@ public struct FlowEngine {
         let flow = table.remove(slot)
         awaitingRows[flow.handle] = nil
         if flow.isDirty { pending.flows.append(flow.upsert) }
+        if flow.isDirty, let record = flow.relayFactsToWrite { pending.relayFacts.append(record) }
     }
 
     private mutating func count(_ packet: DecodedPacket, direction: Direction, into slot: Int, at now: Int64) {

@@ -108,6 +108,12 @@ public protocol RelayObserver: AnyObject, Sendable {
     func relayDidRollBack(_ leg: RelayPhoneLeg)
     /// The outcome is known, or the connection ended (`report.isFinal`).
     func relayDidReport(_ report: RelayReport)
+    /// When a termination begins: what the phone's open recording asks to be shown (issue 13).
+    /// Read from the database by the daemon; the default is the installed CA's leaf. Nil when it
+    /// cannot be read: then nothing is presented, rather than a leaf the recording did not ask for.
+    func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation?
+    /// The leaf a termination is about to show the phone, before its first byte is written.
+    func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg)
 }
 
 /// The phone's connection as the tap sees it: the phone's endpoint and where it was going.
@@ -124,30 +130,9 @@ public struct RelayPhoneLeg: Sendable, Hashable {
     public var flowKey: FlowKey { FlowKey(proto: .tcp, phone, originalDestination) }
 }
 
-/// Why the relay passed a connection through untouched.
-public enum SpliceReason: String, Sendable, Hashable, CaseIterable {
-    case inspectionOff
-    case portNotInspected
-    /// The first bytes were not TLS (plain HTTP, another protocol).
-    case notTLS
-    /// A TLS handshake record whose first message is not a ClientHello the reader can take
-    /// (another message, or a ClientHello over the reader's 16 KiB bound).
-    case unreadableClientHello
-    /// A ClientHello without server_name (an SSL 2.0-format hello never has one).
-    case noServerName
-    /// A connection to this host refused our certificate earlier in this run.
-    case hostRemembered
-    /// 64 KiB held and still no complete ClientHello.
-    case holdFull
-    /// The phone sent nothing (or not all of its ClientHello) within the hold's time.
-    case holdTimedOut
-    /// The phone closed its side before its first message was complete.
-    case phoneClosedDuringHold
-    /// The server spoke before the phone finished its first message: not a TLS client's stream.
-    case serverSpokeFirst
-    /// The CA could not be loaded; the relay only splices.
-    case noCertificateAuthority
-}
+/// Why the relay passed a connection through untouched: the model's list (issue 13), because a
+/// flow keeps the reason and the certificate validation check reads it.
+public typealias SpliceReason = RelaySpliceReason
 
 public enum RelayDecision: Sendable, Hashable {
     case terminate(serverName: String)

@@ -37,7 +37,9 @@ public final class RelayServer: @unchecked Sendable {
         loop = try EventLoop()
         let tls = try RelayTLS(upstreamTrust: configuration.upstreamTrust)
         let minter = try authority.map { authority throws(RelayError) in
-            try LeafMinter(authority: authority, cacheEntries: configuration.limits.leafCacheEntries)
+            PresentationMinter(
+                installed: try LeafMinter(authority: authority, cacheEntries: configuration.limits.leafCacheEntries),
+                recordingAuthorityDirectory: (configuration.certificateAuthority.keyPath as NSString).deletingLastPathComponent)
         }
         context = RelayContext(configuration: configuration, tls: tls, minter: minter, observer: observer, loop: loop)
         for family in [IPAddress.Family.v4, .v6] {

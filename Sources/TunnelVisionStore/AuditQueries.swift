@@ -6,7 +6,8 @@ import TunnelVisionModel
 enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes
+        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
+        validation_ca_fingerprint
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -93,11 +94,20 @@ enum AuditQueries {
         guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
             return nil
         }
+        let mode: InspectionMode
+        if let code = row.int64OrNil(15) {
+            guard let stored = AuditSerialization.inspectionMode(code: code) else { return nil }
+            mode = stored
+        } else {
+            mode = row.bool(8) ? .pinning : .off
+        }
         return AuditSession(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
-            inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
-            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12))
+            inspection: InspectionConditions(
+                mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
+            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
+            validationIssuerFingerprint: row.textOrNil(16))
     }
 }
 

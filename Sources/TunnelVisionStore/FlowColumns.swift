@@ -87,7 +87,12 @@ enum FlowColumns {
             """
     }()
 
+    /// The relay's facts (issue 12) ride along, read from `flow_relay`: what the certificate
+    /// validation check reads of a flow (issue 13).
     static let selectList = "id, " + all.map(\.name).joined(separator: ", ")
+        + ", (SELECT decision FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT event FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT alert FROM flow_relay WHERE flow_id = flows.id)"
 
     /// The values of `all`, in its order.
     static func values(of flow: FlowState) -> [SQLValue] {
@@ -181,6 +186,8 @@ enum FlowColumns {
                 omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,
                 hasEncryptedClientHello: offer.hasEncryptedClientHello, offersEarlyData: true)
         }
+        let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
+        state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)
     }
 }

@@ -56,17 +56,32 @@ extension FlowStore {
             let release = draft.kind.release
             try db.statement("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
-                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped,
+                    inspection_mode)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
                     .optionalText(release?.version), .optionalText(release?.build),
                     .text(draft.environment.deviceModel), .text(draft.environment.osVersion),
                     .text(draft.environment.toolVersion), .bool(draft.inspection.inspectionEnabled),
-                    .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes))
+                    .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes),
+                    .optionalText(draft.inspection.caFingerprint), .bool(draft.inspection.quicDropped),
+                    .integer(AuditSerialization.code(of: draft.inspection.mode).rawValue))
                 .run()
             return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!
+        }
+    }
+
+    /// The fingerprint of the CA the relay made for this recording alone: the first one stays,
+    /// so that the session names the issuer its connections were shown (issue 13).
+    public func recordValidationIssuer(sessionID: Int64, fingerprint: String) throws {
+        try write { db in
+            try db.statement("""
+                UPDATE audit_sessions SET validation_ca_fingerprint = COALESCE(validation_ca_fingerprint, ?) WHERE id = ?
+                """)
+                .bind(.text(fingerprint), .integer(sessionID))
+                .run()
         }
     }
 

@@ -145,7 +145,34 @@ enum Schema {
         ALTER TABLE flows ADD COLUMN http_host TEXT;
         ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
         """,
-        // issue 17: a change marker on every flow, so that a live view reads only the flows
+        // 5 (issue 12): what the TLS inspection relay kept of a flow, and which CA a session's
+        // inspection ran with and whether UDP/443 was dropped.
+        """
+        CREATE TABLE flow_relay (
+            flow_id INTEGER PRIMARY KEY REFERENCES flows(id) ON DELETE CASCADE,
+            decision TEXT NOT NULL,
+            event TEXT,
+            alert INTEGER,
+            reason TEXT,
+            upstream_verified INTEGER,
+            upstream_verification TEXT,
+            upstream_alpn TEXT,
+            key_log TEXT NOT NULL DEFAULT ''
+        );
+        ALTER TABLE audit_sessions ADD COLUMN ca_fingerprint TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN quic_dropped INTEGER NOT NULL DEFAULT 0;
+        -- Before this step no relay existed: a session that recorded inspection on from the
+        -- daemon's setting alone was never inspected, and must not say pinning can be read.
+        UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
+        """,
+        // 6 (issue 13): certificate validation runs: what the relay presents during a recording and
+        // the fingerprint of the CA it made for that recording alone. A session from before has
+        // no mode: it is read from inspection_enabled.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
+        ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
+        """,
+        // 7 (issue 17): a change marker on every flow, so that a live view reads only the flows
         // written since its last read. The flow upserts (FlowColumns) set it; an index keeps
         // both the next marker and a read of what changed since cheap.
         """

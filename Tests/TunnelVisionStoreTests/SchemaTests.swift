@@ -23,7 +23,16 @@ import TunnelVisionModel
         #expect(try columns("audit_sessions", store) == [
             "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
             "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
+            // issue 12: which CA the relay ran with, and the UDP/443 drop.
+            "ca_fingerprint", "quic_dropped",
+            // issue 13: what the relay presents, and the recording's own CA.
+            "inspection_mode", "validation_ca_fingerprint",
         ])
+        #expect(try columns("flow_relay", store) == [
+            "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",
+            "upstream_alpn", "key_log",
+        ])
+        #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
         // Later migrations append: issue 16's two columns follow the tag, then issue 17's change marker.
         #expect(try Array(columns("flows", store).suffix(4)) == ["audit_session_id", "http_host", "client_early_data", "changed"])

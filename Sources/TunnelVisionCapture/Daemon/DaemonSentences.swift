@@ -20,6 +20,8 @@ public enum DaemonMessage: Sendable, Hashable {
     case stopping(signal: Int32)
     case stopped(packets: UInt64, notCaptured: UInt64)
     case imported(path: String, packets: Int, flows: Int)
+    case relayStarted(port: UInt16, ports: [UInt16], caFingerprint: String)
+    case relayUpdatesLost(Int)
 
     public var text: String {
         switch self {
@@ -55,6 +57,10 @@ public enum DaemonMessage: Sendable, Hashable {
             "stopped after \(packets) packets (\(notCaptured) not captured)"
         case .imported(let path, let packets, let flows):
             "imported \(path): \(packets) packets, \(flows) flows"
+        case .relayStarted(let port, let ports, let fingerprint):
+            "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint)"
+        case .relayUpdatesLost(let count):
+            "\(count) messages of the relay were not recorded: the recorder was behind, or they named a flow the tap never saw"
         }
     }
 }
@@ -72,10 +78,10 @@ extension DaemonMessage {
     /// An error loses or risks evidence; a warning is evidence kept with a gap said; the rest is routine.
     public var priority: DaemonLogPriority {
         switch self {
-        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed: .error
+        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
         case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall: .warning
         case .captureResumed, .stopping: .notice
-        case .started, .retentionDeleted, .stopped, .imported: .info
+        case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }
     }
 }
@@ -141,6 +147,7 @@ extension DaemonStartError {
         case .tun(let error): error.message
         case .interface(let error): error.message
         case .inputUnavailable(let input): "cannot read \(input)."
+        case .relay(let error): "cannot start TLS inspection: \(error.description) Or set inspection = off."
         }
     }
 }

@@ -67,6 +67,8 @@ struct FlowSnapshot {
     let flows: [StoredFlow]
     /// Every flow changed after it was read has a higher marker.
     let marker: FlowChangeMarker
+    /// The relay's facts of those flows, by flow id (issue 12).
+    let relayFacts: [Int64: RelayFlowFacts]
 
     var projectName: String { project?.name ?? "" }
 
@@ -85,7 +87,8 @@ struct FlowSnapshot {
                 flowCount: try store.flowCount(inAuditSession: session.id),
                 flows: newest ? try store.newestFlows(inAuditSession: session.id, limit: limit)
                     : try store.flows(inAuditSession: session.id, limit: limit),
-                marker: try store.flowChangeMarker())
+                marker: try store.flowChangeMarker(),
+                relayFacts: try store.relayFacts(inAuditSession: session.id))
         }
     }
 
@@ -107,6 +110,6 @@ struct FlowSnapshot {
         return JSONShape.FlowList(
             session: JSONShape.Session(session, projectName: projectName, flowCount: flowCount),
             total: flowCount, limit: limit, truncated: shown.count < flowCount,
-            flows: shown.map { JSONShape.Flow($0, findingIDs: identifiers?.ids(ofFlow: $0.id)) })
+            flows: shown.map { JSONShape.Flow($0, findingIDs: identifiers?.ids(ofFlow: $0.id), relay: relayFacts[$0.id]) })
     }
 }

@@ -15,6 +15,9 @@ struct DaemonStatus {
     let heartbeat: DaemonHeartbeat?
     let captureSession: CaptureSession?
     let inspectionEnabled: Bool
+    /// The CA the running relay signs with (issue 12); nil when it was not running with one.
+    let inspectingCAFingerprint: String?
+    let relayPort: UInt16?
     let recording: AuditRecording?
     let recordingFlows: Int
     let captureFiles: [CaptureFile]
@@ -41,6 +44,7 @@ struct DaemonStatus {
                 return DaemonStatus(
                     heartbeat: heartbeat, captureSession: capture,
                     inspectionEnabled: settings?.inspectionEnabled ?? false,
+                    inspectingCAFingerprint: settings?.inspectingCAFingerprint, relayPort: settings?.relayPort,
                     recording: recording,
                     recordingFlows: try recording.map { try snapshot.flowCount(inAuditSession: $0.session.id) } ?? 0,
                     captureFiles: try snapshot.captureFiles(),

@@ -45,6 +45,8 @@ extension JSONShape {
         public let traffic: Traffic?
         public let rates: Rates?
         public let inspectionEnabled: Bool
+        /// The CA the running relay signs with; absent when no relay runs with one.
+        public let inspectionCASHA256: String?
         public let recording: Session?
         public let disk: Disk
 
@@ -63,6 +65,7 @@ extension JSONShape {
             }
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled
+            inspectionCASHA256 = status.isRunning(at: now) ? status.inspectingCAFingerprint : nil
             recording = status.recording.map { Session($0.session, projectName: $0.projectName, flowCount: status.recordingFlows) }
             disk = Disk(
                 historyBytes: status.historyBytes, captureFiles: status.captureFiles.count,

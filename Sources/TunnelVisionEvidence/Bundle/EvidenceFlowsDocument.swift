@@ -102,10 +102,36 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let quic: QUIC?
     /// Always present: when it could not be seen, it says why.
     public let serverCertificate: ServerCertificate
+    /// What the inspection relay kept of the connection (issue 12); absent when it did not handle it.
+    public let relay: Relay?
     /// The findings the flow proves; absent where they were not assessed (a live view).
     public let findingIDs: [String]?
 
-    public init(_ flow: StoredFlow, findingIDs: [String]?) {
+    /// The relay's facts without its key log: the secrets leave the history only with --with-keys,
+    /// inside capture.pcapng; here only how many lines there are.
+    public struct Relay: Encodable, Sendable, Hashable {
+        public let decision: String
+        public let event: String?
+        public let alert: UInt8?
+        public let reason: String?
+        public let upstreamCertificateVerified: Bool?
+        public let upstreamVerification: String?
+        public let upstreamApplicationProtocol: String?
+        public let keyLogLines: Int
+
+        init(_ facts: RelayFlowFacts) {
+            decision = facts.decision
+            event = facts.event
+            alert = facts.alert
+            reason = facts.reason
+            upstreamCertificateVerified = facts.upstreamVerified
+            upstreamVerification = facts.upstreamVerification
+            upstreamApplicationProtocol = facts.upstreamApplicationProtocol
+            keyLogLines = facts.keyLog.count
+        }
+    }
+
+    public init(_ flow: StoredFlow, findingIDs: [String]?, relay: RelayFlowFacts? = nil) {
         id = flow.id
         self.protocol = flow.key.proto.name
         firstSeen = flow.firstSeen
@@ -135,6 +161,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         serverTLS = flow.serverTLS.map(Self.serverTLS)
         quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }
         serverCertificate = Self.certificate(flow.certificateVisibility)
+        self.relay = relay.map(Relay.init)
         self.findingIDs = findingIDs
     }
 

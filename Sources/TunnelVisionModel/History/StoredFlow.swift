@@ -84,13 +84,15 @@ public struct FlowState: Sendable, Hashable {
     public var clientTLS: ClientTLSOffer?
     public var quic: QUICReading?
     public var streamOpening: StreamOpening?
+    /// What the relay saw, when it was offered the connection.
+    public var relay: RelayRecord?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
         packetCount: UInt64 = 0, tlsStatus: TLSInspectionStatus = .plaintext, sni: String? = nil,
         resolvedName: ResolvedName? = nil, serverTLS: ServerTLSAnswer? = nil,
         serverCertificates: ServerCertificateReading? = nil, clientTLS: ClientTLSOffer? = nil,
-        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, httpHost: String? = nil
+        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, httpHost: String? = nil, relay: RelayRecord? = nil
     ) {
         self.key = key
         self.firstSeen = firstSeen
@@ -107,6 +109,7 @@ public struct FlowState: Sendable, Hashable {
         self.quic = quic
         self.streamOpening = streamOpening
         self.httpHost = httpHost
+        self.relay = relay
     }
 
     public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }

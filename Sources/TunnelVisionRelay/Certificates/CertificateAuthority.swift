@@ -35,12 +35,14 @@ public final class CertificateAuthority: @unchecked Sendable {
     }
 
     /// Loads the CA from its two files, or makes it when neither exists (the daemon's first start).
-    public static func loadOrCreate(_ files: CertificateAuthorityFiles, now: Date = Date()) throws(RelayError) -> CertificateAuthority {
+    public static func loadOrCreate(
+        _ files: CertificateAuthorityFiles, now: Date = Date(), commonName: String? = nil
+    ) throws(RelayError) -> CertificateAuthority {
         let manager = FileManager.default
         let hasKey = manager.fileExists(atPath: files.keyPath)
         let hasCertificate = manager.fileExists(atPath: files.certificatePath)
         switch (hasKey, hasCertificate) {
-        case (false, false): return try create(files, now: now)
+        case (false, false): return try create(files, now: now, commonName: commonName)
         case (true, false): throw .certificateAuthorityHalfPresent(present: files.keyPath, missing: files.certificatePath)
         case (false, true): throw .certificateAuthorityHalfPresent(present: files.certificatePath, missing: files.keyPath)
         case (true, true): return try load(files)
@@ -79,14 +81,16 @@ public final class CertificateAuthority: @unchecked Sendable {
 
     /// Makes a new CA and writes it, replacing any old one (a root command: the refusal memory
     /// of a running relay must be cleared with it). The key is written 0600, the certificate 0640.
-    public static func create(_ files: CertificateAuthorityFiles, now: Date = Date()) throws(RelayError) -> CertificateAuthority {
+    public static func create(
+        _ files: CertificateAuthorityFiles, now: Date = Date(), commonName: String? = nil
+    ) throws(RelayError) -> CertificateAuthority {
         let key = try OpenSSLSupport.generateP256()
         guard let certificate = X509_new() else {
             EVP_PKEY_free(key)
             throw OpenSSLSupport.failure("make a certificate")
         }
         do {
-            try sign(certificate, key: key, now: now)
+            try sign(certificate, key: key, now: now, commonName: commonName)
         } catch {
             X509_free(certificate)
             EVP_PKEY_free(key)
@@ -101,14 +105,14 @@ public final class CertificateAuthority: @unchecked Sendable {
         return made
     }
 
-    private static func sign(_ certificate: OpaquePointer, key: OpaquePointer, now: Date) throws(RelayError) {
+    private static func sign(_ certificate: OpaquePointer, key: OpaquePointer, now: Date, commonName: String?) throws(RelayError) {
         let start = Int(now.timeIntervalSince1970)
         guard X509_set_version(certificate, 2) == 1 else { throw OpenSSLSupport.failure("set the version") }
         try OpenSSLSupport.setRandomSerial(certificate)
         try OpenSSLSupport.setValidity(certificate, from: start - 86_400, to: start + validityDays * 86_400)
         guard let name = X509_get_subject_name(certificate) else { throw OpenSSLSupport.failure("read the subject") }
         let host = ProcessInfo.processInfo.hostName
-        try OpenSSLSupport.setCommonName("TunnelVision inspection CA (\(host))", on: name)
+        try OpenSSLSupport.setCommonName(commonName ?? "TunnelVision inspection CA (\(host))", on: name)
         guard X509_set_issuer_name(certificate, name) == 1, X509_set_pubkey(certificate, key) == 1 else {
             throw OpenSSLSupport.failure("set the issuer")
         }

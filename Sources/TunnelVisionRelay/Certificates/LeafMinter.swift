@@ -46,17 +46,25 @@ final class LeafMinter {
     }
 
     private func mint(_ name: String, now: Int) throws(RelayError) -> Leaf {
+        let leaf = try Self.sign(name, key: leafKey, issuer: authority, from: now - Self.backdating, to: now - Self.backdating + Self.lifetime)
+        minted += 1
+        return leaf
+    }
+
+    /// A leaf for `name` (its CN and only SAN) with the run's key, signed by `issuer`, valid from `start` to `end`.
+    static func sign(
+        _ name: String, key leafKey: OpaquePointer, issuer authority: CertificateAuthority, from start: Int, to notAfter: Int
+    ) throws(RelayError) -> Leaf {
         // The name came through the wire reader's host-name check; this is the guard that a
         // character with meaning in OpenSSL's extension syntax can never reach it.
         guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
             || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { throw .openSSL(operation: "mint a leaf", reason: "\(name) is not a host name") }
         guard let certificate = X509_new() else { throw OpenSSLSupport.failure("make a leaf") }
-        let notAfter = now - Self.backdating + Self.lifetime
         do throws(RelayError) {
             guard X509_set_version(certificate, 2) == 1 else { throw OpenSSLSupport.failure("set the version") }
             try OpenSSLSupport.setRandomSerial(certificate)
-            try OpenSSLSupport.setValidity(certificate, from: now - Self.backdating, to: notAfter)
+            try OpenSSLSupport.setValidity(certificate, from: start, to: notAfter)
             guard let subject = X509_get_subject_name(certificate) else { throw OpenSSLSupport.failure("read the subject") }
             try OpenSSLSupport.setCommonName(name, on: subject)
             guard X509_set_issuer_name(certificate, X509_get_subject_name(authority.certificate)) == 1,
@@ -73,7 +81,6 @@ final class LeafMinter {
             X509_free(certificate)
             throw error
         }
-        minted += 1
         return Leaf(certificate: certificate, notAfter: notAfter)
     }
 }

@@ -43,6 +43,8 @@ final class RelayConnection {
     private var upstreamEnded = false, upstreamWasReset = false
     private var phoneShutDown = false, upstreamShutDown = false
     private var announcedAnswer = false
+    /// The leaf shown was made to be refused (a validation recording).
+    private var presentsDefect = false
     private var reportedOutcome = false
     private var earlyDecision: RelayDecision?
     /// An alert the phone sent, seen inside OpenSSL's callback and acted on after it returns.
@@ -347,14 +349,22 @@ final class RelayConnection {
         }
         let leaf: Leaf
         do {
-            leaf = try minter.leaf(for: name, now: Int(MonotonicClock.wallNanoseconds() / 1_000_000_000))
+            guard let asked = context.observer.presentation(for: leg) else {
+                apply(outcome.failed("the open recording's inspection mode could not be read"))
+                return
+            }
+            let presented: PresentedLeaf
+            (leaf, presented) = try minter.leaf(
+                for: name, presentation: asked, now: Int(MonotonicClock.wallNanoseconds() / 1_000_000_000))
+            presentsDefect = presented.defect != nil
+            context.observer.relayDidPresent(presented, on: leg)
         } catch {
             apply(outcome.failed("the leaf for \(name) could not be minted: \(error)"))
             return
         }
         guard let session = TLSSession(context: context.tls.server),
               SSL_use_certificate(session.ssl, leaf.certificate) == 1,
-              SSL_use_PrivateKey(session.ssl, minter.leafKey) == 1
+              SSL_use_PrivateKey(session.ssl, minter.installed.leafKey) == 1
         else {
             apply(outcome.failed("OpenSSL could not make the phone's session: \(OpenSSLSupport.lastError())"))
             return
@@ -548,7 +558,8 @@ final class RelayConnection {
         case .carryOn:
             break
         case .settle(let settled):
-            if case .notInspectable(let alert) = settled, let name = report.serverName {
+            // A leaf made to be refused says nothing of the host's pinning: its refusal is not remembered.
+            if case .notInspectable(let alert) = settled, let name = report.serverName, !presentsDefect {
                 context.refusals.remember(name, alert: alert)
             }
             settle(settled)

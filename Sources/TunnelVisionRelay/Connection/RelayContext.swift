@@ -5,7 +5,7 @@ final class RelayContext {
     let configuration: RelayConfiguration
     let policy: InspectionPolicy
     let tls: RelayTLS
-    let minter: LeafMinter?
+    let minter: PresentationMinter?
     let observer: RelayObserver
     let loop: EventLoop
     var refusals: RefusalMemory
@@ -18,7 +18,7 @@ final class RelayContext {
 
     static let chunk = 64 * 1024
 
-    init(configuration: RelayConfiguration, tls: RelayTLS, minter: LeafMinter?, observer: RelayObserver, loop: EventLoop) {
+    init(configuration: RelayConfiguration, tls: RelayTLS, minter: PresentationMinter?, observer: RelayObserver, loop: EventLoop) {
         self.configuration = configuration
         policy = InspectionPolicy(
             isEnabled: configuration.isEnabled, inspectedPorts: configuration.inspectedPorts,
