@@ -52,7 +52,17 @@ struct FlowChangeMarkerTests {
         let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
         let project = try old.createAuditProject(projectDraft(), at: at(0))
         let session = try old.startAuditSession(sessionDraft(project: project.id), at: at(1))
-        let ids = try old.insert((0..<3).map { udpFlow(port: UInt16(10 + $0), at: at(2 + Double($0))) }, captureSession: capture.id)
+        // Rows as the previous version wrote them: its upserts know no marker.
+        try old.access { db in
+            for port in 10..<13 {
+                try db.execute("""
+                    INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen, audit_session_id)
+                    VALUES (\(capture.id), 17, '10.77.0.2', \(port), '10.0.0.1', 53, \(port), \(port), \(session.id))
+                    """)
+            }
+        }
+        let ids = try old.reading { try $0.flows(inAuditSession: session.id) }.map(\.id)
+        #expect(ids.count == 3)
         let migrated = try db.open()
         #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
         let read = try migrated.reading { try $0.flowsChanged(inAuditSession: session.id, after: .start) }
