@@ -25,18 +25,21 @@ extension HistorySnapshot {
     }
 
     /// The session's flows inserted or updated after `marker`, and the marker to ask from next
-    /// time. The read walks only the rows changed since, so its cost does not grow with the session.
+    /// time. The read walks only the rows changed since, so its cost does not grow with the session:
+    /// the unary + keeps the planner off the session's index, which would visit every flow of it.
     public func flowsChanged(inAuditSession id: Int64, after marker: FlowChangeMarker) throws -> (flows: [StoredFlow], next: FlowChangeMarker) {
-        let rows = try db.statement("""
-            SELECT \(FlowColumns.selectList), changed FROM flows WHERE changed > ? AND audit_session_id = ?
-            ORDER BY changed
-            """)
+        let rows = try db.statement(Self.flowsChangedSQL)
             .bind(.integer(marker.value), .integer(id))
             .rows { row in (row.int64(Int32(FlowColumns.all.count + 1)), FlowColumns.flow(from: row)) }
         // Rows of other sessions changed too: the next read starts after all of them.
         let newest = try flowChangeMarker().value
         return (rows.map(\.1), FlowChangeMarker(value: max(newest, rows.last?.0 ?? marker.value, marker.value)))
     }
+
+    static let flowsChangedSQL = """
+        SELECT \(FlowColumns.selectList), changed FROM flows WHERE changed > ?1 AND +audit_session_id = ?2
+        ORDER BY changed
+        """
 
     /// The marker of the history as it is now: a later `flowsChanged(after:)` gives what changed since.
     public func flowChangeMarker() throws -> FlowChangeMarker {

@@ -30,6 +30,15 @@ struct FlowChangeMarkerTests {
         #expect(try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: changed.next) }.flows.isEmpty)
     }
 
+    @Test func theReadWalksTheMarkersIndexNotTheSession() throws {
+        let store = try TemporaryDatabase().open()
+        let plan = try store.access { db in
+            try db.statement("EXPLAIN QUERY PLAN " + HistorySnapshot.flowsChangedSQL).bind(.integer(0), .integer(1)).rows { $0.text(3) }
+        }
+        #expect(plan.first == "SEARCH flows USING INDEX flows_changed (changed>?)", "\(plan)")
+        #expect(!plan.contains { $0.contains("flows_audit_session") || $0.contains("SCAN flows") }, "\(plan)")
+    }
+
     @Test func flowsOfAnotherSessionMoveTheMarkerOnButAreNotGiven() throws {
         let store = try TemporaryDatabase().open()
         let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
