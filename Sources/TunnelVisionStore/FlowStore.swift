@@ -8,7 +8,8 @@ import Foundation
 public final class FlowStore: @unchecked Sendable {
     public let path: String
     private let connection: SQLiteConnection
-    private let lock = NSLock()
+    // Recursive: the calls inside `inOneTransaction` take it again.
+    private let lock = NSRecursiveLock()
 
     /// How long a call waits for another process's write before the history counts as busy.
     static let busyTimeoutMilliseconds: Int32 = 15_000
@@ -57,6 +58,12 @@ public final class FlowStore: @unchecked Sendable {
         try access { db in try db.transaction(immediate: true) { try body(db) } }
     }
 
+    /// Runs several store calls as one write transaction: all of them are kept, or none (a
+    /// seed cut off by a full disk leaves nothing half-made).
+    public func inOneTransaction<T>(_ body: () throws -> T) throws -> T {
+        try write { _ in try body() }
+    }
+
     /// Reads inside one transaction, so that everything the body reads is of one instant of the
     /// history even while the daemon keeps writing.
     public func reading<T>(_ body: (HistorySnapshot) throws -> T) throws -> T {
@@ -68,6 +75,13 @@ public final class FlowStore: @unchecked Sendable {
     }
 
     public static var currentSchemaVersion: Int { Schema.version }
+
+    /// Moves the write-ahead log into the main file and empties it, so that the main file alone
+    /// is the whole history (a copy of it, a backup). A reader in the way leaves the rest for
+    /// SQLite's own checkpoints; that is not an error.
+    public func checkpoint() throws {
+        try access { db in _ = try db.statement("PRAGMA wal_checkpoint(TRUNCATE)").firstRow { $0.int64(0) } }
+    }
 
     private static func enableWAL(on db: SQLiteConnection) throws(SQLiteFailure) {
         let statement = try db.statement("PRAGMA journal_mode = WAL")
@@ -95,7 +109,11 @@ public final class FlowStore: @unchecked Sendable {
     }
 
     static func historyError(_ failure: SQLiteFailure, path: String) -> HistoryError {
-        switch failure.primaryCode {
+        // SQLite names a read-only mount as a permission or an open that failed; the kernel knows.
+        if [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(failure.primaryCode), isOnReadOnlyFileSystem(path) {
+            return .readOnlyFileSystem(path: path)
+        }
+        return switch failure.primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED: .busy(path: path)
         case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: .permissionDenied(path: path)
         case SQLITE_CANTOPEN:
@@ -110,7 +128,8 @@ public final class FlowStore: @unchecked Sendable {
     /// SQLite would create the file 0644 less the umask and give its journals the file's mode,
     /// which locks the group out: the daemon and tvctl share the history through the group, so a
     /// new history is made group-writable (0660 less the umask) before SQLite opens it. An empty
-    /// file is an empty database.
+    /// file is an empty database only while it is being created; one emptied later (truncated by
+    /// a mistake or a full disk) is refused, or its history would be silently replaced.
     private static func createSharedWithTheGroup(_ path: String) throws(HistoryError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
         if descriptor >= 0 {
@@ -118,10 +137,25 @@ public final class FlowStore: @unchecked Sendable {
             return
         }
         switch errno {
-        case EEXIST: return
+        case EEXIST:
+            // Another process may have created it a moment ago: it is empty only until that
+            // process's SQLite writes the first page, a few milliseconds later.
+            for _ in 0..<40 {
+                var status = stat()
+                guard stat(path, &status) == 0, status.st_size == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+                usleep(50_000)
+            }
+            throw .emptyFile(path: path)
         case EACCES, EPERM: throw .permissionDenied(path: path)
+        case EROFS: throw .readOnlyFileSystem(path: path)
         default: throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
+    }
+
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        var status = statvfs()
+        return statvfs(folder.isEmpty ? "." : folder, &status) == 0 && status.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// Whether this user lacks the rights to the file, or to the folder it would be made in.

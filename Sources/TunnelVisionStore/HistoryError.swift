@@ -9,6 +9,10 @@ public enum HistoryError: Error, Sendable, Hashable {
     case busy(path: String)
     /// The file is damaged.
     case corrupt(path: String)
+    /// The file is there and empty but was not just created: a truncated history, not a new one.
+    case emptyFile(path: String)
+    /// The file system that holds it is mounted read-only.
+    case readOnlyFileSystem(path: String)
     /// Written by a newer TunnelVision: this version does not know its schema.
     case newerSchema(path: String, found: Int, supported: Int)
     /// The disk is full.

@@ -40,11 +40,15 @@ if regenerating {
     }
 }
 
+// The daemon's files are the group's (history 0660, capture folders 2770), whatever umask
+// started it: a umask of 022 would lock tvctl out, one of 000 would open them to everyone.
+umask(0o007)
+
 let store: FlowStore
 do {
     store = try FlowStore(path: configuration.database)
 } catch {
-    fail(DaemonStartError.history("\(configuration.database): \(error)").message, status: 1)
+    fail(DaemonStartError.historyUnopened(error).message, status: 1)
 }
 
 // The relay reads the open recording's inspection mode through a connection of its own (issue 13).

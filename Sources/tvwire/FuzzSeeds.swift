@@ -13,7 +13,7 @@ enum FuzzSeeds {
             guard let reader = try? CaptureImportReader(path: "\(captures)/\(file)") else { continue }
             var streams: [String: [UInt8]] = [:]
             var engineInput: [UInt8] = []
-            reader.forEachPacket { packet in
+            _ = try? reader.forEachPacket { packet in
                 guard let network = reader.linkType.networkPayload(of: packet.bytes),
                       let decoded = DecodedPacket(frame: packet.bytes, linkType: reader.linkType) else { return true }
                 let payload = Array(decoded.payload)

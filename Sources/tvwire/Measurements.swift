@@ -9,9 +9,10 @@ func measure(path: String, rounds: Int, wholeEngine: Bool) throws {
     let reader = try CaptureImportReader(path: path)
     var frames: [[UInt8]] = []
     var stamps: [Int64] = []
-    reader.forEachPacket { packet in
+    try reader.forEachPacket { packet in
+        guard let time = packet.timestampNanoseconds else { return true }
         frames.append(Array(packet.bytes))
-        stamps.append(packet.timestampNanoseconds)
+        stamps.append(time)
         return true
     }
     let linkType = reader.linkType

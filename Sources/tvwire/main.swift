@@ -69,8 +69,9 @@ func printFlows(path: String) throws {
             flows[upsert.handle] = upsert.state
         }
     }
-    reader.forEachPacket { packet in
-        engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: packet.timestampNanoseconds,
+    try reader.forEachPacket { packet in
+        guard let time = packet.timestampNanoseconds else { return true }
+        engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: time,
                        wireLength: packet.wireLength)
         return true
     }

@@ -54,9 +54,9 @@ struct RequirementCatalogueTests {
 
     static let refusals: [CatalogueRefusalRow] = [
         CatalogueRefusalRow(refusal: "not JSON", replacing: #""formatVersion": 1,"#, with: "formatVersion: 1,",
-                            expected: .malformed(detail: "not a JSON object")),
+                            expected: .malformed(detail: "")),
         CatalogueRefusalRow(refusal: "a JSON array, not an object", replacing: CatalogueText.base, with: "[1]",
-                            expected: .malformed(detail: "not a JSON object")),
+                            expected: .malformed(detail: "")),
         CatalogueRefusalRow(refusal: "a value of the wrong type", replacing: #""formatVersion": 1"#, with: #""formatVersion": "1""#,
                             expected: .malformed(detail: "formatVersion")),
         CatalogueRefusalRow(refusal: "another formatVersion", replacing: #""formatVersion": 1"#, with: #""formatVersion": 2"#,
@@ -65,6 +65,11 @@ struct RequirementCatalogueTests {
                             expected: .unsupportedFormatVersion(found: nil)),
         CatalogueRefusalRow(refusal: "an empty identifier", replacing: #""identifier": "test-catalogue""#, with: #""identifier": " ""#,
                             expected: .emptyField(key: "identifier", in: .catalogue)),
+        // Issue 19, item 9: an identifier names a file of the catalogue directory, never a path.
+        CatalogueRefusalRow(refusal: "an identifier that is a path", replacing: #""identifier": "test-catalogue""#, with: #""identifier": "../../etc/passwd""#,
+                            expected: .identifierNotAName("../../etc/passwd")),
+        CatalogueRefusalRow(refusal: "a hidden identifier", replacing: #""identifier": "test-catalogue""#, with: #""identifier": ".hidden""#,
+                            expected: .identifierNotAName(".hidden")),
         CatalogueRefusalRow(refusal: "an empty source field", replacing: #""title": "Mobile Anwendungen""#, with: #""title": """#,
                             expected: .emptyField(key: "title", in: .source)),
         CatalogueRefusalRow(refusal: "a missing TLS source field", replacing: #""document": "BSI TR-02102-2","#, with: "",
@@ -108,7 +113,7 @@ struct RequirementCatalogueTests {
         CatalogueRefusalRow(refusal: "no rule", replacing: #""rule": "outsideToolScope""#, with: #""rules": "outsideToolScope""#,
                             expected: .emptyField(key: "rule", in: .requirement(second))),
         CatalogueRefusalRow(refusal: "a requirement field of the wrong type", replacing: #""title": "Pinning.""#, with: #""title": 3"#,
-                            expected: .malformed(detail: "requirements.Index 2.title")),
+                            expected: .malformed(detail: "requirements[2].title")),
         CatalogueRefusalRow(refusal: "an unknown finding kind", replacing: #"["cleartextTraffic"]"#, with: #"["plainText"]"#,
                             expected: .unknownFindingKind("plainText", in: first)),
         CatalogueRefusalRow(refusal: "a validation kind spelt as the mode is", replacing: #"["cleartextTraffic"]"#,

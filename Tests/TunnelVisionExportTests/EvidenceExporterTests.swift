@@ -138,6 +138,16 @@ struct EvidenceExporterTests {
         #expect(try session(one) == session(other))
     }
 
+    // Issue 19, item 8: the second export in one second was told to check the disk's space.
+    @Test func anExportInTheSameSecondAsTheLastIsToldSoAndKeepsTheFirst() throws {
+        let first = try Self.export()
+        let exporter = EvidenceExporter(history: try FlowStore(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
+        #expect(throws: EvidenceExportError.bundleExists(first.result.url.path)) {
+            try exporter.export(sessionID: first.seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: Self.now.addingTimeInterval(0.2), output: first.output)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: first.output.path) == [first.result.url.lastPathComponent])
+    }
+
     @Test func refusalsLeaveNothingBehind() throws {
         let scratch = try ScratchDirectory()
         let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 3))

@@ -39,9 +39,9 @@ struct CaptureReading {
             }
             dnsAnswers += batch.dnsAnswers
         }
-        reader.forEachPacket { packet in
-            engine.process(packet: packet.bytes, linkType: reader.linkType,
-                           timestampNanoseconds: packet.timestampNanoseconds, wireLength: packet.wireLength)
+        try reader.forEachPacket { packet in
+            guard let time = packet.timestampNanoseconds else { return true }
+            engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: time, wireLength: packet.wireLength)
             return true
         }
         absorb(engine.finishAll())

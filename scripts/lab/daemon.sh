@@ -17,7 +17,12 @@ require_daemon() {
   fi
 }
 
-sql() { sqlite3 -batch -noheader -cmd '.timeout 15000' "$WORK/history.sqlite" "$@"; }
+# Never creates the file: sqlite3 would leave an empty one, which the daemon refuses as a
+# truncated history.
+sql() {
+  [ -e "$WORK/history.sqlite" ] || { echo "no history at $WORK/history.sqlite" >&2; return 1; }
+  sqlite3 -batch -noheader -cmd '.timeout 15000' "$WORK/history.sqlite" "$@"
+}
 
 # Starts the daemon (extra arguments go to it) and waits for its first heartbeat.
 daemon_start() {

@@ -34,24 +34,27 @@ struct CatalogueDocument: Decodable {
     var tls: TLS?
     var requirements: [Entry]?
 
-    /// The detail given when the text is not a JSON object at all.
-    static let notAnObject = "not a JSON object"
-
-    /// Where a value of the wrong type stands, as dotted keys; nil when the text is not an object.
+    /// Where a value of the wrong type stands, as a JSON path a person can find in the file
+    /// ("requirements[2].title", positions from 0 as in JSON); nil when the text is not an object.
     private static func path(of error: any Error) -> String? {
         let context: DecodingError.Context
         switch error as? DecodingError {
         case .typeMismatch(_, let found)?, .valueNotFound(_, let found)?: context = found
         default: return nil
         }
-        return context.codingPath.isEmpty ? nil : context.codingPath.map(\.stringValue).joined(separator: ".")
+        guard !context.codingPath.isEmpty else { return nil }
+        return context.codingPath.reduce(into: "") { path, key in
+            if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+        }
     }
 
+    /// Refused with the place of the first value of the wrong type, or with an empty detail
+    /// when the text is not a JSON object at all.
     static func decode(_ data: Data) throws(RequirementCatalogueError) -> CatalogueDocument {
         do {
             return try JSONDecoder().decode(CatalogueDocument.self, from: data)
         } catch {
-            throw .malformed(detail: path(of: error) ?? notAnObject)
+            throw .malformed(detail: path(of: error) ?? "")
         }
     }
 }

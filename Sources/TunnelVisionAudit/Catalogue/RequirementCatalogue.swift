@@ -25,6 +25,7 @@ public struct RequirementCatalogue: Sendable, Hashable {
             throw .unsupportedFormatVersion(found: document.formatVersion)
         }
         identifier = try CatalogueField.text(document.identifier, key: "identifier", in: .catalogue)
+        guard Self.isIdentifierName(identifier) else { throw .identifierNotAName(identifier) }
         source = try CatalogueField.source(document.source, in: .source)
         let minimum = document.tls?.minimumVersion
         guard let version = minimum.flatMap(TLSProtocolVersion.init(catalogueText:)),
@@ -46,6 +47,16 @@ public struct RequirementCatalogue: Sendable, Hashable {
             requirements.append(requirement)
         }
         self.requirements = requirements
+    }
+
+    /// Whether the text can be a catalogue identifier: a file name in the catalogue directory,
+    /// never a path ("../../etc/passwd") and never hidden.
+    public static func isIdentifierName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, text.unicodeScalars.count <= 64,
+              ("0"..."9").contains(first) || ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)
+        }
     }
 
     public func requirement(id: String) -> Requirement? {

@@ -31,8 +31,11 @@ public enum RuleKindList: String, Sendable, Hashable, CaseIterable {
 /// Why a catalogue is refused when it is loaded. Each case names where the fault is, so that
 /// whoever wrote the file can correct that place.
 public enum RequirementCatalogueError: Error, Sendable, Hashable {
-    /// Not JSON, or a value of the wrong type at the path given.
+    /// A value of the wrong type at the JSON path given; an empty path: not a JSON object.
     case malformed(detail: String)
+    /// An identifier that is not a plain name (letters, digits, '.', '_', '-'; first a letter or
+    /// a digit; at most 64): it names a file in the catalogue directory and must never be a path.
+    case identifierNotAName(String)
     /// Another `formatVersion` than this tool reads (nil: none given).
     case unsupportedFormatVersion(found: Int?)
     /// A text field that is missing or empty.

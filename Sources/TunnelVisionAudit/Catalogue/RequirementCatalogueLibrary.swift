@@ -56,7 +56,7 @@ public enum RequirementCatalogueLibrary {
     ) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue {
         let folder = directory ?? Self.directory()
         // Only a plain file name is looked up: an identifier never leads out of the directory.
-        let isPlainName = !identifier.isEmpty && !identifier.hasPrefix(".") && !identifier.contains("/")
+        let isPlainName = RequirementCatalogue.isIdentifierName(identifier)
         let file = folder.appendingPathComponent(identifier + ".json", isDirectory: false)
         guard isPlainName, FileManager.default.fileExists(atPath: file.path) else {
             throw .notInstalled(identifier: identifier, directory: folder.path)

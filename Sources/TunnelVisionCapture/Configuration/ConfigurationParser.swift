@@ -18,18 +18,21 @@ public enum ConfigurationParser {
         """
 
     /// The command line, with the file it names (or the default one, if present) read first.
-    public static func parse(arguments: [String], readFile: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) })
+    /// `readFile` gives a file's bytes, nil when there is no such file, or throws why it cannot.
+    public static func parse(arguments: [String], readFile: (String) throws(ConfigurationError) -> [UInt8]? = ConfigurationFile.read)
         throws(ConfigurationError) -> DaemonConfiguration {
         let flags = try pairs(fromArguments: arguments)
         var configuration = DaemonConfiguration()
         let named = flags.last { $0.key == "config" }?.value
         let path = named ?? DaemonConfiguration.defaultPath
-        if let text = readFile(path) {
-            for entry in try pairs(fromFile: text, path: path) {
+        // Only the default file may be absent; one that is there but cannot be read is an error
+        // either way, never a silent start on the defaults.
+        if let bytes = try readFile(path) {
+            for entry in try pairs(fromFile: bytes, path: path) {
                 try apply(entry.key, entry.value, to: &configuration, location: (path, entry.line))
             }
         } else if named != nil {
-            throw .unreadableFile(path: path)
+            throw .unreadableFile(path: path, reason: "No such file or directory")
         }
         // Networks given on the command line replace the file's list rather than adding to it.
         if flags.contains(where: { $0.key == "client_network" }) { configuration.clientNetworks = [] }
@@ -67,10 +70,14 @@ public enum ConfigurationParser {
         return result
     }
 
-    static func pairs(fromFile text: String, path: String) throws(ConfigurationError) -> [(key: String, value: String, line: Int)] {
+    /// `key = value` lines ending in LF or CRLF, read byte-wise so that a CR is never part of a
+    /// line (Swift's String takes "\r\n" as one Character, which a split on "\n" misses).
+    static func pairs(fromFile bytes: [UInt8], path: String) throws(ConfigurationError) -> [(key: String, value: String, line: Int)] {
         var result: [(key: String, value: String, line: Int)] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for (number, raw) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let lineBytes = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            guard let text = String(validating: lineBytes, as: UTF8.self) else { throw .invalidEncoding(path: path, line: number + 1) }
+            let line = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             let parts = trimmed.split(separator: "=", maxSplits: 1)
@@ -108,24 +115,14 @@ public enum ConfigurationParser {
             let networks = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard networks.allSatisfy({ IPNetwork($0) != nil }) else { throw invalid }
             configuration.clientNetworks += networks
-        case "snaplen":
-            guard let number = UInt32(value), (64...PcapFormat.defaultSnapshotLength).contains(number) else { throw invalid }
-            configuration.snapshotLength = number
-        case "rotate_bytes":
-            guard let number = UInt64(value), number >= 4096 else { throw invalid }
-            configuration.rotationBytes = number
-        case "keep_days":
-            guard let number = Double(value), number > 0, number.isFinite else { throw invalid }
-            configuration.retention.maximumAge = number * 86_400
-        case "keep_bytes":
-            guard let number = UInt64(value), number > 0 else { throw invalid }
-            configuration.retention.maximumBytes = number
+        case "snaplen": configuration.snapshotLength = try number(key, value, in: NumberRanges.snapshotLength)
+        case "rotate_bytes": configuration.rotationBytes = try number(key, value, in: NumberRanges.rotationBytes)
+        case "keep_days": configuration.retention.maximumAge = TimeInterval(try number(key, value, in: NumberRanges.keepDays)) * 86_400
+        case "keep_bytes": configuration.retention.maximumBytes = try number(key, value, in: NumberRanges.keepBytes)
         case "inspection": configuration.inspection = try flag(value, or: invalid)
         case "flush_to_storage": configuration.flushReachesStorage = try flag(value, or: invalid)
         case "offload": configuration.segmentationOffload = try flag(value, or: invalid)
-        case "relay_port":
-            guard let number = UInt16(value), number > 0 else { throw invalid }
-            configuration.relayPort = number
+        case "relay_port": configuration.relayPort = try number(key, value, in: NumberRanges.port)
         case "inspected_ports":
             let ports = value.split(separator: ",").map { UInt16($0.trimmingCharacters(in: .whitespaces)) }
             guard !ports.isEmpty, ports.count <= 64, ports.allSatisfy({ ($0 ?? 0) > 0 }) else { throw invalid }
@@ -136,15 +133,22 @@ public enum ConfigurationParser {
         case "ca_key": configuration.caKeyPath = try absolutePath(value, or: invalid)
         case "ca_certificate": configuration.caCertificatePath = try absolutePath(value, or: invalid)
         case "upstream_trust": configuration.upstreamTrust = value == "system" ? value : try absolutePath(value, or: invalid)
-        case "mtu":
-            guard let number = Int(value), (576...65_535).contains(number) else { throw invalid }
-            configuration.mtu = number
-        case "queue_packets":
-            guard let number = Int(value), (64...65_536).contains(number) else { throw invalid }
-            configuration.queuePackets = number
+        case "mtu": configuration.mtu = try number(key, value, in: NumberRanges.mtu)
+        case "queue_packets": configuration.queuePackets = try number(key, value, in: NumberRanges.queuePackets)
         default:
             throw location.map { .unknownKey(key, path: $0.path, line: $0.line) } ?? .unknownFlag("--" + key)
         }
+    }
+
+    /// Every number setting goes through here: decimal digits only, inside the setting's range,
+    /// so that nothing the daemon accepts can overflow later (a keep_days of 1e308 once did).
+    static func number<Number: FixedWidthInteger>(_ key: String, _ value: String, in range: ClosedRange<Number>)
+        throws(ConfigurationError) -> Number {
+        guard !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let number = Number(value, radix: 10), range.contains(number) else {
+            throw .outOfRange(key: key, value: value, lowest: String(range.lowerBound), highest: String(range.upperBound))
+        }
+        return number
     }
 
     private static func flag(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> Bool {

@@ -8,11 +8,11 @@ extension CaptureDaemon {
     func runImport(path: String, clock: PacketClock) throws(DaemonStartError) -> OfflineImport.Summary {
         let request = OfflineImportRequest(
             capturePath: path, captureDirectory: configuration.captureDirectory,
-            clientNetworks: configuration.flowEngine.clientNetworks)
+            clientNetworks: configuration.flowEngine.clientNetworks, rotationBytes: configuration.rotationBytes)
         do {
             return try OfflineImport.run(request, into: history, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) })
         } catch {
-            throw .inputUnavailable("\(configuration.input.label): \(error)")
+            throw .importFailed(error)
         }
     }
 }

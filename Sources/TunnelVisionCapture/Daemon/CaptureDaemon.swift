@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
+import TunnelVisionStore
 import TunnelVisionRelay
 
 /// Why the daemon did not start; each says what to do.
@@ -12,6 +13,9 @@ public enum DaemonStartError: Error, Sendable {
     case tun(TunDeviceError)
     case interface(InterfaceTapError)
     case inputUnavailable(String)
+    /// An offline import that failed or stopped before the file's end.
+    case importFailed(OfflineImport.ImportError)
+    case historyUnopened(HistoryError)
     case relay(RelayError)
 }
 
@@ -45,6 +49,7 @@ public final class CaptureDaemon {
         if case .file(let path) = configuration.input {
             let summary = try runImport(path: path, clock: clock)
             log.say(.imported(path: path, packets: summary.packets, flows: summary.flows))
+            if summary.impossibleTimestamps > 0 { log.say(.impossibleTimestamps(path: path, records: summary.impossibleTimestamps)) }
             return
         }
         StopSignals.block()
@@ -98,6 +103,8 @@ public final class CaptureDaemon {
         if let lost = (engine as? RecordingFlowEngine)?.relayUpdatesLost, lost > 0 { log.say(.relayUpdatesLost(lost)) }
         let end = Date(nanosecondsSinceEpoch: clock.now())
         try? history.endCaptureSession(id: session.id, at: end)
+        // A clean stop leaves the whole history in the main file, as an import does.
+        try? history.checkpoint()
         log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionStore
 
 // Every sentence the daemon shows a person — its log lines and the one line it prints when it
 // cannot start — in one place.
@@ -22,6 +23,7 @@ public enum DaemonMessage: Sendable, Hashable {
     case imported(path: String, packets: Int, flows: Int)
     case relayStarted(port: UInt16, ports: [UInt16], caFingerprint: String)
     case relayUpdatesLost(Int)
+    case impossibleTimestamps(path: String, records: Int)
 
     public var text: String {
         switch self {
@@ -61,6 +63,8 @@ public enum DaemonMessage: Sendable, Hashable {
             "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint)"
         case .relayUpdatesLost(let count):
             "\(count) messages of the relay were not recorded: the recorder was behind, or they named a flow the tap never saw"
+        case .impossibleTimestamps(let path, let records):
+            "\(path) has \(records) records whose timestamp is no instant between 1970 and 2262; they were counted and not imported"
         }
     }
 }
@@ -79,7 +83,7 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall: .warning
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }
@@ -126,13 +130,42 @@ extension ConfigurationError {
     /// The one sentence shown to whoever started the daemon.
     public var message: String {
         switch self {
-        case .unreadableFile(let path): "cannot read the configuration \(path); check that it exists and is readable."
+        case .unreadableFile(let path, let reason): "cannot read the configuration \(path) (\(reason)); check that it exists and is readable by the daemon."
+        case .notARegularFile(let path): "the configuration \(path) is not a regular file; point --config at the file itself."
+        case .invalidEncoding(let path, let line): "\(path):\(line) is not valid UTF-8; save the file as UTF-8 text."
         case .malformedLine(let path, let line): "\(path):\(line) is not a `key = value` line."
         case .unknownKey(let key, let path, let line): "\(path):\(line): unknown setting `\(key)`; see tunnelvisiond --help."
         case .invalidValue(let key, let value): "`\(value)` is not a valid value for \(key)."
+        case .outOfRange(let key, let value, let lowest, let highest): "`\(value)` is refused for \(key): give a whole number from \(lowest) to \(highest)."
         case .unknownFlag(let flag): "unknown option \(flag); see tunnelvisiond --help."
         case .missingValue(let flag): "\(flag) needs a value."
         case .conflictingInputs: "choose one input: --tun, --interface or --read."
+        }
+    }
+}
+
+extension HistoryError {
+    /// Why the daemon could not open its history, and what to change, in one sentence.
+    public var daemonMessage: String {
+        switch self {
+        case .permissionDenied(let path):
+            "cannot open the history \(path): permission denied; give the daemon's user read and write on the file and its folder, or name another with --db."
+        case .cannotOpen(let path, let reason):
+            "cannot open the history \(path) (\(reason)); check that --db names a file in an existing folder."
+        case .busy(let path):
+            "the history \(path) stayed busy with another writer; stop the other tunnelvisiond or tvctl and start again."
+        case .corrupt(let path):
+            "the history \(path) is damaged; restore it from a backup, or move it away so that a new one is started."
+        case .readOnlyFileSystem(let path):
+            "the history \(path) is on a read-only file system; remount it read-write, or name a history on a writable disk with --db."
+        case .emptyFile(let path):
+            "the history \(path) is an empty file, not a history; restore it from a backup, or delete it so that a new one is started."
+        case .newerSchema(let path, let found, let supported):
+            "the history \(path) was written by a newer TunnelVision (schema \(found), this daemon reads \(supported)); update tunnelvisiond."
+        case .diskFull(let path):
+            "the disk that holds the history \(path) is full; free some space and start again."
+        case .failed(let path, _, let message):
+            "the history \(path) failed (\(message)); check the disk and start again."
         }
     }
 }
@@ -148,6 +181,8 @@ extension DaemonStartError {
         case .interface(let error): error.message
         case .inputUnavailable(let input): "cannot read \(input)."
         case .relay(let error): "cannot start TLS inspection: \(error.description) Or set inspection = off."
+        case .importFailed(let error): "\(error)."
+        case .historyUnopened(let error): error.daemonMessage
         }
     }
 }

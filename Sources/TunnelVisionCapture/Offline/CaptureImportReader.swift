@@ -58,32 +58,56 @@ public final class CaptureImportReader {
     /// One captured packet: its bytes (borrowed), when, and its length on the wire.
     public struct Packet {
         public let bytes: UnsafeRawBufferPointer
-        public let timestampNanoseconds: Int64
+        /// Nil when the record's stamp is impossible (see `nanoseconds(seconds:nanoseconds:)`).
+        public let timestampNanoseconds: Int64?
         public let wireLength: Int
         /// The record's own header, as the capture file held it (for copying it on).
         public let capturedLength: Int
     }
 
-    /// Calls `body` for every packet until the file ends or `body` answers false.
-    /// Returns how many packets were read; a damaged tail ends the reading early.
+    /// Why the reading of a file stopped before its end.
+    public struct ReadError: Error, Equatable {
+        /// The number (from 1) of the record libpcap could not read.
+        public let packet: Int
+        /// libpcap's own words.
+        public let reason: String
+
+        /// libpcap reads a pcapng with one link type only and says so on the first interface
+        /// description block of another.
+        public var isSecondLinkType: Bool { reason.contains("different from the type of the first interface") }
+    }
+
+    /// Calls `body` for every packet until the file ends or `body` answers false, and returns
+    /// how many packets were read. A record libpcap cannot read (a damaged or truncated file, a
+    /// pcapng interface of a second link type) throws: a read that stops early is not an end.
     @discardableResult
-    public func forEachPacket(_ body: (Packet) -> Bool) -> Int {
+    public func forEachPacket(_ body: (Packet) -> Bool) throws(ReadError) -> Int {
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
         var count = 0
-        while pcap_next_ex(handle, &header, &data) == 1, let header, let data {
+        while true {
+            let result = pcap_next_ex(handle, &header, &data)
+            if result == PCAP_ERROR_BREAK { return count }
+            guard result == 1, let header, let data else {
+                throw ReadError(packet: count + 1, reason: pcap_geterr(handle).map { String(cString: $0) } ?? "unknown error")
+            }
             count += 1
             let record = header.pointee
             let captured = Int(record.caplen)
-            let seconds = Int64(record.ts.tv_sec)
-            let nanoseconds = Int64(record.ts.tv_usec)
             let packet = Packet(
                 bytes: UnsafeRawBufferPointer(start: data, count: captured),
-                timestampNanoseconds: max(seconds, 0) &* 1_000_000_000 &+ nanoseconds,
+                timestampNanoseconds: Self.nanoseconds(seconds: Int64(record.ts.tv_sec), nanoseconds: Int64(record.ts.tv_usec)),
                 wireLength: Int(record.len), capturedLength: captured
             )
-            if !body(packet) { break }
+            if !body(packet) { return count }
         }
-        return count
+    }
+
+    /// A record's instant, or nil when the file's stamp is not an instant the history can hold
+    /// (before 1970 here, past 2262, or a fraction of a second out of range): a mangled stamp
+    /// must not become a flow that "began" in 1969.
+    static func nanoseconds(seconds: Int64, nanoseconds: Int64) -> Int64? {
+        guard (0...9_223_372_035).contains(seconds), (0..<1_000_000_000).contains(nanoseconds) else { return nil }
+        return seconds * 1_000_000_000 + nanoseconds
     }
 }

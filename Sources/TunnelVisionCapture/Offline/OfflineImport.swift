@@ -17,6 +17,9 @@ public enum OfflineImport {
         /// Frames without a readable IP packet: copied, but on no flow.
         public var undecodable: UInt64 = 0
         public var captureFiles = 0
+        /// Records whose stamp no instant matches (see `CaptureImportReader.nanoseconds`):
+        /// counted and reported, never stored as history.
+        public var impossibleTimestamps = 0
     }
 
     public enum ImportError: Error, CustomStringConvertible {
@@ -26,6 +29,10 @@ public enum OfflineImport {
         /// The history refused to open or to take a batch; what was committed before stays.
         case history(any Error)
         case captureFiles(CaptureWriteError)
+        /// libpcap could not read a record: what came before it is imported, the rest is not.
+        case stoppedEarly(path: String, packet: Int, imported: Int, captureSession: Int64, reason: String)
+        /// A pcapng whose interfaces have different link types, which libpcap reads one of.
+        case severalLinkTypes(path: String, imported: Int, captureSession: Int64)
 
         public var description: String {
             switch self {
@@ -33,6 +40,10 @@ public enum OfflineImport {
             case .captureDirectory(let path, let reason): "cannot create the capture directory \(path): \(reason)"
             case .history(let error): "the history refused the import: \(error)"
             case .captureFiles(let error): "the packets could not be copied into the capture files: \(error)"
+            case .stoppedEarly(let path, let packet, let imported, let session, let reason):
+                "reading \(path) stopped at packet \(packet) (\(reason)): \(imported) packets before it are imported as capture session \(session), the rest of the file is not; the file is damaged or truncated"
+            case .severalLinkTypes(let path, let imported, let session):
+                "\(path) is a pcapng whose interfaces have different link types, and only the first type is read: \(imported) packets are imported as capture session \(session), the rest is not; split the file by interface (tshark -r FILE -Y 'frame.interface_id == N' -w PART) and import each part"
             }
         }
     }
@@ -64,7 +75,7 @@ public enum OfflineImport {
         }
         do {
             writer = try CaptureFileWriter(
-                configuration: CaptureFileConfiguration(directory: request.captureDirectory),
+                configuration: CaptureFileConfiguration(directory: request.captureDirectory, rotationBytes: request.rotationBytes),
                 highestSequenceInHistory: (try? history.highestCaptureFileSequence()) ?? 0
             )
         } catch {
@@ -72,10 +83,22 @@ public enum OfflineImport {
         }
         var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id),
                                 engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
-        reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) }
+        var readError: CaptureImportReader.ReadError?
+        do { try reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) } } catch { readError = error }
+        // What was read before a read error is committed and its session closed, so that the
+        // history and the capture files agree; then the import fails, naming where it stopped.
         try importer.finish()
         do { try history.endCaptureSession(id: session.id, at: clock()) } catch { throw .history(error) }
+        // An import ends with everything in the main file: a copy of it alone is the history.
+        do { try history.checkpoint() } catch { throw .history(error) }
         importer.summary.captureSession = session.id
+        if let readError {
+            let imported = importer.summary.packets
+            throw readError.isSecondLinkType
+                ? .severalLinkTypes(path: request.capturePath, imported: imported, captureSession: session.id)
+                : .stoppedEarly(path: request.capturePath, packet: readError.packet, imported: imported,
+                                captureSession: session.id, reason: readError.reason)
+        }
         return importer.summary
     }
 }
@@ -97,21 +120,25 @@ private struct Importer {
 
     /// Copies and reads one packet; false stops the reading after a failure.
     mutating func take(_ packet: CaptureImportReader.Packet, linkType: LinkType) -> Bool {
+        guard let timestamp = packet.timestampNanoseconds else {
+            summary.impossibleTimestamps += 1
+            return true
+        }
         summary.packets += 1
-        latest = max(latest, packet.timestampNanoseconds)
+        latest = max(latest, timestamp)
         var location = CaptureLocation.notCaptured
         // The packet row describes the raw IP record the capture files hold, not the foreign frame.
         var wireLength = packet.wireLength
         if let network = linkType.networkPayload(of: packet.bytes) {
             wireLength = max(packet.wireLength - (packet.capturedLength - network.count), network.count)
             do {
-                location = try writer.write(network, timestampNanoseconds: packet.timestampNanoseconds)
+                location = try writer.write(network, timestampNanoseconds: timestamp)
             } catch {
                 failure = .captureFiles(error)
                 return false
             }
         }
-        engine.process(packet: packet.bytes, linkType: linkType, timestampNanoseconds: packet.timestampNanoseconds,
+        engine.process(packet: packet.bytes, linkType: linkType, timestampNanoseconds: timestamp,
                        wireLength: wireLength, location: location)
         guard summary.packets % OfflineImport.packetsPerBatch == 0 else { return true }
         return commit(engine.takeBatch(now: latest))

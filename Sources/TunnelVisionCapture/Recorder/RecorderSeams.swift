@@ -18,6 +18,8 @@ public protocol CaptureHistory: AnyObject {
     @discardableResult func prune(before date: Date) throws -> Int
     func saveDaemonSettings(_ settings: DaemonSettings, at date: Date) throws
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws
+    /// Moves the write-ahead log into the main file, at a clean stop and an import's end.
+    func checkpoint() throws
 }
 
 extension FlowStore: CaptureHistory {}

@@ -19,6 +19,7 @@ public struct ArgumentParser: Sendable {
     }
 
     public func parse(_ arguments: [String]) throws(ControlError) -> ParsedCommandLine {
+        if let refusal = ArgumentText.refusal(of: arguments) { throw .usage(refusal) }
         var tokens = ArraySlice(arguments)
         var node = root
         var path = [root.name]

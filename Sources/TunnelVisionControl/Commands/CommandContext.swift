@@ -64,3 +64,13 @@ enum SharedOptions {
     static let database = OptionSpec.value(
         "db", "PATH", "The history database (default: $TUNNELVISION_DB, else \(DatabaseLocation.daemonDefault)).")
 }
+
+extension CommandContext {
+    /// The invocation's clock for an instant the command stores, refused when the clock reads
+    /// one the history cannot hold (past 2262-04-11): stored, it would be some other instant.
+    func storableNow() throws(ControlError) -> Date {
+        let now = invocation.clock()
+        guard now.isStorable else { throw .usage(.instantOutOfRange(Formatting.iso8601(now), command: command)) }
+        return now
+    }
+}

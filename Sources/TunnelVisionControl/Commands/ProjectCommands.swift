@@ -95,8 +95,9 @@ enum ProjectCommands {
         }
         let draft = AuditProjectDraft(
             name: context.word(0), bundleIdentifier: context.arguments.value(CreateOption.bundleID).flatMap(nonEmpty),
-            catalogueVersion: context.arguments.value(CreateOption.catalogue).flatMap(nonEmpty), allowlist: entries)
-        let now = context.invocation.clock()
+            catalogueVersion: try context.arguments.value(CreateOption.catalogue).flatMap(nonEmpty).map(installedCatalogue),
+            allowlist: entries)
+        let now = try context.storableNow()
         let project = try context.library.visit { store in
             try refuseTakenName(draft.name, except: nil, in: store)
             return try store.createAuditProject(draft, at: now)
@@ -143,7 +144,9 @@ enum ProjectCommands {
         let arguments = context.arguments
         let newName = arguments.value(EditOption.name)
         let bundle = arguments.value(EditOption.bundleID)
-        let catalogue = arguments.value(EditOption.catalogue)
+        let catalogue = try arguments.value(EditOption.catalogue).map { text throws(ControlError) in
+            try nonEmpty(text).map(installedCatalogue) ?? ""
+        }
         guard newName != nil || bundle != nil || catalogue != nil else {
             throw .usage(.missingOption("--name, --bundle-id or --catalogue", command: context.command))
         }
@@ -224,10 +227,20 @@ enum ProjectCommands {
         }
     }
 
-    private static func refuseTakenName(_ name: String, except id: Int64?, in store: FlowStore) throws {
+    /// Compares the name as the store will keep it (trimmed), so that "Acme Health " cannot
+    /// slip past the check and become a second "Acme Health".
+    private static func refuseTakenName(_ typed: String, except id: Int64?, in store: FlowStore) throws {
+        let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         if try store.auditProjects().contains(where: { $0.name == name && $0.id != id }) {
             throw ControlError.refusal(.projectNameTaken(name))
         }
+    }
+
+    /// A project names a catalogue that is installed and usable, so that its findings can be
+    /// assessed; the library looks up plain names only, never a path.
+    private static func installedCatalogue(_ identifier: String) throws(ControlError) -> String {
+        _ = try CatalogueCommands.installed(identifier: identifier)
+        return identifier
     }
 
     private static func nonEmpty(_ text: String) -> String? {

@@ -23,7 +23,7 @@ enum SessionCommands {
         static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
         static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the CA the running relay inspects with (needed to read pinning; refused while it is not running).")
-        static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording.")
+        static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording (one line, at most 4096 bytes).")
         static let inspection = OptionSpec.value(
             "inspection", "MODE",
             "What the relay presents: off, pinning, or a certificate to be refused (untrusted-issuer, wrong-name, expired). "
@@ -91,7 +91,7 @@ enum SessionCommands {
             }
             return mode
         }
-        let now = context.invocation.clock()
+        let now = try context.storableNow()
         let (session, project) = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             // The store refuses a second open session too; asking first lets the refusal name it.
@@ -116,7 +116,7 @@ enum SessionCommands {
         let named = try context.arguments.positional(0).map { text throws(ControlError) in
             try SessionReference.id(text, command: context.command)
         }
-        let now = context.invocation.clock()
+        let now = try context.storableNow()
         let (session, projectName, flows) = try context.library.visit { store in
             let id: Int64
             if let named {

@@ -6,6 +6,13 @@ public enum TVCtl {
 
     /// Runs one command line (without the program name) and returns the exit status:
     /// 0 done, 1 refused, 2 not understood, 3 the history did not answer.
+    /// A command line that is not UTF-8, refused before anything is parsed.
+    public static func refuse(_ error: ArgumentEncodingError, invocation: Invocation) -> Int32 {
+        let refusal = ControlError.usage(.notUTF8(position: error.position))
+        invocation.console.writeError("tvctl: " + refusal.sentence + "\n")
+        return refusal.exitCode
+    }
+
     public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
         let console = invocation.console
         do {

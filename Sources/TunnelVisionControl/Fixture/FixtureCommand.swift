@@ -30,13 +30,19 @@ enum FixtureCommand {
     }
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        var start = context.invocation.clock().addingTimeInterval(-3600)
+        var start = try context.storableNow().addingTimeInterval(-3600)
         if let text = context.arguments.value(Option.at) {
             guard let instant = Formatting.instant(from: text) else { throw .usage(.invalidInstant(text, command: context.command)) }
             start = instant
         }
         let fixture = AuditFixture(projectName: context.arguments.value(Option.name) ?? defaultName, start: start)
-        let seeded = try context.library.visit(creatingHistory: true) { store in try fixture.seed(into: store) }
+        // The seeded history ends an hour after it begins: all of it must be storable instants.
+        guard start.isStorable, start.addingTimeInterval(2 * 3600).isStorable else {
+            throw .usage(.instantOutOfRange(context.arguments.value(Option.at) ?? Formatting.iso8601(start), command: context.command))
+        }
+        let seeded = try context.library.visit(creatingHistory: true) { store in
+            try store.inOneTransaction { try fixture.seed(into: store) }
+        }
         if context.wantsJSON {
             let name = seeded.project.name
             context.emit(SeededShape(

@@ -95,6 +95,13 @@ public enum UsageError: Sendable, Equatable {
     case invalidSessionID(String, command: String)
     case invalidPattern(String, reason: DomainPattern.ParseError, command: String)
     case invalidInstant(String, command: String)
+    /// An instant outside 1677-09-21 … 2262-04-11, which the history cannot hold.
+    case instantOutOfRange(String, command: String)
+    /// An argument holding a control character or a bidi override, shown visibly.
+    case unsafeCharacter(String)
+    case argumentTooLong(bytes: Int)
+    /// The argument at this position (from 1) is not UTF-8.
+    case notUTF8(position: Int)
     case sessionKindUnclear(command: String)
     case invalidInspectionMode(String, command: String)
     case missingOption(String, command: String)
@@ -109,6 +116,9 @@ public enum HistoryProblem: Sendable, Equatable {
     case notSharedWithGroup(path: String)
     case busy(path: String)
     case corrupt(path: String)
+    case emptyFile(path: String)
+    case notWritableByItsOwner(path: String)
+    case readOnlyFileSystem(path: String)
     case newerSchema(path: String, found: Int, supported: Int)
     case diskFull(path: String)
     case cannotOpen(path: String, detail: String)

@@ -23,6 +23,8 @@ public struct ControlLibrary: Sendable {
             switch HistoryAccess.standing(of: location) {
             case .missing: throw .historyUnanswered(.missing(path: location.path))
             case .permissionDenied: throw .historyUnanswered(permissionProblem)
+            case .notWritableByItsOwner: throw .historyUnanswered(.notWritableByItsOwner(path: location.path))
+            case .readOnlyFileSystem: throw .historyUnanswered(.readOnlyFileSystem(path: location.path))
             case .reachable: break
             }
         }
@@ -70,7 +72,7 @@ public struct ControlLibrary: Sendable {
             // SQLite cannot tell a refused permission from a missing directory; the kernel can.
             return HistoryAccess.refusedByPermission(location) || problem == .permissionDenied(path: location.path)
                 ? permissionProblem : problem
-        case .missing, .busy, .corrupt, .newerSchema, .diskFull:
+        case .missing, .busy, .corrupt, .emptyFile, .newerSchema, .diskFull, .notWritableByItsOwner, .readOnlyFileSystem:
             return problem
         }
     }
@@ -83,6 +85,8 @@ extension HistoryProblem {
         case .cannotOpen(_, let reason): self = .cannotOpen(path: path, detail: reason)
         case .busy: self = .busy(path: path)
         case .corrupt: self = .corrupt(path: path)
+        case .emptyFile: self = .emptyFile(path: path)
+        case .readOnlyFileSystem: self = .readOnlyFileSystem(path: path)
         case .newerSchema(_, let found, let supported): self = .newerSchema(path: path, found: found, supported: supported)
         case .diskFull: self = .diskFull(path: path)
         case .failed(_, _, let message): self = .failed(path: path, detail: message)

@@ -11,6 +11,10 @@ enum HistoryAccess {
         case reachable
         case missing
         case permissionDenied
+        /// The file is this user's, but its mode takes their own write permission away.
+        case notWritableByItsOwner
+        /// The file system is mounted read-only.
+        case readOnlyFileSystem
     }
 
     /// Before opening: is there a file, and may this user read and write it?
@@ -22,7 +26,15 @@ enum HistoryAccess {
             default: return .missing
             }
         }
-        if access(location.path, R_OK | W_OK) != 0, errno == EACCES { return .permissionDenied }
+        if access(location.path, R_OK | W_OK) != 0 {
+            switch errno {
+            case EROFS: return .readOnlyFileSystem
+            // Joining the group is no answer for the file's owner: the mode is.
+            case EACCES where status.st_uid == geteuid() && status.st_mode & S_IWUSR == 0: return .notWritableByItsOwner
+            case EACCES: return .permissionDenied
+            default: break
+            }
+        }
         return .reachable
     }
 

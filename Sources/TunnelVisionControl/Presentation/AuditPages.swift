@@ -5,7 +5,7 @@ import TunnelVisionModel
 enum AuditPages {
     static func project(_ project: AuditProject, sessions: [AuditTables.SessionRow], zone: TimeZone, style: TextStyle) -> Page {
         var page = Page(style: style)
-        page.heading("Project \(project.id), \(project.name)")
+        page.heading("Project \(project.id), \(TerminalText.visible(project.name))")
         page.facts([
             ("Bundle ID", project.bundleIdentifier ?? AuditTables.none),
             ("Catalogue", project.catalogueVersion ?? Wording.defaultCatalogue),
@@ -36,7 +36,7 @@ enum AuditPages {
             ("Started", Formatting.dateTime(session.startedAt, in: zone)),
             ("Ended", session.endedAt.map { Formatting.dateTime($0, in: zone) } ?? Wording.stillRecordingFact),
             ("Flows", Formatting.count(flows)),
-            ("Notes", session.notes.isEmpty ? AuditTables.none : session.notes),
+            ("Notes", session.notes.isEmpty ? AuditTables.none : TerminalText.visible(session.notes)),
         ])
         page.blank()
         page.table(AuditTables.markers(markers, zone: zone), orWhenEmpty: Wording.noMarkers)

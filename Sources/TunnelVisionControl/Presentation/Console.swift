@@ -25,8 +25,8 @@ public struct Console: Sendable {
 
     /// The process's own standard streams, unbuffered so that a live view and a prompt show at once.
     public static let standard = Console(
-        writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+        writeOutput: { FileHandle.standardOutput.write(Data(TerminalText.forTerminal($0).utf8)) },
+        writeError: { FileHandle.standardError.write(Data(TerminalText.forTerminal($0).utf8)) },
         readLine: { Swift.readLine(strippingNewline: true) },
         outputIsTerminal: isatty(STDOUT_FILENO) == 1,
         inputIsTerminal: isatty(STDIN_FILENO) == 1)

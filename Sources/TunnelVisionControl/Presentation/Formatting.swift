@@ -84,7 +84,9 @@ public enum Formatting {
 }
 
 extension Date {
+    /// Saturates like `nanosecondsSinceEpoch`, so a stored instant out of range prints, not traps.
     fileprivate var nanosecondsSinceEpochFloor: Int64 {
+        guard isStorable else { return nanosecondsSinceEpoch }
         let seconds = timeIntervalSince1970.rounded(.down)
         return Int64(seconds) * 1_000_000_000 + Int64(((timeIntervalSince1970 - seconds) * 1e9).rounded(.down))
     }

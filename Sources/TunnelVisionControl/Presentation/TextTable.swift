@@ -20,8 +20,9 @@ public struct TextTable: Sendable, Hashable {
         self.columns = columns
     }
 
+    /// A stored control character shows as \u{…} and cannot break the table's lines.
     public mutating func append(_ cells: [String]) {
-        rows.append(cells)
+        rows.append(cells.map(TerminalText.visible))
     }
 
     public func lines(style: TextStyle = .plain) -> [String] {

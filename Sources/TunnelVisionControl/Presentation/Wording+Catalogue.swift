@@ -5,7 +5,11 @@ extension Wording {
     static func phrase(for error: RequirementCatalogueError) -> String {
         switch error {
         case .malformed(let detail):
-            detail.isEmpty ? "it is not JSON of the catalogue format" : "the value at \(detail) has the wrong type"
+            detail.isEmpty
+                ? "it is not a JSON object; a catalogue is one object with formatVersion, identifier, source, tls and requirements"
+                : "the value at \(detail) has the wrong type; write it as the catalogue format gives it"
+        case .identifierNotAName(let identifier):
+            "its identifier \(quoted(identifier)) is not a plain name; use letters, digits, '.', '_' and '-' only, as the file name without .json"
         case .unsupportedFormatVersion(let found):
             "its formatVersion is \(found.map(String.init) ?? "missing"), and this tool reads \(RequirementCatalogue.formatVersion)"
         case .emptyField(let key, let location):

@@ -97,6 +97,8 @@ public enum Wording {
             "The capture file \(path) is not a regular file (a FIFO, a device or a folder took its place), so it was not opened and nothing was kept: put the capture file back and export again."
         case .outputUnavailable(let path):
             "\(path) is not a folder you may write to: name another with --output."
+        case .bundleExists(let path):
+            "\(path) already exists, from an export of this session in the same second: export again in a second, or name another folder with --output."
         case .writeFailed(let detail):
             "The bundle could not be written (\(detail)), so nothing was kept: check the space and permissions of --output."
         }
@@ -147,6 +149,14 @@ public enum Wording {
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
         case .invalidInspectionMode(let text, _):
             "\(quoted(text)) is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired."
+        case .unsafeCharacter(let shown):
+            "\(quoted(shown)) holds a control character or a direction override: give names, notes and labels as printable text on one line."
+        case .argumentTooLong(let bytes):
+            "An argument of \(Formatting.count(bytes)) bytes is longer than the \(Formatting.count(ArgumentText.limitBytes)) a name, a note or a label may have: shorten it."
+        case .notUTF8(let position):
+            "Argument \(position) is not UTF-8 text: set the terminal to UTF-8, or retype it."
+        case .instantOutOfRange(let text, _):
+            "\(quoted(text)) is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."
         case .sessionKindUnclear(let command):
             "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see '\(command) --help'."
         case .missingOption(let option, let command):
@@ -182,6 +192,12 @@ public enum Wording {
             "The history at \(path) stayed busy with another writer: try again in a moment."
         case .corrupt(let path):
             "The history at \(path) is damaged: restore it from a backup, or move it away so that tunnelvisiond starts a new one."
+        case .notWritableByItsOwner(let path):
+            "The history at \(path) is yours but its mode forbids writing to it: give it back with 'chmod 660 \(shellWord(path))'."
+        case .readOnlyFileSystem(let path):
+            "The history at \(path) is on a read-only file system: remount it read-write, or copy the history to a writable disk and name it with --db."
+        case .emptyFile(let path):
+            "The history at \(path) is an empty file, not a history: restore it from a backup, or delete it so that tunnelvisiond starts a new one."
         case .newerSchema(let path, let found, let supported):
             "The history at \(path) was written by a newer TunnelVision (schema \(found), this tvctl reads \(supported)): update tvctl."
         case .diskFull(let path):

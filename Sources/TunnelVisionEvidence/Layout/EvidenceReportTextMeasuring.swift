@@ -44,27 +44,37 @@ extension EvidenceReportTextMeasuring {
                 lines.append(current)
                 (current, currentWidth) = (word, wordWidth)
             }
-            while currentWidth > width, current.count > 1 {
-                let (head, tail) = cut(current, toFit: width, style: style)
-                lines.append(head)
-                current = tail
-                currentWidth = self.width(of: tail, style: style)
+            // A word wider than the line is cut into lines from its front; only the pieces are
+            // measured, never the rest of the word again, so the cost grows with the word's
+            // length, not with its square (a 128 KB note once took 19 s and 800 MB).
+            guard currentWidth > width, current.count > 1 else { continue }
+            var rest = Substring(current)
+            while true {
+                let piece = longestFittingPrefix(of: rest, width: width, style: style)
+                if piece.end == rest.endIndex {
+                    (current, currentWidth) = (String(rest), piece.width)
+                    break
+                }
+                lines.append(String(rest[..<piece.end]))
+                rest = rest[piece.end...]
             }
         }
         lines.append(current)
         return lines
     }
 
-    /// The longest prefix that fits (at least one character), and the rest.
-    private func cut(_ word: String, toFit width: CGFloat, style: EvidenceReportTextStyle) -> (String, String) {
-        var fitting = word.startIndex
-        var index = word.index(after: word.startIndex)
-        while index <= word.endIndex, self.width(of: String(word[..<index]), style: style) <= width {
-            fitting = index
-            if index == word.endIndex { break }
-            index = word.index(after: index)
+    /// Where the longest prefix that fits ends (at least one character) and its width: the
+    /// prefixes measured are never longer than a line and one character.
+    private func longestFittingPrefix(of text: Substring, width: CGFloat, style: EvidenceReportTextStyle)
+        -> (end: String.Index, width: CGFloat) {
+        var end = text.index(after: text.startIndex)
+        var fitting = (end: end, width: self.width(of: String(text[..<end]), style: style))
+        while end < text.endIndex {
+            end = text.index(after: end)
+            let measured = self.width(of: String(text[..<end]), style: style)
+            guard measured <= width else { break }
+            fitting = (end, measured)
         }
-        if fitting == word.startIndex { fitting = word.index(after: word.startIndex) }
-        return (String(word[..<fitting]), String(word[fitting...]))
+        return fitting
     }
 }

@@ -37,6 +37,8 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     /// The output directory does not exist or cannot be written to.
     case outputUnavailable(String)
     case writeFailed(String)
+    /// A bundle of that name is already there: the same session exported in the same second.
+    case bundleExists(String)
 }
 
 /// How far an export has got, for a progress line on a terminal.

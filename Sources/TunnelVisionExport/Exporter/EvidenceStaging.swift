@@ -33,6 +33,7 @@ struct EvidenceStaging {
         }
         // A file system without hard links: a rename, once nothing of that name is there.
         let failure = errno
+        if failure == EEXIST { throw .bundleExists(destination.path) }
         guard [EPERM, EOPNOTSUPP, EXDEV].contains(failure), !FileManager.default.fileExists(atPath: destination.path),
               rename(archive.path, destination.path) == 0 else {
             throw .writeFailed("\(destination.path): \(String(cString: strerror(failure)))")

@@ -83,6 +83,13 @@ final class RelayConnection {
             // Level-triggered: a failed side is noted now, or it would wake the loop forever. A
             // side that only hung up still has its last bytes to read, unless it is not being read.
             let unread = stage == .dialling || stage == .redialling || stage == .upstreamHandshake
+            if descriptor == phone, broken, !unread, let session = phoneTLS, !phoneEnded {
+                // A reset often comes right behind the phone's last bytes (its alert, then a close
+                // with our flight unread): what the socket still holds is read before the end is
+                // noted, or a refusal would be taken for a phone that left without a word.
+                var ended = false, reset = false
+                while !ended, readCiphertext(from: phone, into: session, ended: &ended, reset: &reset) {}
+            }
             if descriptor == phone, broken || unread {
                 phoneEnded = true
                 phoneWasReset = phoneWasReset || broken

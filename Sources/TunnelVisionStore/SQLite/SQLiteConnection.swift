@@ -70,7 +70,21 @@ final class SQLiteConnection {
 
     /// Runs the body in a transaction, rolled back when it throws. IMMEDIATE takes the write
     /// lock up front, so the busy timeout applies instead of a deadlock-avoiding SQLITE_BUSY.
+    /// Inside another transaction it is a savepoint of that one, so that several store calls
+    /// can form one transaction (`FlowStore.inOneTransaction`).
     func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+        if sqlite3_get_autocommit(handle) == 0 {
+            try execute("SAVEPOINT nested")
+            do {
+                let value = try body()
+                try execute("RELEASE nested")
+                return value
+            } catch {
+                try? execute("ROLLBACK TO nested")
+                try? execute("RELEASE nested")
+                throw error
+            }
+        }
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let value = try body()

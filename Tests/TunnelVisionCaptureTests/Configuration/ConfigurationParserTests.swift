@@ -15,7 +15,9 @@ import Testing
         """
 
     private func parse(_ arguments: [String], file text: String? = nil) throws(ConfigurationError) -> DaemonConfiguration {
-        try ConfigurationParser.parse(arguments: arguments) { $0 == "/etc/test.conf" || $0 == DaemonConfiguration.defaultPath ? text : nil }
+        try ConfigurationParser.parse(arguments: arguments) { path in
+            path == "/etc/test.conf" || path == DaemonConfiguration.defaultPath ? text.map { Array($0.utf8) } : nil
+        }
     }
 
     @Test func theFileIsReadAndFlagsWin() throws {
@@ -70,15 +72,15 @@ import Testing
         (["--bogus", "1"], ConfigurationError.unknownFlag("--bogus")),
         (["--db"], .missingValue(flag: "--db")),
         (["db"], .unknownFlag("db")),
-        (["--config", "/nowhere.conf"], .unreadableFile(path: "/nowhere.conf")),
-        (["--snaplen", "10"], .invalidValue(key: "snaplen", value: "10")),
-        (["--snaplen", "300000"], .invalidValue(key: "snaplen", value: "300000")),
+        (["--config", "/nowhere.conf"], .unreadableFile(path: "/nowhere.conf", reason: "No such file or directory")),
+        (["--snaplen", "10"], .outOfRange(key: "snaplen", value: "10", lowest: "64", highest: "262144")),
+        (["--snaplen", "300000"], .outOfRange(key: "snaplen", value: "300000", lowest: "64", highest: "262144")),
         (["--client-network", "10.0.0.0/33"], .invalidValue(key: "client_network", value: "10.0.0.0/33")),
         (["--client-network", "fd00::/129"], .invalidValue(key: "client_network", value: "fd00::/129")),
         (["--client-network", "10.0.0.300/24"], .invalidValue(key: "client_network", value: "10.0.0.300/24")),
         (["--inspection", "maybe"], .invalidValue(key: "inspection", value: "maybe")),
         (["--tun", "a-name-longer-than-15"], .invalidValue(key: "tun", value: "a-name-longer-than-15")),
-        (["--keep-days", "0"], .invalidValue(key: "keep_days", value: "0")),
+        (["--keep-days", "0"], .outOfRange(key: "keep_days", value: "0", lowest: "1", highest: "36500")),
         (["--tun", "tv0", "--interface", "eth0"], .conflictingInputs),
     ])
     func badCommandLinesAreRefusedWithTheirReason(arguments: [String], error: ConfigurationError) {
@@ -88,9 +90,73 @@ import Testing
     @Test(arguments: [
         ("uplink eth0", ConfigurationError.malformedLine(path: "/etc/test.conf", line: 2)),
         ("colour = blue", .unknownKey("colour", path: "/etc/test.conf", line: 2)),
-        ("mtu = 100", .invalidValue(key: "mtu", value: "100")),
+        ("mtu = 100", .outOfRange(key: "mtu", value: "100", lowest: "576", highest: "65535")),
     ])
     func badFilesAreRefusedWithTheirLine(line: String, error: ConfigurationError) {
         #expect(throws: error) { try parse(["--config", "/etc/test.conf"], file: "# first\n" + line) }
+    }
+
+    // Issue 19, item 1: a number the daemon accepted once overflowed at the first rotation.
+    @Test(arguments: [
+        ("keep_days", "1000000", "1", "36500"), ("keep_days", "1e308", "1", "36500"), ("keep_days", "0.5", "1", "36500"),
+        ("keep_days", "-1", "1", "36500"), ("snaplen", "99999999999", "64", "262144"), ("snaplen", "0x100", "64", "262144"),
+        ("rotate_bytes", "18446744073709551616", "4096", "1099511627776"), ("rotate_bytes", "+4096", "4096", "1099511627776"),
+        ("keep_bytes", "0", "1", "1152921504606846976"), ("mtu", "65536", "576", "65535"), ("queue_packets", "1 000", "64", "65536"),
+    ])
+    func everyNumberIsRangeCheckedWhereItIsRead(key: String, value: String, lowest: String, highest: String) {
+        let refusal = ConfigurationError.outOfRange(key: key, value: value, lowest: lowest, highest: highest)
+        #expect(throws: refusal) { try parse(["--" + key.replacingOccurrences(of: "_", with: "-"), value]) }
+        #expect(throws: refusal) { try parse(["--config", "/etc/test.conf"], file: "\(key) = \(value)\n") }
+        #expect(refusal.message == "`\(value)` is refused for \(key): give a whole number from \(lowest) to \(highest).")
+    }
+
+    @Test func theLargestAcceptedKeepDaysGivesACutOffTheHistoryCanHold() throws {
+        let configuration = try parse(["--keep-days", "36500"])
+        let cutOff = Date(timeIntervalSince1970: 9_000_000_000).addingTimeInterval(-configuration.retention.maximumAge)
+        #expect(cutOff.isStorable)
+    }
+
+    // Issue 19, item 3: a CRLF file whose first line was a comment read as one long comment.
+    @Test func aCRLFFileReadsLikeItsLFTwin() throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../systemd/tunnelvisiond.conf").standardized.path
+        let text = try String(contentsOfFile: shipped, encoding: .utf8)
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(crlf.utf8.count > text.utf8.count)
+        let read = try parse(["--config", "/etc/test.conf"], file: crlf + "snaplen = 1500\r\n")
+        #expect(read.snapshotLength == 1500)
+        #expect(read.clientNetworks == ["10.77.0.0/24", "fd77::/64"])
+        #expect(throws: ConfigurationError.outOfRange(key: "snaplen", value: "99999999999", lowest: "64", highest: "262144")) {
+            try parse(["--config", "/etc/test.conf"], file: "# comment\r\nsnaplen = 99999999999\r\n")
+        }
+        #expect(throws: ConfigurationError.unknownKey("colour", path: "/etc/test.conf", line: 2)) {
+            try parse(["--config", "/etc/test.conf"], file: "# comment\r\ncolour = blue\r\n")
+        }
+    }
+
+    @Test func invalidUTF8IsRefusedWithItsLineEvenInTheDefaultFile() {
+        let bytes = Array("# first\nuplink = eth0\n".utf8) + [0x6d, 0x74, 0x75, 0x20, 0x3d, 0x20, 0xff, 0x0a]
+        for arguments in [["--config", "/etc/test.conf"], []] {
+            let path = arguments.isEmpty ? DaemonConfiguration.defaultPath : "/etc/test.conf"
+            #expect(throws: ConfigurationError.invalidEncoding(path: path, line: 3)) {
+                try ConfigurationParser.parse(arguments: arguments) { _ in bytes }
+            }
+        }
+    }
+
+    @Test func aDefaultFileThatIsThereButUnreadableIsAnErrorAndOnlyAnAbsentOneMeansTheDefaults() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tv-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try ConfigurationFile.read(directory.appendingPathComponent("absent.conf").path) == nil)
+        // A directory where the file should be: there, but not a file (root reads any mode, so
+        // a 0000 file would not fail under the test's user in every run).
+        #expect(throws: ConfigurationError.notARegularFile(path: directory.path)) { try ConfigurationFile.read(directory.path) }
+        let fifo = directory.appendingPathComponent("fifo.conf").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: ConfigurationError.notARegularFile(path: fifo)) { try ConfigurationFile.read(fifo) }
+        #expect(throws: ConfigurationError.notARegularFile(path: fifo)) {
+            try ConfigurationParser.parse(arguments: ["--config", fifo])
+        }
     }
 }

@@ -82,6 +82,7 @@ final class WatchedHistory: CaptureHistory {
         heartbeats.append(beat)
         try store.recordHeartbeat(beat)
     }
+    func checkpoint() throws { try store.checkpoint() }
 }
 
 /// Collects what the daemon would have logged.

@@ -45,3 +45,33 @@ struct ColumnWidthsTests {
         #expect(filled.map { Double($0) } == expected)
     }
 }
+
+/// Issue 19, item 10: the cost of breaking a text grows with its length, not its square. Counted
+/// in characters measured (what a font measurer spends its time on), not timed.
+struct LineBreakingCostTests {
+    final class Counter: @unchecked Sendable { var characters = 0 }
+
+    struct CountingMeasurer: EvidenceReportTextMeasuring {
+        let counter: Counter
+        func lineHeight(of style: EvidenceReportTextStyle) -> CGFloat { 10 }
+        func width(of text: String, style: EvidenceReportTextStyle) -> CGFloat {
+            counter.characters += text.count
+            return CGFloat(text.count) * 5
+        }
+    }
+
+    static func cost(_ text: String) -> (characters: Int, lines: Int) {
+        let counter = Counter()
+        let lines = CountingMeasurer(counter: counter).lines(of: text, style: .note, width: 400)
+        return (counter.characters, lines.count)
+    }
+
+    @Test(arguments: ["x", "word "])
+    func fourTimesTheTextCostsAboutFourTimesAsMuch(unit: String) {
+        let small = Self.cost(String(repeating: unit, count: 32_768 / unit.count))
+        let large = Self.cost(String(repeating: unit, count: 131_072 / unit.count))
+        #expect(large.lines >= 4 * small.lines - 1)
+        // Linear: 4x (a little more for the last line); quadratic was 16x and more.
+        #expect(large.characters <= 5 * small.characters, "\(small.characters) then \(large.characters) characters measured")
+    }
+}
