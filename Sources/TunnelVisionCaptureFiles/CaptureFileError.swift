@@ -13,6 +13,9 @@ public enum CaptureReadError: Error, Sendable, Hashable {
     case missing(path: String)
     /// The file exists but could not be opened or read: permissions, I/O (errno).
     case unreadable(path: String, errno: Int32)
+    /// The path names a FIFO, a device or a directory: it was not opened, since opening a FIFO
+    /// blocks and opening a device can act on it.
+    case notRegularFile(path: String)
     /// The file is not a TunnelVision capture: wrong magic, version or link type.
     case foreign(path: String, reason: ForeignCaptureReason)
     /// No record can start at this offset: inside the file header.

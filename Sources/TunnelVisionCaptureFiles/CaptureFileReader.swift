@@ -7,6 +7,14 @@ public struct CaptureRecord: Sendable, Hashable {
     /// The packet's length on the wire; `bytes` is shorter when the snapshot length cut it.
     public let originalLength: UInt32
     public let bytes: [UInt8]
+
+    /// Whether this is the record a packet row describes: the same instant at the file's
+    /// microsecond precision and the same length on the wire.
+    public func matches(timestampNanoseconds rowNanoseconds: Int64, wireLength: UInt32) -> Bool {
+        let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: rowNanoseconds)
+        return timestampNanoseconds == Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1_000
+            && originalLength == wireLength
+    }
 }
 
 /// Reads records of one capture file by the offsets the history stores. The file header is
@@ -24,9 +32,20 @@ public final class CaptureFileReader {
     static let windowCapacity = 1 << 20
 
     public init(path: String) throws(CaptureReadError) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw errno == ENOENT ? .missing(path: path) : .unreadable(path: path, errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
+        // O_NONBLOCK: should a FIFO take the file's place between the check and the open, the open
+        // returns at once and the second check below refuses it.
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw errno == ENOENT ? .missing(path: path) : .unreadable(path: path, errno: errno)
+        }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(descriptor)
+            throw .notRegularFile(path: path)
         }
         var bytes = [UInt8](repeating: 0, count: PcapFormat.fileHeaderLength)
         let read: Int

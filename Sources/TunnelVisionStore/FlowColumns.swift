@@ -46,14 +46,17 @@ enum FlowColumns {
         ("client_early_data", .withGroup(leader: "client_versions_form")),
     ]
 
+    /// The change marker a written row takes (issue 17): above every other, read off the index.
+    static let nextChange = "(SELECT IFNULL(MAX(changed), 0) + 1 FROM flows)"
+
     /// `?1` is the capture session; the columns follow from `?2`. The audit session is read in
     /// the same statement: whatever is open when the flow is first written tags it.
     static let insertSQL: String = {
         let names = all.map(\.name).joined(separator: ", ")
         let values = all.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
         return """
-            INSERT INTO flows (session, \(names), audit_session_id)
-            VALUES (?1, \(values), (SELECT id FROM audit_sessions WHERE ended_at IS NULL))
+            INSERT INTO flows (session, \(names), audit_session_id, changed)
+            VALUES (?1, \(values), (SELECT id FROM audit_sessions WHERE ended_at IS NULL), \(nextChange))
             """
     }()
 
@@ -78,7 +81,8 @@ enum FlowColumns {
         }
         return """
             UPDATE flows SET \(sets.joined(separator: ", ")),
-                audit_session_id = COALESCE(audit_session_id, (SELECT id FROM audit_sessions WHERE ended_at IS NULL))
+                audit_session_id = COALESCE(audit_session_id, (SELECT id FROM audit_sessions WHERE ended_at IS NULL)),
+                changed = \(nextChange)
             WHERE id = ?1
             """
     }()

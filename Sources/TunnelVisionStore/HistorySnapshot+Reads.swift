@@ -13,6 +13,39 @@ extension HistorySnapshot {
             .rows(FlowColumns.flow)
     }
 
+    /// The newest `limit` flows (by first packet, then id), oldest first: a read bounded by `limit`.
+    public func newestFlows(inAuditSession id: Int64, limit: Int) throws -> [StoredFlow] {
+        try db.statement("""
+            SELECT \(FlowColumns.selectList) FROM flows WHERE audit_session_id = ?
+            ORDER BY first_seen DESC, id DESC LIMIT ?
+            """)
+            .bind(.integer(id), .integer(Int64(max(0, limit))))
+            .rows(FlowColumns.flow)
+            .reversed()
+    }
+
+    /// The session's flows inserted or updated after `marker`, and the marker to ask from next
+    /// time. The read walks only the rows changed since, so its cost does not grow with the session:
+    /// the unary + keeps the planner off the session's index, which would visit every flow of it.
+    public func flowsChanged(inAuditSession id: Int64, after marker: FlowChangeMarker) throws -> (flows: [StoredFlow], next: FlowChangeMarker) {
+        let rows = try db.statement(Self.flowsChangedSQL)
+            .bind(.integer(marker.value), .integer(id))
+            .rows { row in (row.int64(Int32(FlowColumns.all.count + 1)), FlowColumns.flow(from: row)) }
+        // Rows of other sessions changed too: the next read starts after all of them.
+        let newest = try flowChangeMarker().value
+        return (rows.map(\.1), FlowChangeMarker(value: max(newest, rows.last?.0 ?? marker.value, marker.value)))
+    }
+
+    static let flowsChangedSQL = """
+        SELECT \(FlowColumns.selectList), changed FROM flows WHERE changed > ?1 AND +audit_session_id = ?2
+        ORDER BY changed
+        """
+
+    /// The marker of the history as it is now: a later `flowsChanged(after:)` gives what changed since.
+    public func flowChangeMarker() throws -> FlowChangeMarker {
+        FlowChangeMarker(value: try db.statement("SELECT IFNULL(MAX(changed), 0) FROM flows").firstRow { $0.int64(0) } ?? 0)
+    }
+
     public func flowCount(inAuditSession id: Int64) throws -> Int {
         Int(try db.statement("SELECT COUNT(*) FROM flows WHERE audit_session_id = ?").bind(.integer(id)).firstRow { $0.int64(0) } ?? 0)
     }
@@ -128,6 +161,14 @@ extension FlowStore {
 
     public func flows(inAuditSession id: Int64, limit: Int = .max) throws -> [StoredFlow] {
         try reading { try $0.flows(inAuditSession: id, limit: limit) }
+    }
+
+    public func flowChangeMarker() throws -> FlowChangeMarker {
+        try reading { try $0.flowChangeMarker() }
+    }
+
+    public func newestFlows(inAuditSession id: Int64, limit: Int) throws -> [StoredFlow] {
+        try reading { try $0.newestFlows(inAuditSession: id, limit: limit) }
     }
 
     public func flowCount(inAuditSession id: Int64) throws -> Int {

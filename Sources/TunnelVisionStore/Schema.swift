@@ -186,5 +186,13 @@ enum Schema {
             PRIMARY KEY (capture_session, minute, reason)
         );
         """,
+        // 9 (issue 17): a change marker on every flow, so that a live view reads only the flows
+        // written since its last read. The flow upserts (FlowColumns) set it; an index keeps
+        // both the next marker and a read of what changed since cheap.
+        """
+        ALTER TABLE flows ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+        UPDATE flows SET changed = id;
+        CREATE INDEX flows_changed ON flows (changed);
+        """,
     ]
 }

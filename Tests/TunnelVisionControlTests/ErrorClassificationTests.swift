@@ -73,7 +73,7 @@ struct ErrorClassificationTests {
         let exports: [EvidenceExportError] = [
             .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"), .catalogueUnusable(identifier: "x"),
             .historyUnreadable(.busy(path: "p")), .historyChangedWhileExporting, .captureDirectoryUnavailable("p"),
-            .outputUnavailable("p"), .writeFailed("d"),
+            .captureFileUnreadable(path: "p", errno: EACCES), .captureFileNotRegular(path: "p"), .outputUnavailable("p"), .writeFailed("d"),
         ]
         let sentences = problems.map { ControlError.historyUnanswered($0).sentence } + refusals.map { ControlError.refusal($0).sentence }
             + exports.map { ControlError.refusal(.export($0, sessionID: 1)).sentence }

@@ -121,6 +121,23 @@ struct ReadCommandTests {
         #expect(ids(list) == Array(ids(every).prefix(3)), "the oldest three")
     }
 
+    @Test func aLimitWithNewestKeepsTheNewestFlows() throws {
+        let history = try ScratchHistory.seeded()
+        let all = try TVCtlBinary.run(["flows", "2", "--json"], database: history.path)
+        let newest = try TVCtlBinary.run(["flows", "2", "--limit", "3", "--newest", "--json"], database: history.path)
+        let ids = { (output: String) throws -> [Int?] in
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            return (list["flows"] as? [[String: Any]] ?? []).map { $0["id"] as? Int }
+        }
+        #expect(try ids(newest.output) == Array(try ids(all.output).suffix(3)), "the newest three, oldest first")
+        let table = try TVCtlBinary.run(["flows", "2", "--limit", "3", "--newest"], database: history.path)
+        #expect(table.status == 0, "\(table)")
+        #expect(table.output.hasSuffix("Showing the newest 3 of 10 flows: --limit shows more.\n"), "\(table.output)")
+        for id in try ids(newest.output).compactMap({ $0 }) {
+            #expect(table.output.split(separator: "\n").contains { $0.hasPrefix("\(id) ") }, "flow \(id) listed")
+        }
+    }
+
     @Test func findingsJSONNumbersFindingsAndCoversEveryFlowInEachCheck() throws {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(["findings", "2", "--json"], database: history.path)

@@ -8,20 +8,22 @@ import TunnelVisionStore
 enum FlowsCommand {
     static let spec = CommandSpec(
         "flows", summary: "Show the flows of a session (the open one unless named).",
-        discussion: "Oldest first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
+        discussion: "Oldest first; with --newest, --limit keeps the newest N instead of the first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
         positionals: [.optional("SESSION", "The session's number.")],
         options: [
-            limitOption, followOption, SharedOptions.json,
+            limitOption, newestOption, followOption, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl flows", "The flows of what is recording now."),
             CommandExample("tvctl flows 7 --limit 500 --json", "Up to 500 flows of session 7, for a script."),
+            CommandExample("tvctl flows --limit 20 --newest", "The 20 flows that began last."),
             CommandExample("tvctl flows -f", "Watch the recording live."),
         ],
         action: CommandContext.runs(run))
 
     static let limitOption = OptionSpec.value(
         "limit", "N", short: "n", "Show at most N flows (default \(defaultLimit); with --json, all unless given).")
+    static let newestOption = OptionSpec.flag("newest", "With --limit N, the newest N flows instead of the first N.")
     static let followOption = OptionSpec.flag("follow", short: "f", "Keep showing flows while the session records.")
     static let defaultLimit = 100
     static let limitRange = 1...10_000_000
@@ -36,19 +38,22 @@ enum FlowsCommand {
         // A live view shows the newest flows, and the store hands them oldest first: it reads them all.
         // JSON carries each flow's findings, and they are assessed on every flow of the session.
         let readsAll = follows || context.wantsJSON
-        let snapshot = try FlowSnapshot.read(session: named, limit: readsAll ? Int.max : limit, library: context.library)
+        let newest = context.arguments.flag(newestOption)
+        let snapshot = try FlowSnapshot.read(
+            session: named, limit: readsAll ? Int.max : limit, newest: newest, library: context.library)
         if follows {
             FlowsFollow(context: context, limit: limit, sessionID: snapshot.session.id).run(from: snapshot)
             return
         }
         if context.wantsJSON {
-            context.emit(try snapshot.list(limit: givenLimit))
+            context.emit(try snapshot.list(limit: givenLimit, newest: newest))
             return
         }
         context.say(snapshot.headline(zone: context.zone))
         if !snapshot.flows.isEmpty { context.show(FlowListing.table(snapshot.flows, zone: context.zone)) }
         if snapshot.flowCount > snapshot.flows.count {
-            context.say(Wording.flowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount))
+            context.say(newest ? Wording.newestFlowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount)
+                : Wording.flowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount))
         }
     }
 }
@@ -60,12 +65,14 @@ struct FlowSnapshot {
     let markers: [SessionMarker]
     let flowCount: Int
     let flows: [StoredFlow]
+    /// Every flow changed after it was read has a higher marker.
+    let marker: FlowChangeMarker
     /// The relay's facts of those flows, by flow id (issue 12).
     let relayFacts: [Int64: RelayFlowFacts]
 
     var projectName: String { project?.name ?? "" }
 
-    static func read(session named: Int64?, limit: Int, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
+    static func read(session named: Int64?, limit: Int, newest: Bool = false, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
         try library.read { store in
             let session: AuditSession
             if let named {
@@ -78,7 +85,9 @@ struct FlowSnapshot {
                 session: session, project: try store.auditProject(id: session.projectID),
                 markers: try store.markers(forSession: session.id),
                 flowCount: try store.flowCount(inAuditSession: session.id),
-                flows: try store.flows(inAuditSession: session.id, limit: limit),
+                flows: newest ? try store.newestFlows(inAuditSession: session.id, limit: limit)
+                    : try store.flows(inAuditSession: session.id, limit: limit),
+                marker: try store.flowChangeMarker(),
                 relayFacts: try store.relayFacts(inAuditSession: session.id))
         }
     }
@@ -89,7 +98,7 @@ struct FlowSnapshot {
 
     /// The flows as flows.json writes them, with the findings a bundle would give them: the
     /// assessment reads every flow, so the snapshot must hold them all.
-    func list(limit: Int?) throws(ControlError) -> JSONShape.FlowList {
+    func list(limit: Int?, newest: Bool = false) throws(ControlError) -> JSONShape.FlowList {
         var identifiers: EvidenceFindingIdentifiers?
         if let project {
             let assessment = SessionAssessment(
@@ -97,7 +106,7 @@ struct FlowSnapshot {
                 session: session, markers: markers)
             identifiers = EvidenceFindingIdentifiers(assessment.findings.findings)
         }
-        let shown = flows.prefix(limit ?? flows.count)
+        let shown = newest ? flows.suffix(limit ?? flows.count) : flows.prefix(limit ?? flows.count)
         return JSONShape.FlowList(
             session: JSONShape.Session(session, projectName: projectName, flowCount: flowCount),
             total: flowCount, limit: limit, truncated: shown.count < flowCount,

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionModel
+import TunnelVisionStore
 
 #if canImport(Glibc)
 import Glibc
@@ -7,55 +8,93 @@ import Glibc
 
 /// The live view of `tvctl flows --follow`. On a terminal it redraws one screen, the newest
 /// flows that fit under the headline; elsewhere it appends each flow the first time it is
-/// seen, so a log or a script reads every flow once. It ends when the session does.
+/// seen, so a log or a script reads every flow once. It ends when the session does. After the
+/// first read it asks the history only for the flows changed since its last read (a change
+/// marker), so that its cost per second does not grow with the session's length.
 struct FlowsFollow {
     let context: CommandContext
     let limit: Int
     let sessionID: Int64
     static let interval: TimeInterval = 1
 
+    /// What the view knows between two reads: the newest flows, how many there are, and where
+    /// the last read stopped. Flow ids only grow, so a flow above `highestID` is a new one.
+    struct View {
+        var session: AuditSession
+        let projectName: String
+        var flowCount: Int
+        var newest: [StoredFlow]
+        var highestID: Int64
+        var marker: FlowChangeMarker
+        let keep: Int
+
+        /// Folds in the flows changed since the last read; hands back those never seen before.
+        mutating func fold(_ changed: [StoredFlow]) -> [StoredFlow] {
+            let fresh = changed.filter { $0.id > highestID }.sorted { $0.id < $1.id }
+            flowCount += fresh.count
+            highestID = max(highestID, fresh.last?.id ?? highestID)
+            // An update of a flow older than those shown changes nothing on the screen.
+            var byID = Dictionary(newest.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+            for flow in changed where byID[flow.id] != nil { byID[flow.id] = flow }
+            for flow in fresh { byID[flow.id] = flow }
+            newest = Array(byID.values.sorted { ($0.state.firstSeen, $0.id) < ($1.state.firstSeen, $1.id) }.suffix(keep))
+            return fresh
+        }
+    }
+
     func run(from first: FlowSnapshot) {
-        var snapshot = first
-        var printed = Set<Int64>()
+        var view = View(
+            session: first.session, projectName: first.projectName,
+            flowCount: first.flowCount, newest: Array(first.flows.suffix(limit)),
+            highestID: first.flows.map(\.id).max() ?? 0, marker: first.marker, keep: limit)
         let redraws = context.invocation.console.outputIsTerminal && !context.wantsJSON
+        var fresh = first.flows
+        if !redraws, !context.wantsJSON { context.say(headline(view)) }
         while true {
             if redraws {
-                redraw(snapshot)
+                redraw(view)
             } else {
-                append(snapshot, printed: &printed)
+                append(fresh)
             }
-            if snapshot.session.endedAt != nil {
-                context.say(Wording.followEnded(snapshot.session, zone: context.zone))
+            if view.session.endedAt != nil {
+                context.say(Wording.followEnded(view.session, zone: context.zone))
                 return
             }
             Thread.sleep(forTimeInterval: Self.interval)
-            do {
-                // Every flow, so that the newest are among them: the store hands them oldest first.
-                snapshot = try FlowSnapshot.read(session: sessionID, limit: Int.max, library: context.library)
+            do throws(ControlError) {
+                let (session, changed, next) = try context.library.read { store throws -> (AuditSession?, [StoredFlow], FlowChangeMarker) in
+                    let (flows, next) = try store.flowsChanged(inAuditSession: sessionID, after: view.marker)
+                    return (try store.auditSession(id: sessionID), flows, next)
+                }
+                guard let session else { throw ControlError.refusal(.sessionNotFound(sessionID)) }
+                view.session = session
+                view.marker = next
+                fresh = view.fold(changed)
             } catch {
+                fresh = []
                 context.invocation.console.writeError("tvctl: " + error.sentence + "\n")
                 if case .refusal(.sessionNotFound) = error { return }
             }
         }
     }
 
-    private func redraw(_ snapshot: FlowSnapshot) {
+    private func headline(_ view: View) -> String {
+        Wording.flowsHeadline(view.session, project: view.projectName, flows: view.flowCount, zone: context.zone)
+    }
+
+    private func redraw(_ view: View) {
         let rows = max(1, terminalRows() - 4)
-        let shown = Array(snapshot.flows.suffix(min(rows, limit)))
-        var screen = "\u{1B}[H\u{1B}[2J" + context.style.bold(snapshot.headline(zone: context.zone)) + "\n"
+        let shown = Array(view.newest.suffix(min(rows, limit)))
+        var screen = "\u{1B}[H\u{1B}[2J" + context.style.bold(headline(view)) + "\n"
         screen += shown.isEmpty ? Wording.noFlowsYet + "\n" : FlowListing.table(shown, zone: context.zone).rendered(style: context.style)
-        if snapshot.flowCount > shown.count {
-            screen += context.style.dim(Wording.followTruncated(shown: shown.count, of: snapshot.flowCount)) + "\n"
+        if view.flowCount > shown.count {
+            screen += context.style.dim(Wording.followTruncated(shown: shown.count, of: view.flowCount)) + "\n"
         }
         context.invocation.console.writeOutput(screen)
     }
 
-    private func append(_ snapshot: FlowSnapshot, printed: inout Set<Int64>) {
-        if printed.isEmpty, !context.wantsJSON {
-            context.say(snapshot.headline(zone: context.zone))
-        }
-        for flow in snapshot.flows where !printed.contains(flow.id) {
-            printed.insert(flow.id)
+    private func append(_ flows: [StoredFlow]) {
+        for flow in flows {
             if context.wantsJSON {
                 context.invocation.console.writeOutput(JSONShape.line(JSONShape.Flow(flow, findingIDs: nil)))
             } else {

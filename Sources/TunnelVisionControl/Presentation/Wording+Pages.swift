@@ -32,6 +32,10 @@ extension Wording {
         "Showing the first \(Formatting.count(shown)) of \(Formatting.count(total)) flows: --limit shows more."
     }
 
+    static func newestFlowsTruncated(shown: Int, of total: Int) -> String {
+        "Showing the newest \(Formatting.count(shown)) of \(Formatting.count(total)) flows: --limit shows more."
+    }
+
     static func followTruncated(shown: Int, of total: Int) -> String {
         "The newest \(Formatting.count(shown)) of \(Formatting.count(total)); Ctrl-C leaves."
     }

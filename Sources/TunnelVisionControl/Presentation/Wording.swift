@@ -1,3 +1,4 @@
+import Glibc
 import TunnelVisionExport
 import TunnelVisionModel
 
@@ -90,6 +91,10 @@ public enum Wording {
             "The history changed while the bundle was being written, so nothing was kept: export again."
         case .captureDirectoryUnavailable(let path):
             "The capture directory \(path) cannot be read: name the daemon's capture directory with --captures."
+        case .captureFileUnreadable(let path, let errno):
+            "The capture file \(path) is there but cannot be read (\(String(cString: strerror(errno)))), so nothing was kept: give tvctl read access to it and export again."
+        case .captureFileNotRegular(let path):
+            "The capture file \(path) is not a regular file (a FIFO, a device or a folder took its place), so it was not opened and nothing was kept: put the capture file back and export again."
         case .outputUnavailable(let path):
             "\(path) is not a folder you may write to: name another with --output."
         case .bundleExists(let path):

@@ -26,14 +26,20 @@ struct EvidenceCaptureSources {
         return paths[sequence]
     }
 
-    /// A reader, or why the file gives no bytes: gone, or not readable as one of ours.
-    func open(sequence: UInt32) -> Result<CaptureFileReader, EvidenceCaptureDocument.SourceStanding> {
+    /// A reader, or why the file gives no bytes: gone, or not readable as one of ours. A file
+    /// that is there but cannot be opened or read (permissions, I/O), or is not a regular file,
+    /// is no standing of the evidence but a fault of this machine: the export stops and names it.
+    func open(sequence: UInt32) throws(EvidenceCaptureError) -> Result<CaptureFileReader, EvidenceCaptureDocument.SourceStanding> {
         guard let path = path(of: sequence) else { return .failure(.missing) }
         do {
             return .success(try CaptureFileReader(path: path))
         } catch {
-            if case .missing = error { return .failure(.missing) }
-            return .failure(.unreadable)
+            switch error {
+            case .missing: return .failure(.missing)
+            case .unreadable(let path, let errno): throw .sourceUnreadable(path: path, errno: errno)
+            case .notRegularFile(let path): throw .sourceNotRegularFile(path: path)
+            case .foreign, .noRecordAt, .recordLongerThanSnapshot, .recordCutShort: return .failure(.unreadable)
+            }
         }
     }
 }

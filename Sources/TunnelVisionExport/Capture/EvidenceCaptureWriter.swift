@@ -16,6 +16,10 @@ public struct EvidenceCapture: Sendable, Hashable {
 public enum EvidenceCaptureError: Error, Sendable, Hashable {
     /// The history holds a packet of a flow the bundle does not list: it changed after the flows were read.
     case flowNotInBundle(id: Int64)
+    /// A source file is there but cannot be opened or read (permissions, I/O; errno).
+    case sourceUnreadable(path: String, errno: Int32)
+    /// A source path names a FIFO, a device or a directory: it was not opened.
+    case sourceNotRegularFile(path: String)
     case destinationUnavailable(String)
     case writeFailed(String)
 }
@@ -56,7 +60,7 @@ public enum EvidenceCaptureWriter {
                 tally.add(count.count, without: .notCaptured, flowID: count.flowID)
             }
         }
-        let opened = perFile.keys.sorted().map { ($0, sources.open(sequence: $0)) }
+        let opened = try perFile.keys.sorted().map { ($0, try sources.open(sequence: $0)) }
         let snaplen = opened.compactMap { try? $0.1.get().header.snapshotLength }.max()
 
         let path = folder.appendingPathComponent(EvidenceFileName.capture).path
@@ -93,7 +97,14 @@ public enum EvidenceCaptureWriter {
         var written = 0
         for packet in packets {
             guard bundle.contains(flowID: packet.flowID) else { throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID) }
-            guard let record = try? reader.record(at: packet.fileOffset) else {
+            let record: CaptureRecord
+            do { record = try reader.record(at: packet.fileOffset) } catch {
+                if case .unreadable(let path, let errno) = error { throw EvidenceCaptureError.sourceUnreadable(path: path, errno: errno) }
+                tally.add(1, without: .recordUnreadable, flowID: packet.flowID)
+                continue
+            }
+            // A record that is not the one its row describes is not that packet's evidence.
+            guard record.matches(timestampNanoseconds: packet.timestampNanoseconds, wireLength: packet.wireLength) else {
                 tally.add(1, without: .recordUnreadable, flowID: packet.flowID)
                 continue
             }

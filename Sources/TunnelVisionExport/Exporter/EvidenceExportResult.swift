@@ -29,6 +29,11 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     /// read): exporting again reads it anew.
     case historyChangedWhileExporting
     case captureDirectoryUnavailable(String)
+    /// A capture file the session's packets point at is there but cannot be opened or read
+    /// (permissions, I/O; errno): nothing was kept rather than calling its packets unreadable.
+    case captureFileUnreadable(path: String, errno: Int32)
+    /// A capture file's path names a FIFO, a device or a directory: it was not opened.
+    case captureFileNotRegular(path: String)
     /// The output directory does not exist or cannot be written to.
     case outputUnavailable(String)
     case writeFailed(String)

@@ -143,6 +143,8 @@ public struct EvidenceExporter: Sendable {
         case EvidenceBundleError.sessionStillOpen: .sessionStillOpen
         case is EvidenceBundleError: .historyChangedWhileExporting
         case EvidenceCaptureError.flowNotInBundle: .historyChangedWhileExporting
+        case EvidenceCaptureError.sourceUnreadable(let path, let errno): .captureFileUnreadable(path: path, errno: errno)
+        case EvidenceCaptureError.sourceNotRegularFile(let path): .captureFileNotRegular(path: path)
         case EvidenceCaptureError.destinationUnavailable(let path), EvidenceCaptureError.writeFailed(let path): .writeFailed(path)
         case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
         default: .writeFailed("\(error)")

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TunnelVisionModel
+@testable import TunnelVisionStore
+
+/// The change marker a live view reads from: every insert and update raises it, and a read
+/// after a marker gives exactly the session's flows written since.
+struct FlowChangeMarkerTests {
+    @Test func aReadAfterAMarkerGivesOnlyTheFlowsInsertedOrUpdatedSince() throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let ids = try store.insert((0..<5).map { udpFlow(port: UInt16(1_000 + $0), at: at(2 + Double($0))) }, captureSession: capture.id)
+        let all = try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: .start) }
+        #expect(all.flows.map(\.id) == ids)
+
+        let marker = try store.reading { try $0.flowChangeMarker() }
+        #expect(marker == all.next)
+        #expect(try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: marker) }.flows.isEmpty)
+
+        var later = udpFlow(port: 1_002, at: at(4))
+        later.lastSeen = at(20)
+        later.packetCount = 9
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: ids[2], state: later)]), captureSession: capture.id)
+        let added = try store.insert([udpFlow(port: 2_000, at: at(21))], captureSession: capture.id)
+        let changed = try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: marker) }
+        #expect(changed.flows.map(\.id) == [ids[2], added[0]], "the updated flow, then the new one")
+        #expect(changed.flows.first?.packetCount == 9)
+        #expect(try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: changed.next) }.flows.isEmpty)
+    }
+
+    @Test func theReadWalksTheMarkersIndexNotTheSession() throws {
+        let store = try TemporaryDatabase().open()
+        let plan = try store.access { db in
+            try db.statement("EXPLAIN QUERY PLAN " + HistorySnapshot.flowsChangedSQL).bind(.integer(0), .integer(1)).rows { $0.text(3) }
+        }
+        #expect(plan.first == "SEARCH flows USING INDEX flows_changed (changed>?)", "\(plan)")
+        #expect(!plan.contains { $0.contains("flows_audit_session") || $0.contains("SCAN flows") }, "\(plan)")
+    }
+
+    @Test func flowsOfAnotherSessionMoveTheMarkerOnButAreNotGiven() throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        let first = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        _ = try store.insert([udpFlow(port: 1, at: at(2))], captureSession: capture.id)
+        _ = try store.endAuditSession(id: first.id, at: at(3))
+        let marker = try store.reading { try $0.flowChangeMarker() }
+        let untagged = try store.insert([udpFlow(port: 2, at: at(4))], captureSession: capture.id)
+        #expect(untagged.count == 1)
+        let read = try store.reading { try $0.flowsChanged(inAuditSession: first.id, after: marker) }
+        #expect(read.flows.isEmpty)
+        #expect(read.next.value > marker.value)
+    }
+
+    @Test func aHistoryWrittenBeforeTheMarkerGivesEveryFlowOnceMigrated() throws {
+        let db = TemporaryDatabase()
+        let step = try #require(Schema.migrations.firstIndex { $0.contains("flows_changed") })
+        let old = try FlowStore(path: db.path, migratingTo: step)
+        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        let project = try old.createAuditProject(projectDraft(), at: at(0))
+        let session = try old.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        // Rows as the previous version wrote them: its upserts know no marker.
+        try old.access { db in
+            for port in 10..<13 {
+                try db.execute("""
+                    INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen, audit_session_id)
+                    VALUES (\(capture.id), 17, '10.77.0.2', \(port), '10.0.0.1', 53, \(port), \(port), \(session.id))
+                    """)
+            }
+        }
+        let ids = try old.reading { try $0.flows(inAuditSession: session.id) }.map(\.id)
+        #expect(ids.count == 3)
+        let migrated = try db.open()
+        #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
+        let read = try migrated.reading { try $0.flowsChanged(inAuditSession: session.id, after: .start) }
+        #expect(read.flows.map(\.id) == ids)
+        let more = try migrated.insert([udpFlow(port: 99, at: at(9))], captureSession: capture.id)
+        #expect(try migrated.reading { try $0.flowsChanged(inAuditSession: session.id, after: read.next) }.flows.map(\.id) == more)
+    }
+}
