@@ -40,7 +40,7 @@ struct EvidenceCaptureSourceTests {
         #expect(capture.packets.count(.recordUnreadable) == patched)
         #expect(capture.packets.written == capture.packets.recorded - patched)
         #expect(capture.sourceFiles.filter { $0.packets != $0.written }.count == 1)
-        guard case .incomplete(_, _, let missing) = export.result.captureStanding else {
+        guard case .incomplete(_, _, let missing, _) = export.result.captureStanding else {
             Issue.record("standing: \(export.result.captureStanding)")
             return
         }
