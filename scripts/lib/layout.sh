@@ -3,6 +3,8 @@
 #
 #   /usr/bin/tunnelvisiond, /usr/bin/tvctl
 #   /usr/lib/tunnelvision/gateway                  the tap's routing (scripts/gateway)
+#   /usr/sbin/tunnelvision-phone                   adds and removes phones (scripts/phone)
+#   /usr/lib/tunnelvision/wireguard.sh             its WireGuard library (scripts/lib/wireguard.sh)
 #   /usr/share/tunnelvision/catalogues/*.json      requirement catalogues
 #   /lib/systemd/system/tunnelvisiond.service
 #   /usr/lib/sysusers.d/tunnelvision.conf, /usr/lib/tmpfiles.d/tunnelvision.conf
@@ -34,10 +36,12 @@ layout_build() {
 layout_stage() {
   local destination=${1:?layout_stage needs a destination} binaries=${2:?layout_stage needs the build directory}
   local root=${destination%/}
-  install -d "$root/usr/bin" "$root/usr/lib/tunnelvision" "$root/usr/share/tunnelvision/catalogues" \
+  install -d "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib/tunnelvision" "$root/usr/share/tunnelvision/catalogues" \
     "$root/lib/systemd/system" "$root/usr/lib/sysusers.d" "$root/usr/lib/tmpfiles.d" "$root/etc/tunnelvision"
   install -m 0755 "$binaries/tunnelvisiond" "$binaries/tvctl" "$root/usr/bin/"
   install -m 0755 scripts/gateway "$root/usr/lib/tunnelvision/gateway"
+  install -m 0755 scripts/phone "$root/usr/sbin/tunnelvision-phone"
+  install -m 0644 scripts/lib/wireguard.sh "$root/usr/lib/tunnelvision/wireguard.sh"
   install -m 0644 Catalogues/*.json "$root/usr/share/tunnelvision/catalogues/"
   # The unit in the repository names the /usr/local paths of a hand-made install.
   sed -e 's|/usr/local/bin/|/usr/bin/|g' -e 's|/usr/local/lib/tunnelvision/|/usr/lib/tunnelvision/|g' \

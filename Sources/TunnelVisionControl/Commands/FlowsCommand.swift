@@ -11,7 +11,7 @@ enum FlowsCommand {
         discussion: "Oldest first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
         positionals: [.optional("SESSION", "The session's number.")],
         options: [
-            limitOption, followOption, SharedOptions.json,
+            limitOption, followOption, SessionCommands.StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl flows", "The flows of what is recording now."),
@@ -36,7 +36,9 @@ enum FlowsCommand {
         // A live view shows the newest flows, and the store hands them oldest first: it reads them all.
         // JSON carries each flow's findings, and they are assessed on every flow of the session.
         let readsAll = follows || context.wantsJSON
-        let snapshot = try FlowSnapshot.read(session: named, limit: readsAll ? Int.max : limit, library: context.library)
+        let snapshot = try FlowSnapshot.read(
+            session: named, phone: context.arguments.value(SessionCommands.StartOption.phone),
+            limit: readsAll ? Int.max : limit, library: context.library)
         if follows {
             FlowsFollow(context: context, limit: limit, sessionID: snapshot.session.id).run(from: snapshot)
             return
@@ -63,14 +65,15 @@ struct FlowSnapshot {
 
     var projectName: String { project?.name ?? "" }
 
-    static func read(session named: Int64?, limit: Int, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
+    static func read(
+        session named: Int64?, phone: String? = nil, limit: Int, library: ControlLibrary
+    ) throws(ControlError) -> FlowSnapshot {
         try library.read { store in
             let session: AuditSession
             if let named {
                 session = try SessionReference.session(named, in: store)
             } else {
-                guard let open = try store.openAuditSession() else { throw ControlError.refusal(.noOpenRecording(purpose: .flows)) }
-                session = open
+                session = try OpenRecordingReference.session(phone: phone, purpose: .flows, in: store)
             }
             return FlowSnapshot(
                 session: session, project: try store.auditProject(id: session.projectID),

@@ -52,10 +52,33 @@ public enum Refusal: Sendable, Equatable {
     /// as it is. A history that did not answer is not one of these: it is `historyUnanswered`.
     case export(EvidenceExportError, sessionID: Int64)
     case inspectionUnavailable
+    /// Several phones are being recorded and the command did not say which.
+    case severalRecordings([OpenRecordingName], purpose: OpenRecordingPurpose)
+    /// The named phone has no open recording.
+    case phoneNotRecording(String, purpose: OpenRecordingPurpose)
+    /// `session start` on a gateway of several phones, without --phone: carries their names.
+    case phoneNotNamed(phones: [String])
+    /// No phone by that name: carries the names there are.
+    case phoneNotFound(String, phones: [String])
+    case phone(PhoneStoreError)
+    case publicKeyUnreadable
+    case phoneAdministrationNeedsRoot
+    case addressUnreadable(String)
 }
 
 public enum OpenRecordingPurpose: Sendable, Equatable {
     case mark, end, flows
+}
+
+/// An open recording as a refusal names it: its session and its phone.
+public struct OpenRecordingName: Sendable, Equatable {
+    public let sessionID: Int64
+    public let phone: String?
+
+    public init(_ session: AuditSession) {
+        sessionID = session.id
+        phone = session.phone?.name
+    }
 }
 
 /// Why two sessions cannot be compared (the release diff's own refusals, named by session).

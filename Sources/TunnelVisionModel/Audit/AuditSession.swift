@@ -58,11 +58,15 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     /// Nil while open.
     public let endedAt: Date?
     public let notes: String
+    /// The phone recorded, as it was at the start; nil for a recording of the whole tap (a
+    /// gateway with no phones, or a history from before phones).
+    public let phone: Phone?
 
     public init(
         id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String
+        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String, phone: Phone? = nil
     ) {
+        self.phone = phone
         self.id = id
         self.projectID = projectID
         self.kind = kind
@@ -83,11 +87,14 @@ public struct AuditSessionDraft: Sendable, Hashable {
     public var environment: AuditEnvironment
     public var inspection: InspectionConditions
     public var notes: String
+    /// Whose traffic is recorded; nil records the whole tap, and only while no phone is recorded.
+    public var phone: Phone?
 
     public init(
         projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, notes: String = ""
+        inspection: InspectionConditions, notes: String = "", phone: Phone? = nil
     ) {
+        self.phone = phone
         self.projectID = projectID
         self.kind = kind
         self.environment = environment
@@ -129,4 +136,6 @@ public enum OpenSessionMarkerOutcome: Sendable, Hashable {
     case placed(SessionMarker, in: AuditRecording)
     /// Not an error: nothing was placed because nothing is being recorded.
     case noOpenSession
+    /// Nothing was placed: several phones are being recorded and none was named.
+    case severalOpen([AuditRecording])
 }
