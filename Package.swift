@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
         .executableTarget(name: "tvwire", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
         ]),
 
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),

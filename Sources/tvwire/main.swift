@@ -1,13 +1,14 @@
 import Foundation
 import TunnelVisionCapture
+import TunnelVisionEvidence
 import TunnelVisionFlows
 import TunnelVisionModel
 import TunnelVisionStore
 import TunnelVisionWire
 
 /// tvwire — the wire engine outside the daemon, for checks and measurements.
-///   tvwire flows FILE          every flow the engine reads from FILE, one JSON object a line
-///   tvwire history DB          every flow a history holds (all capture sessions), as `flows` prints them
+///   tvwire flows FILE          every flow the engine reads from FILE, as a JSON array of flows.json's flows
+///   tvwire history DB          every flow a history holds (all capture sessions), in the same shape
 ///   tvwire parse FILE [ROUNDS] decode every packet (link, IP, transport) only; prints pkt/s
 ///   tvwire engine FILE [ROUNDS] run the whole flow engine over FILE; prints pkt/s
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
@@ -43,15 +44,18 @@ default:
     fail("unknown command \(arguments[1])")
 }
 
+/// Flows in the one JSON shape a flow has: the bundle's (flows.json), without finding ids.
+func printJSON(_ flows: [StoredFlow]) throws {
+    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil) }))
+}
+
 func printStoredFlows(databasePath: String) throws {
     let store = try FlowStore(path: databasePath)
+    var flows: [StoredFlow] = []
     for session in try store.captureSessions() {
-        for flow in try store.reading({ try $0.flows(inCaptureSession: session.id) }) {
-            let data = try JSONSerialization.data(withJSONObject: FlowJSON.object(flow.state, dnsAnswers: []),
-                                                  options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
-        }
+        flows += try store.reading { try $0.flows(inCaptureSession: session.id) }
     }
+    try printJSON(flows)
 }
 
 func printFlows(path: String) throws {
@@ -59,28 +63,22 @@ func printFlows(path: String) throws {
     var engine = FlowEngine()
     var flows: [FlowHandle: FlowState] = [:]
     var order: [FlowHandle] = []
-    var answers: [FlowHandle: [DNSAnswerRecord]] = [:]
     func absorb(_ batch: HistoryBatch) {
         for upsert in batch.flows {
             if flows[upsert.handle] == nil { order.append(upsert.handle) }
             flows[upsert.handle] = upsert.state
         }
-        for answer in batch.dnsAnswers { answers[answer.flow, default: []].append(answer) }
     }
-    var last: Int64 = 0
     reader.forEachPacket { packet in
         engine.process(packet: packet.bytes, linkType: reader.linkType, timestampNanoseconds: packet.timestampNanoseconds,
                        wireLength: packet.wireLength)
-        last = max(last, packet.timestampNanoseconds)
         return true
     }
     absorb(engine.finishAll())
-    for handle in order {
-        guard let state = flows[handle] else { continue }
-        let object = FlowJSON.object(state, dnsAnswers: answers[handle] ?? [])
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
-    }
+    // The engine's flows have no row yet: each is numbered by the order it was first seen.
+    try printJSON(order.enumerated().compactMap { index, handle in
+        flows[handle].map { StoredFlow(id: Int64(index + 1), state: $0) }
+    })
     let statistics = engine.statistics
     FileHandle.standardError.write(Data("packets \(statistics.packets) undecodable \(statistics.undecodable)\n".utf8))
 }

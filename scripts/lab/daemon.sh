@@ -4,6 +4,7 @@
 DAEMON=${DAEMON:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.build/debug/tunnelvisiond}
 TVCTL=${TVCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.build/debug/tvctl}
 DAEMON_PID=
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
 # Until the flow engine is merged the executable is a placeholder that cannot capture; a check
 # says so and stands aside rather than failing on it. A missing build still fails.
@@ -63,17 +64,6 @@ audit_session_end() { tvctl session end "$1" >/dev/null; }
 # Waits for the recorder's next commits (it flushes dirty flows at least once a second).
 settle() { sleep "${1:-1.5}"; }
 
-FAILURES=0
-expect_eq() {
-  local what=$1 expected=$2 actual=$3
-  if [ "$expected" = "$actual" ]; then
-    echo "  ok   $what: $actual"
-  else
-    echo "  FAIL $what: expected '$expected', got '$actual'"
-    FAILURES=$((FAILURES + 1))
-  fi
-}
-
 # Every capture file holds exactly the packets the history points into it: tshark's frames,
 # whose offsets follow from their captured lengths, against the packet rows of that file.
 expect_captures_match_rows() {
@@ -85,11 +75,10 @@ expect_captures_match_rows() {
     frames=$(tshark -n -r "$file" -T fields -e frame.cap_len -e frame.time_epoch 2>/dev/null |
       awk 'BEGIN { offset = 24 } { split($2, t, "."); printf "%d %s%s\n", offset, t[1], substr(t[2] "000000", 1, 6); offset += 16 + $1 }')
     if [ "$rows" = "$frames" ]; then
-      echo "  ok   $(basename "$file"): tshark's $(echo "$frames" | grep -c .) frames are the history's rows (offset, µs)"
+      expect_pass "$(basename "$file"): tshark's $(echo "$frames" | grep -c .) frames are the history's rows (offset, µs)"
     else
-      echo "  FAIL $(basename "$file"): tshark's frames and the history's rows differ (offset µs; < rows, > tshark):"
-      diff <(echo "$rows") <(echo "$frames") | head -6 | sed 's/^/       /'
-      FAILURES=$((FAILURES + 1))
+      expect_fail "$(basename "$file"): tshark's frames and the history's rows differ (offset µs; < rows, > tshark):"
+      expect_detail "$(diff <(echo "$rows") <(echo "$frames") | head -6)"
     fi
   done
 }

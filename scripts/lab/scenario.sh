@@ -36,57 +36,57 @@ run_scenario() {
   in_gateway "$here/../gateway" up --config "$WORK/tunnelvisiond.conf" || { echo "gateway up failed"; return 1; }
   status_once=$(in_gateway "$here/../gateway" status --config "$WORK/tunnelvisiond.conf")
   in_gateway "$here/../gateway" up --config "$WORK/tunnelvisiond.conf" || { echo "gateway up (again) failed"; return 1; }
-  expect_eq "gateway up twice leaves what up once left" "$status_once" "$(in_gateway "$here/../gateway" status --config "$WORK/tunnelvisiond.conf")"
+  expect_equal "gateway up twice leaves what up once left" "$status_once" "$(in_gateway "$here/../gateway" status --config "$WORK/tunnelvisiond.conf")"
   mkdir -p "$WORK/captures"
   daemon_start || return 1
 
   local before_start during_start after_start session
   before_start=$(now_ns)
-  expect_eq "before the session: plain.lab answers" plain "$(phone_fetch http://plain.lab/)"
+  expect_equal "before the session: plain.lab answers" plain "$(phone_fetch http://plain.lab/)"
   settle
   session=$(audit_session_start)
   during_start=$(now_ns)
   tvctl status | sed 's/^/  tvctl status: /'
-  expect_eq "TLS 1.3 answers" tls13 "$(phone_fetch https://tls13.lab/)"
-  expect_eq "TLS 1.2 answers" tls12 "$(phone_fetch https://tls12.lab/)"
-  expect_eq "plain HTTP answers" plain "$(phone_fetch http://plain.lab/)"
-  expect_eq "TLS 1.0 answers" 0 "$(phone_fetch https://old.lab/ --tlsv1.0 --tls-max 1.0 --ciphers 'DEFAULT:@SECLEVEL=0' -o /dev/null -w '%{ssl_verify_result}')"
-  expect_eq "plain HTTP over IPv6 answers" plain "$(phone_fetch "http://[${LAB_ADDRESS6}]/")"
+  expect_equal "TLS 1.3 answers" tls13 "$(phone_fetch https://tls13.lab/)"
+  expect_equal "TLS 1.2 answers" tls12 "$(phone_fetch https://tls12.lab/)"
+  expect_equal "plain HTTP answers" plain "$(phone_fetch http://plain.lab/)"
+  expect_equal "TLS 1.0 answers" 0 "$(phone_fetch https://old.lab/ --tlsv1.0 --tls-max 1.0 --ciphers 'DEFAULT:@SECLEVEL=0' -o /dev/null -w '%{ssl_verify_result}')"
+  expect_equal "plain HTTP over IPv6 answers" plain "$(phone_fetch "http://[${LAB_ADDRESS6}]/")"
   settle
   audit_session_end "$session"
   after_start=$(now_ns)
-  expect_eq "after the session: plain.lab answers" plain "$(phone_fetch http://plain.lab/)"
+  expect_equal "after the session: plain.lab answers" plain "$(phone_fetch http://plain.lab/)"
   settle
   daemon_stop
   if [ "$link" = wireguard ]; then
-    expect_eq "the phone's traffic came through WireGuard" 1 \
+    expect_equal "the phone's traffic came through WireGuard" 1 \
       "$(in_gateway wg show "$WG_GATEWAY" transfer | awk '{ print ($2 > 2000 && $3 > 2000) ? 1 : 0 }')"
   fi
   mergecap -F pcap -w "$WORK/all.pcap" "$WORK"/captures/*.pcap
 
   local s=$session
   #                                    sni|dns|offered|negotiated|cipher|opening|status|tag
-  expect_eq "tls13.lab flow" "tls13.lab|tls13.lab|$(tshark_offer "${LAB_ADDRESS[tls13.lab]}")|304|$(tshark_cipher "${LAB_ADDRESS[tls13.lab]}")|0|1|$s" \
+  expect_equal "tls13.lab flow" "tls13.lab|tls13.lab|$(tshark_offer "${LAB_ADDRESS[tls13.lab]}")|304|$(tshark_cipher "${LAB_ADDRESS[tls13.lab]}")|0|1|$s" \
     "$(flow_row "${LAB_ADDRESS[tls13.lab]}" "$during_start")"
-  expect_eq "tls12.lab flow" "tls12.lab|tls12.lab|$(tshark_offer "${LAB_ADDRESS[tls12.lab]}")|303|c02f|0|1|$s" "$(flow_row "${LAB_ADDRESS[tls12.lab]}" "$during_start")"
-  expect_eq "plain.lab flow (named by DNS)" "-|plain.lab|-|-|-|1|0|$s" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$during_start")"
-  expect_eq "old.lab flow" "old.lab|old.lab|301|301|$(tshark_cipher "${LAB_ADDRESS[old.lab]}")|0|1|$s" \
+  expect_equal "tls12.lab flow" "tls12.lab|tls12.lab|$(tshark_offer "${LAB_ADDRESS[tls12.lab]}")|303|c02f|0|1|$s" "$(flow_row "${LAB_ADDRESS[tls12.lab]}" "$during_start")"
+  expect_equal "plain.lab flow (named by DNS)" "-|plain.lab|-|-|-|1|0|$s" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$during_start")"
+  expect_equal "old.lab flow" "old.lab|old.lab|301|301|$(tshark_cipher "${LAB_ADDRESS[old.lab]}")|0|1|$s" \
     "$(flow_row "${LAB_ADDRESS[old.lab]}" "$during_start")"
-  expect_eq "IPv6 flow (unnamed, tagged)" "-|-|-|-|-|1|0|$s" "$(flow_row "$LAB_ADDRESS6" "$during_start")"
-  expect_eq "before the session: untagged" "-|plain.lab|-|-|-|1|0|none" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$before_start")"
-  expect_eq "after the session: untagged" "-|plain.lab|-|-|-|1|0|none" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$after_start")"
-  expect_eq "the DNS flow of the session is tagged" 1 \
+  expect_equal "IPv6 flow (unnamed, tagged)" "-|-|-|-|-|1|0|$s" "$(flow_row "$LAB_ADDRESS6" "$during_start")"
+  expect_equal "before the session: untagged" "-|plain.lab|-|-|-|1|0|none" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$before_start")"
+  expect_equal "after the session: untagged" "-|plain.lab|-|-|-|1|0|none" "$(flow_row "${LAB_ADDRESS[plain.lab]}" "$after_start")"
+  expect_equal "the DNS flow of the session is tagged" 1 \
     "$(sql "SELECT COUNT(*) > 0 FROM flows WHERE protocol = 17 AND (a_port = 53 OR b_port = 53) AND audit_session_id = $s")"
-  expect_eq "the resolver's queries crossed the tap" 1 \
+  expect_equal "the resolver's queries crossed the tap" 1 \
     "$(sql "SELECT COUNT(*) > 0 FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.protocol = 17 AND p.direction = 0 AND (f.a_port = 53 OR f.b_port = 53)")"
-  expect_eq "tshark: TLS 1.3 server hello" "0x0304" "$(tshark_hello "${LAB_ADDRESS[tls13.lab]}" | awk '{print $1}')"
-  expect_eq "every captured row is in a file, none lost" 0 "$(sql "SELECT COUNT(*) FROM packets WHERE file_seq = 0")"
+  expect_equal "tshark: TLS 1.3 server hello" "0x0304" "$(tshark_hello "${LAB_ADDRESS[tls13.lab]}" | awk '{print $1}')"
+  expect_equal "every captured row is in a file, none lost" 0 "$(sql "SELECT COUNT(*) FROM packets WHERE file_seq = 0")"
   expect_captures_match_rows
-  expect_eq "the capture session ended at the stop" 1 "$(sql "SELECT COUNT(*) FROM capture_sessions WHERE ended_at IS NOT NULL AND id = (SELECT MAX(id) FROM capture_sessions)")"
+  expect_equal "the capture session ended at the stop" 1 "$(sql "SELECT COUNT(*) FROM capture_sessions WHERE ended_at IS NOT NULL AND id = (SELECT MAX(id) FROM capture_sessions)")"
 
   in_gateway "$here/../gateway" down --config "$WORK/tunnelvisiond.conf"
-  expect_eq "gateway down restores the rules it found" "$rules_before" "$(in_gateway ip rule show; in_gateway ip -6 rule show)"
-  expect_eq "gateway down removes its nftables table and the TUN device" "gone" \
+  expect_equal "gateway down restores the rules it found" "$rules_before" "$(in_gateway ip rule show; in_gateway ip -6 rule show)"
+  expect_equal "gateway down removes its nftables table and the TUN device" "gone" \
     "$(in_gateway nft list table inet tv >/dev/null 2>&1 || in_gateway ip link show tv0 >/dev/null 2>&1 || echo gone)"
   servers_down
   lab_down
