@@ -96,7 +96,8 @@ enum PhoneCommands {
         guard let fingerprint = WireGuardKeyFingerprint.of(publicKey: key) else { throw .refusal(.publicKeyUnreadable) }
         let phone = Phone(name: context.word(0), ipv4: ipv4, ipv6: ipv6, publicKey: key, keyFingerprint: fingerprint)
         let now = context.invocation.clock()
-        let added = try context.library.visit { store in try store.addPhone(phone, at: now) }
+        // The installer adds the first phone before the daemon may have run: adding seeds the history.
+        let added = try context.library.visit(creatingHistory: true) { store in try store.addPhone(phone, at: now) }
         if context.wantsJSON {
             context.emit(JSONShape.PhoneShape(added, handshakes: .read([:]), now: now))
         } else {
