@@ -92,6 +92,32 @@ lab_wireguard_up() {
   lab_phone_up "$work" phone "$PHONE" "$WG_PHONE"
 }
 
+# Another phone behind the same gateway, added with tunnelvision-phone as NAME: namespace
+# NAMESPACE with a veth of its own to the gateway (q0 10.98.0.2 ── g2 10.98.0.1), its tunnel
+# interface IF. Prints what tunnelvision-phone printed. lab_other_phone_down NAMESPACE IF undoes it.
+lab_other_phone_up() {
+  local work=$1 name=$2 namespace=$3 interface=$4
+  ip netns add "$namespace" || return 1
+  ip -n "$namespace" link set lo up
+  ip netns exec "$namespace" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+  ip link add q0 netns "$namespace" type veth peer name g2 netns "$GATEWAY"
+  ip -n "$namespace" addr add 10.98.0.2/24 dev q0
+  ip -n "$GATEWAY" addr add 10.98.0.1/24 dev g2
+  ip -n "$namespace" link set q0 up
+  ip -n "$GATEWAY" link set g2 up
+  # The printed configuration's endpoint is the gateway's 10.99.0.1, reached over this veth.
+  ip -n "$namespace" route add 10.99.0.0/24 via 10.98.0.1
+  lab_phone_add "$work" "$name" || return 1
+  lab_phone_up "$work" "$name" "$namespace" "$interface"
+}
+
+lab_other_phone_down() {
+  local namespace=$1 interface=$2 pid
+  for pid in $(ip netns pids "$namespace" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+  ip netns del "$namespace" 2>/dev/null || true
+  rm -rf "/var/run/wireguard/$interface.sock" "/etc/netns/$namespace"
+}
+
 # tunnelvision-phone in the gateway namespace, on this run's files and history.
 lab_phone_command() {
   local work=$1
