@@ -101,6 +101,10 @@ public enum Wording {
         "Phone \(quoted(phone.name)) recorded: \(phone.ipv4), \(phone.ipv6), WireGuard key SHA-256 \(phone.keyFingerprint)."
     }
 
+    static func recordedPhone(_ phone: Phone) -> String {
+        "\(phone.name): \(phone.ipv4), \(phone.ipv6); WireGuard key SHA-256 \(phone.keyFingerprint.prefix(16))…"
+    }
+
     static func phoneRemoved(_ name: String) -> String {
         "Phone \(quoted(name)) forgotten; its recordings keep it as it was."
     }

@@ -124,7 +124,9 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             allowlist: project.allowlist.map { AllowlistItem(pattern: $0.pattern.text, note: $0.note) })
         // The bundle is built of an ended session only: `endedAt` is its end, never absent.
         self.session = Session(session, markers: markers, endedAt: endedAt)
-        attribution = EvidenceWording.Note.attribution
+        attribution = session.phone.map {
+            EvidenceWording.Note.attribution(phone: $0.name, addresses: $0.addresses.map(\.description))
+        } ?? EvidenceWording.Note.attribution
         notIncluded = EvidenceWording.Note.notIncluded
     }
 
