@@ -45,7 +45,9 @@ extension JSONShape {
         public let traffic: Traffic?
         public let rates: Rates?
         public let inspectionEnabled: Bool
+        /// The oldest open recording; `recordings` has every one (one per phone).
         public let recording: Session?
+        public let recordings: [Session]
         public let disk: Disk
 
         init(_ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, database: String) {
@@ -63,7 +65,10 @@ extension JSONShape {
             }
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled
-            recording = status.recording.map { Session($0.session, projectName: $0.projectName, flowCount: status.recordingFlows) }
+            recordings = status.recordings.map {
+                Session($0.recording.session, projectName: $0.recording.projectName, flowCount: $0.flows)
+            }
+            recording = recordings.first
             disk = Disk(
                 historyBytes: status.historyBytes, captureFiles: status.captureFiles.count,
                 captureBytes: status.captureFiles.reduce(UInt64(0)) { $0 &+ $1.bytes }, freeBytes: status.freeBytes)
