@@ -11,7 +11,7 @@ CHROOT_SUITE=bookworm
 chroot_machine_mirror() {
   { grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{ print $2 }'
     grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{ for (i = 2; i <= NF; i++) if ($i !~ /^\[/) { print $i; exit } }'
-  } | grep -v security | head -1
+  } | grep -v security | head -1 || true  # a sources file that is not there is no error
 }
 CHROOT_MIRROR=${CHROOT_MIRROR:-$(chroot_machine_mirror)}
 CHROOT=
