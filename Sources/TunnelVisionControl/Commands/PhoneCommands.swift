@@ -123,7 +123,7 @@ extension JSONShape {
     /// A phone in `tvctl phone list|show --json`.
     public struct PhoneShape: Encodable, Sendable, Hashable {
         public struct Handshake: Encodable, Sendable, Hashable {
-            /// live / stale / never / unknown.
+            /// live / stale / never / notAPeer / unknown.
             public let state: String
             /// Seconds since the latest handshake; absent when there was none or it could not be read.
             public let ageSeconds: Int64?
@@ -149,11 +149,13 @@ extension JSONShape {
             case .unreadable(let reason):
                 handshake = Handshake(state: "unknown", ageSeconds: nil, unreadable: reason)
             case .read(let latest):
-                let at = latest[phone.publicKey] ?? 0
-                if at == 0 {
+                let at = latest[phone.publicKey]
+                if at == nil {
+                    handshake = Handshake(state: "notAPeer", ageSeconds: nil, unreadable: nil)
+                } else if at == 0 {
                     handshake = Handshake(state: "never", ageSeconds: nil, unreadable: nil)
                 } else {
-                    let age = max(0, Int64(now.timeIntervalSince1970) - at)
+                    let age = max(0, Int64(now.timeIntervalSince1970) - (at ?? 0))
                     handshake = Handshake(
                         state: age < WireGuardHandshakes.liveForSeconds ? "live" : "stale", ageSeconds: age, unreadable: nil)
                 }

@@ -93,6 +93,7 @@ public enum Wording {
         case ("live", let age?): "live, \(age) s ago"
         case ("stale", let age?): "none for \(age) s: the tunnel is down"
         case ("never", _): "never: the phone has not connected since the gateway started"
+        case ("notAPeer", _): "none: no running WireGuard interface has this phone as a peer"
         default: "unknown: \(handshake.unreadable ?? "not read")"
         }
     }
