@@ -163,6 +163,18 @@ let phoneB = Phone(
 
 /// A history from before phones: its sessions and tags stay, and it takes phones afterwards.
 @Suite struct PhoneMigrationTests {
+    static func sqlite3(_ path: String, _ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, command]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
     @Test func aSinglePhoneDatabaseMigratesKeepingSessionsAndTags() throws {
         let db = TemporaryDatabase()
         let before = try #require(Schema.migrations.firstIndex { $0.contains("CREATE TABLE phones") })
@@ -184,6 +196,11 @@ let phoneB = Phone(
         }
         let migrated = try db.open()
         #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
+        // sqlite3 as an independent reading of the migrated file.
+        let schema = try Self.sqlite3(db.path, ".schema audit_sessions")
+        #expect(schema.contains("CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;"))
+        #expect(!schema.contains("audit_sessions_single_open"))
+        #expect(try Self.sqlite3(db.path, "SELECT COUNT(*) FROM flows WHERE audit_session_id = \(session)") == "1\n")
         let open = try #require(try migrated.openAuditSession())
         #expect(open.id == session && open.phone == nil)
         #expect(try migrated.flowCount(inAuditSession: session) == 1)
