@@ -1,5 +1,6 @@
 import TunnelVisionExport
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// Everything a tvctl command can fail with, sorted by what the person can do about it.
 /// The exit code follows from the case: a refusal the user can act on is 1, a command line

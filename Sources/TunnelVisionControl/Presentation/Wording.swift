@@ -1,5 +1,6 @@
 import TunnelVisionExport
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// Every sentence tvctl says to a person, in one place. An error says what happened and what
 /// to do in one sentence; a confirmation says what was done and where.

@@ -33,16 +33,3 @@ public struct RegisteredPhone: Sendable, Hashable {
         self.addedAt = addedAt
     }
 }
-
-/// A rule about phones the caller can act on.
-public enum PhoneStoreError: Error, Sendable, Equatable {
-    case emptyName
-    case nameTaken(String)
-    /// Another phone already has this address or key.
-    case addressTaken(IPAddress, by: String)
-    case keyTaken(by: String)
-    case notFound(String)
-    case wrongFamily(IPAddress)
-    /// A phone being recorded is not removed: its recording would lose its addresses' meaning.
-    case recording(String, session: Int64)
-}
