@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZip", path: "Sources/CZip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
+        // epoll and eventfd from the C library, for the relay's event loop.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Pure: value types of the audit model and the history.
         .target(name: "TunnelVisionModel"),
@@ -25,6 +27,9 @@ let package = Package(
         .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "COpenSSL"]),
         // Pure: the flow engine (reassembly, flow table, DNS attribution) over the parsers.
         .target(name: "TunnelVisionFlows", dependencies: ["TunnelVisionModel", "TunnelVisionWire"]),
+        // I/O: the TLS inspection relay (issue 12): the ClientHello hold, the decision, the outcome
+        // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
+        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.
         .target(name: "TunnelVisionStore", dependencies: ["TunnelVisionModel", "CSQLite"]),
         // I/O: the capture files on disk, over the model only: the rotating pcap writer, its
@@ -35,7 +40,7 @@ let package = Package(
         // history, the offline import, retention, the daemon's runtime.
         .target(name: "TunnelVisionCapture", dependencies: [
             "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "CPcap",
+            "TunnelVisionCaptureFiles", "TunnelVisionRelay", "CPcap",
         ]),
         // Pure: the documents of an evidence bundle, the report and its page layout.
         .target(name: "TunnelVisionEvidence", dependencies: ["TunnelVisionModel", "TunnelVisionAudit"]),
@@ -61,11 +66,15 @@ let package = Package(
             "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
         ]),
 
+        // Developer tool: the relay alone, for its lab check and its benchmark.
+        .executableTarget(name: "tvrelay", dependencies: ["TunnelVisionRelay", "TunnelVisionModel"]),
+
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.
         .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
         .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionRelayTests", dependencies: ["TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
             "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionCapture",

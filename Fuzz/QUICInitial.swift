@@ -1,20 +1,23 @@
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// QUIC Initial: the input is a client datagram (long headers, coalesced packets) and, read again,
-/// the plaintext frames of a decrypted Initial (CRYPTO frames reassembled by offset).
+/// QUIC Initial: the input is a datagram (long headers, coalesced packets) read as the client's and
+/// as the server's, and, read again, the plaintext frames of a decrypted Initial (CRYPTO frames
+/// reassembled by offset) and a server CRYPTO stream.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQUICInitial(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     guard let start, count > 0 else { return 0 }
     let input = UnsafeRawBufferPointer(start: start, count: count)
-    var reader = ClientInitialReader()
-    reader.read(datagram: input)
-    reader.noteRetry(sourceConnectionID: UnsafeRawBufferPointer(rebasing: input.prefix(20)))
-    reader.read(datagram: input)
+    var reader = QUICHandshakeReader()
+    reader.read(datagram: input, from: .client)
+    reader.read(datagram: input, from: .server)
+    reader.read(datagram: input, from: .client)
     if let header = QUICLongHeader(input) {
         _ = InitialPacket.lengthAndPacketNumberOffset(header)
-        if let keys = InitialKeys(clientOf: .v1, destinationConnectionID: header.destinationConnectionID) {
-            _ = InitialPacket.decrypt(header, keys: keys)
+        for sender in [InitialSender.client, .server] {
+            if let keys = InitialKeys(sender, of: header.version, destinationConnectionID: header.destinationConnectionID) {
+                _ = InitialPacket.decrypt(header, keys: keys)
+            }
         }
     }
     var crypto = StreamReassembler(limit: 16 * 1024)

@@ -1,7 +1,9 @@
+import TunnelVisionModel
 import TunnelVisionWire
 
 /// TLS: the input is one direction's first bytes, fed to both handshake readers in two pieces
-/// (the first byte says where to cut), and read directly as a ClientHello and a certificate list.
+/// (the first byte says where to cut), read directly as a ClientHello and a certificate list, and
+/// as a cleartext prelude (both ends) and an HTTP request head.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTLS(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     guard let start, count > 0 else { return 0 }
@@ -21,5 +23,13 @@ public func fuzzTLS(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     _ = ServerHelloReading(body: input)
     _ = CertificateChain.read(body: input, statedLength: count, cache: &cache)
     _ = ClientHandshakeReader.readCryptoStream(input)
+    for opening in StreamOpening.allCases {
+        var upgrade = CleartextUpgrade()
+        for end in [cut, count] { upgrade.advanceClient(over: UnsafeRawBufferPointer(rebasing: input[0..<end]), opening: opening) }
+    }
+    for prelude in [CleartextUpgrade.Prelude.startTLSCommand, .postgresSSLRequest, .mysqlSSLRequest, .httpConnect] {
+        _ = CleartextUpgrade.serverOffset(for: prelude, in: input)
+    }
+    _ = HTTPRequestHost.read(input)
     return 0
 }

@@ -6,6 +6,9 @@ public enum PcapngBlocks {
     public static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
     public static let interfaceType: UInt32 = 0x0000_0001
     public static let enhancedPacketType: UInt32 = 0x0000_0006
+    public static let decryptionSecretsType: UInt32 = 0x0000_000A
+    /// Secrets type "TLSK": NSS key log lines (SSLKEYLOGFILE).
+    public static let tlsKeyLogSecrets: UInt32 = 0x544C_534B
     public static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
 
     public static let optionEnd: UInt16 = 0
@@ -35,6 +38,19 @@ public enum PcapngBlocks {
         appendOption(interfaceTimestampResolution, [6], to: &body)
         appendOption(optionEnd, [], to: &body)
         return block(interfaceType, body)
+    }
+
+    /// A Decryption Secrets Block of TLS key log lines: placed before the packets it decrypts.
+    /// Nil when the secrets do not fit one block's 32-bit length.
+    public static func decryptionSecrets(tlsKeyLog: [UInt8]) -> [UInt8]? {
+        guard tlsKeyLog.count <= Int(UInt32.max) - 64 else { return nil }
+        var body: [UInt8] = []
+        body.reserveCapacity(padded(tlsKeyLog.count) + 8)
+        body.appendLittleEndian(tlsKeyLogSecrets)
+        body.appendLittleEndian(UInt32(tlsKeyLog.count))
+        body.append(contentsOf: tlsKeyLog)
+        pad(&body, after: tlsKeyLog.count)
+        return block(decryptionSecretsType, body)
     }
 
     /// Appends the block of one packet straight to `buffer`: a capture is hundreds of thousands

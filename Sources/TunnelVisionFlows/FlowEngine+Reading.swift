@@ -21,7 +21,15 @@ extension FlowEngine {
                     reading.outbound.base = segment.acknowledgementNumber
                 }
             }
-        } else if direction == .outbound, reading.outbound.base != nil, reading.inbound.base == nil,
+        } else if direction == .outbound, reading.outbound.base == nil, !reading.outboundPayloadSeen,
+                  StreamOpeningDetector.beginsWithTLSHandshake(segment.payload) {
+            // The SYN went uncaptured, yet a ClientHello record names itself: its segment starts
+            // the TLS stream, though not provably the connection's opening.
+            reading.outbound.base = segment.sequenceNumber
+            reading.startedWithoutSYN = true
+        }
+        if direction == .outbound, !segment.payload.isEmpty { reading.outboundPayloadSeen = true }
+        if !segment.flags.contains(.syn), direction == .outbound, reading.outbound.base != nil, reading.inbound.base == nil,
                   segment.flags.contains(.ack) {
             // The SYN-ACK went uncaptured: the phone's acknowledgement names the server's start.
             reading.inbound.base = segment.acknowledgementNumber
@@ -35,6 +43,8 @@ extension FlowEngine {
             if reading.outbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
             reading.readOutbound(certificates: &certificates)
         case .inbound:
+            // Our own TLS server's bytes are not the server's reading (issue 12).
+            guard !table[slot].relayOwnsServerSide else { return }
             guard reading.outbound.base != nil || reading.carriesDNS,
                   reading.inbound.insert(sequence: sequence, payload: payload) else { return }
             if reading.inbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
@@ -49,14 +59,17 @@ extension FlowEngine {
 
     /// Copies what the reading learnt into the flow's state, and drops the reading once settled.
     private mutating func settle(_ reading: TCPStreamReading, slot: Int) {
-        if let opening = reading.opening.opening, reading.outbound.base != nil {
+        if let opening = reading.opening.opening, reading.outbound.base != nil, !reading.startedWithoutSYN {
             table[slot].state.streamOpening = opening
         }
         if let hello = reading.client.reading {
             apply(hello, slot: slot)
         }
-        if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
-        if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
+        if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
+        if !table[slot].relayOwnsServerSide {
+            if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
+            if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
+        }
         if reading.isSettled {
             if reading.clientSpeaksTLS, reading.server.answer == nil { statistics.serverAnswersUnread += 1 }
             table[slot].reading = nil
@@ -78,23 +91,42 @@ extension FlowEngine {
         if source.port == 53, direction == .inbound, let response = DNSResponse(message: payload) {
             ingest(response, slot: slot, at: now)
         }
-        guard table[slot].remote.port == 443, let header = QUICLongHeader(payload) else { return }
+        guard let header = QUICLongHeader(payload) else { return }
         let end: QUICEnd = direction == .outbound ? .client : .server
-        if end == .server || table[slot].state.quic?.end != .server {
-            table[slot].state.quic = QUICReading(version: header.version, end: end)
+        // On 443 a long header is taken for QUIC as it stands; elsewhere only once an Initial of
+        // the connection has opened, its tag the proof.
+        let onQUICPort = table[slot].remote.port == 443
+        if onQUICPort, header.hasFixedBit { note(header.version, end: end, slot: slot) }
+        guard header.version.hasReadableInitials, var reader = quicReader(slot: slot, header: header, end: end) else { return }
+        table[slot].reading = nil  // Taken out while it changes, so that it is not copied.
+        reader.read(datagram: payload, from: end == .client ? .client : .server)
+        if reader.isProven, !onQUICPort || !header.hasFixedBit { note(header.version, end: end, slot: slot) }
+        if let hello = reader.clientHello { apply(hello, slot: slot) }
+        if let answer = reader.serverAnswer { table[slot].state.serverTLS = answer }
+        if let certificates = reader.serverCertificates { table[slot].state.serverCertificates = certificates }
+        if reader.isSettled {
+            table[slot].quicReadingEnded = true
+        } else {
+            table[slot].reading = .quic(reader)
         }
-        if header.version.hasKnownPacketProtection {
+    }
+
+    /// The flow's QUIC reader, begun at the phone's first Initial of a version whose Initials
+    /// open; nil for a flow that has none, or whose reading ended.
+    private func quicReader(slot: Int, header: QUICLongHeader, end: QUICEnd) -> QUICHandshakeReader? {
+        if case .quic(let reader)? = table[slot].reading { return reader }
+        guard table[slot].reading == nil, !table[slot].quicReadingEnded, end == .client, header.isInitial else { return nil }
+        return QUICHandshakeReader()
+    }
+
+    /// A long header's version: the server's replaces anything, the client's only the client's.
+    private mutating func note(_ version: QUICVersion, end: QUICEnd, slot: Int) {
+        if end == .server || table[slot].state.quic?.end != .server {
+            table[slot].state.quic = QUICReading(version: version, end: end)
+        }
+        if version.hasKnownPacketProtection {
             table[slot].state.tlsStatus = table[slot].state.tlsStatus.raised(to: .encrypted)
         }
-        guard case .quic(var reader)? = table[slot].reading else { return }
-        table[slot].reading = nil
-        if end == .server, header.isRetry {
-            reader.noteRetry(sourceConnectionID: header.sourceConnectionID)
-        } else if end == .client {
-            reader.read(datagram: payload)
-        }
-        if let hello = reader.reading { apply(hello, slot: slot) }
-        table[slot].reading = reader.isSettled ? nil : .quic(reader)
     }
 
     // MARK: - DNS

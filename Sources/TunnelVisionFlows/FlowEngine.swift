@@ -73,6 +73,10 @@ public struct FlowEngine {
         for slot in 0..<table.count where table[slot].isDirty {
             pending.flows.append(table[slot].upsert)
             table[slot].isDirty = false
+            if let record = table[slot].relayFactsToWrite {
+                pending.relayFacts.append(record)
+                table[slot].relayFactsDirty = false
+            }
         }
         defer { pending = HistoryBatch() }
         return pending
@@ -134,13 +138,8 @@ public struct FlowEngine {
         )
         var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
                             lastSeenNanoseconds: now)
-        switch key.proto {
-        case .tcp:
+        if key.proto == .tcp {
             flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))
-        case .udp where remote.port == 443:
-            flow.reading = .quic(ClientInitialReader())
-        default:
-            break
         }
         return flow
     }
@@ -184,6 +183,7 @@ public struct FlowEngine {
         let flow = table.remove(slot)
         awaitingRows[flow.handle] = nil
         if flow.isDirty { pending.flows.append(flow.upsert) }
+        if flow.isDirty, let record = flow.relayFactsToWrite { pending.relayFacts.append(record) }
     }
 
     private mutating func count(_ packet: DecodedPacket, direction: Direction, into slot: Int, at now: Int64) {

@@ -5,7 +5,7 @@ import TunnelVisionWire
 /// Boxed: the parse state is large while it lives, and most flows hold none for most of their life.
 indirect enum FlowReading {
     case tcp(TCPStreamReading)
-    case quic(ClientInitialReader)
+    case quic(QUICHandshakeReader)
 }
 
 /// One direction of a TCP stream from its start: reassembly anchored at ISN + 1.
@@ -34,6 +34,9 @@ struct TCPStreamReading {
     var outbound: TCPDirectionStream
     var inbound: TCPDirectionStream
     var opening = StreamOpeningDetector()
+    /// The phone's stream was anchored at a ClientHello, its SYN unseen: the opening is unproven.
+    var startedWithoutSYN = false
+    var outboundPayloadSeen = false
     private var openingFed = 0
     var client = ClientHandshakeReader()
     var server = ServerHandshakeReader()
@@ -49,6 +52,14 @@ struct TCPStreamReading {
         self.carriesDNS = carriesDNS
     }
 
+    /// Looked at when the opening was not TLS: a protocol that starts TLS later.
+    var upgrade = CleartextUpgrade()
+    /// On a stream that opened with an HTTP request: the host it named, once its head was read.
+    private(set) var requestHost: HTTPRequestHost.Reading?
+    /// Where the phone's TLS records begin: 0 for a stream that opened with them.
+    private(set) var clientTLSOffset: Int?
+    private var serverTLSOffset: Int?
+
     /// Whether nothing more can be learnt from either direction.
     var isSettled: Bool {
         guard outboundSettled else { return false }
@@ -57,18 +68,20 @@ struct TCPStreamReading {
     }
 
     var outboundSettled: Bool {
-        guard opening.opening != nil else { return false }
-        return !clientSpeaksTLS || client.isSettled
+        guard let decided = opening.opening else { return false }
+        if decided == .httpRequest, requestHost == nil || requestHost == .needMore { return false }
+        return clientSpeaksTLS ? client.isSettled : upgrade.decision == CleartextUpgrade.Decision.none
     }
 
     var serverSettled: Bool {
         guard opening.opening != nil else { return false }
-        return !clientSpeaksTLS || server.isSettled
+        return clientSpeaksTLS ? server.isSettled : upgrade.decision == CleartextUpgrade.Decision.none
     }
 
-    /// The phone opened with a TLS record, or with an SSL 2.0-format ClientHello (which the
-    /// opening rule calls unrecognised, yet servers answer in TLS).
-    private(set) var clientSpeaksTLS = false
+    /// The phone speaks TLS: it opened with a TLS record, or with an SSL 2.0-format ClientHello
+    /// (which the opening rule calls unrecognised, yet servers answer in TLS), or started it after
+    /// a cleartext prelude.
+    var clientSpeaksTLS: Bool { clientTLSOffset != nil }
 
     mutating func readOutbound(certificates: inout CertificateSummaryCache) {
         outbound.bytes.contiguous.withUnsafeBytes { stream in
@@ -76,10 +89,25 @@ struct TCPStreamReading {
                 opening.feed(fresh)
                 openingFed = stream.count
             }
-            if opening.opening == .tlsHandshake || SSLv2ClientHello.matches(stream) { clientSpeaksTLS = true }
-            if clientSpeaksTLS { client.advance(over: stream) }
+            if opening.opening == .httpRequest, requestHost == nil || requestHost == .needMore {
+                requestHost = HTTPRequestHost.read(stream)
+            }
+            if clientTLSOffset == nil { locateClientTLS(in: stream) }
+            if let offset = clientTLSOffset, let records = stream.slice(from: offset) { client.advance(over: records) }
         }
         if clientSpeaksTLS { readInbound(certificates: &certificates) }
+    }
+
+    private mutating func locateClientTLS(in stream: UnsafeRawBufferPointer) {
+        if opening.opening == .tlsHandshake || SSLv2ClientHello.matches(stream) {
+            clientTLSOffset = 0
+            return
+        }
+        guard let decided = opening.opening else { return }
+        upgrade.advanceClient(over: stream, opening: decided)
+        guard case .upgraded(_, let offset)? = upgrade.decision, let rest = stream.slice(from: offset),
+              rest.count >= 6 else { return }
+        if StreamOpeningDetector.beginsWithTLSHandshake(rest) { clientTLSOffset = offset } else { upgrade.refuse() }
     }
 
     /// Reads the server's side once the phone's opening says it is TLS (or DNS answers).
@@ -95,6 +123,16 @@ struct TCPStreamReading {
             return
         }
         guard clientSpeaksTLS else { return }
-        inbound.bytes.contiguous.withUnsafeBytes { server.advance(over: $0, certificates: &certificates) }
+        inbound.bytes.contiguous.withUnsafeBytes { stream in
+            if serverTLSOffset == nil {
+                if case .upgraded(let prelude, _)? = upgrade.decision {
+                    serverTLSOffset = CleartextUpgrade.serverOffset(for: prelude, in: stream)
+                } else {
+                    serverTLSOffset = 0
+                }
+            }
+            guard let offset = serverTLSOffset, let records = stream.slice(from: offset) else { return }
+            server.advance(over: records, certificates: &certificates)
+        }
     }
 }

@@ -14,6 +14,13 @@ struct LiveFlow {
     var isDirty = true
     var lifecycle = TCPLifecycle()
     var reading: FlowReading?
+    /// The QUIC reading is over (read, or the datagrams were not QUIC): it does not begin again.
+    var quicReadingEnded = false
+    /// The relay's TLS server answers the phone on this flow: the server side is not the server's.
+    var relayOwnsServerSide = false
+    /// What the relay kept of the connection, and whether the next batch must carry it.
+    var relayFacts: RelayFlowFacts?
+    var relayFactsDirty = false
     /// Neighbours in the table's least-recently-seen list.
     var previous = -1
     var next = -1

@@ -6,8 +6,8 @@ import TunnelVisionModel
 enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes,
-        phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint
+        inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
+        validation_ca_fingerprint, phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -55,6 +55,19 @@ enum AuditQueries {
     static func openSession(phone: String, db: SQLiteConnection) throws -> AuditSession? {
         try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL AND phone_name = ?")
             .bind(.text(phone))
+            .firstRow(readSession) ?? nil
+    }
+
+    /// Which open recording a flow of the phone end CLIENT (an SQL expression) belongs to: its
+    /// phone's, or a recording of the whole tap. Tagging and the relay both read it.
+    static func openRecordingCondition(client: String) -> String {
+        "ended_at IS NULL AND (phone_name IS NULL OR phone_ipv4 = \(client) OR phone_ipv6 = \(client))"
+    }
+
+    static func openSession(client: IPAddress, db: SQLiteConnection) throws -> AuditSession? {
+        try db.statement(
+            "SELECT \(sessionColumns) FROM audit_sessions WHERE \(openRecordingCondition(client: "?1")) ORDER BY id LIMIT 1")
+            .bind(.text(client.description))
             .firstRow(readSession) ?? nil
     }
 
@@ -112,19 +125,28 @@ enum AuditQueries {
         guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
             return nil
         }
+        let mode: InspectionMode
+        if let code = row.int64OrNil(15) {
+            guard let stored = AuditSerialization.inspectionMode(code: code) else { return nil }
+            mode = stored
+        } else {
+            mode = row.bool(8) ? .pinning : .off
+        }
         return AuditSession(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
-            inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
-            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12), phone: readSessionPhone(row))
+            inspection: InspectionConditions(
+                mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
+            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
+            validationIssuerFingerprint: row.textOrNil(16), phone: readSessionPhone(row))
     }
 
     /// The phone a session copied at its start; nil for a session of the whole tap.
     private static func readSessionPhone(_ row: Row) -> Phone? {
-        guard let name = row.textOrNil(13), let ipv4 = row.textOrNil(14).flatMap(IPAddress.init),
-              let ipv6 = row.textOrNil(15).flatMap(IPAddress.init) else { return nil }
-        return Phone(name: name, ipv4: ipv4, ipv6: ipv6, publicKey: row.textOrNil(16) ?? "",
-                     keyFingerprint: row.textOrNil(17) ?? "")
+        guard let name = row.textOrNil(17), let ipv4 = row.textOrNil(18).flatMap(IPAddress.init),
+              let ipv6 = row.textOrNil(19).flatMap(IPAddress.init) else { return nil }
+        return Phone(name: name, ipv4: ipv4, ipv6: ipv6, publicKey: row.textOrNil(20) ?? "",
+                     keyFingerprint: row.textOrNil(21) ?? "")
     }
 }
 
@@ -134,6 +156,7 @@ extension HistorySnapshot {
     public func openAuditSession() throws -> AuditSession? { try AuditQueries.openSession(db: db) }
     public func openAuditSessions() throws -> [AuditSession] { try AuditQueries.openSessions(db: db) }
     public func openAuditSession(phone: String) throws -> AuditSession? { try AuditQueries.openSession(phone: phone, db: db) }
+    public func openAuditSession(client: IPAddress) throws -> AuditSession? { try AuditQueries.openSession(client: client, db: db) }
     public func auditRecordings() throws -> [AuditRecording] { try AuditQueries.recordings(db: db) }
     public func auditSession(id: Int64) throws -> AuditSession? { try AuditQueries.session(id: id, db: db) }
     public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {

@@ -42,6 +42,8 @@ enum FlowColumns {
         ("server_certificates", .unlessAbsent),
         ("quic_version", .unlessAbsent),
         ("quic_end", .withGroup(leader: "quic_version")),
+        ("http_host", .keepFirst),
+        ("client_early_data", .withGroup(leader: "client_versions_form")),
     ]
 
     /// The recording a flow joins, read in the statement that writes it: the one open for the
@@ -51,8 +53,7 @@ enum FlowColumns {
     private static let openRecordingSQL: String = {
         let client = "?\(all.count + 2)", allowed = "?\(all.count + 3)"
         return """
-            (SELECT id FROM audit_sessions WHERE ended_at IS NULL AND \(allowed)
-                AND (phone_name IS NULL OR phone_ipv4 = \(client) OR phone_ipv6 = \(client))
+            (SELECT id FROM audit_sessions WHERE \(allowed) AND \(AuditQueries.openRecordingCondition(client: client))
                 ORDER BY id LIMIT 1)
             """
     }()
@@ -99,7 +100,12 @@ enum FlowColumns {
             """
     }()
 
+    /// The relay's facts (issue 12) ride along, read from `flow_relay`: what the certificate
+    /// validation check reads of a flow (issue 13).
     static let selectList = "id, " + all.map(\.name).joined(separator: ", ")
+        + ", (SELECT decision FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT event FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT alert FROM flow_relay WHERE flow_id = flows.id)"
 
     /// The values of `all`, in its order.
     static func values(of flow: FlowState) -> [SQLValue] {
@@ -139,6 +145,8 @@ enum FlowColumns {
             .optionalText(flow.serverCertificates.map(FlowCoding.certificatesJSON)),
             .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
+            .optionalText(flow.httpHost),
+            .optionalInteger(client.map { $0.offersEarlyData ? 1 : 0 }),
         ]
     }
 
@@ -184,6 +192,15 @@ enum FlowColumns {
                 version: QUICVersion(UInt32(truncatingIfNeeded: quicVersion)),
                 end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
         }
+        state.httpHost = row.textOrNil(next())
+        if row.bool(next()), let offer = state.clientTLS {
+            state.clientTLS = ClientTLSOffer(
+                versionsForm: offer.versionsForm, versions: offer.versions, applicationProtocols: offer.applicationProtocols,
+                omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,
+                hasEncryptedClientHello: offer.hasEncryptedClientHello, offersEarlyData: true)
+        }
+        let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
+        state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)
     }
 }

@@ -57,9 +57,9 @@ extension FlowStore {
             let phone = draft.phone
             try db.statement("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
-                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes,
-                    phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
+                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped,
+                    inspection_mode, phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
@@ -67,6 +67,8 @@ extension FlowStore {
                     .text(draft.environment.deviceModel), .text(draft.environment.osVersion),
                     .text(draft.environment.toolVersion), .bool(draft.inspection.inspectionEnabled),
                     .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes),
+                    .optionalText(draft.inspection.caFingerprint), .bool(draft.inspection.quicDropped),
+                    .integer(AuditSerialization.code(of: draft.inspection.mode).rawValue),
                     .optionalText(phone?.name), .optionalText(phone?.ipv4.description), .optionalText(phone?.ipv6.description),
                     .optionalText(phone?.publicKey), .optionalText(phone?.keyFingerprint))
                 .run()
@@ -81,6 +83,18 @@ extension FlowStore {
         let open = try AuditQueries.openSessions(db: db)
         guard let phone else { return open.first?.id }
         return open.first { $0.phone == nil || $0.phone?.name == phone.name }?.id
+    }
+
+    /// The fingerprint of the CA the relay made for this recording alone: the first one stays,
+    /// so that the session names the issuer its connections were shown (issue 13).
+    public func recordValidationIssuer(sessionID: Int64, fingerprint: String) throws {
+        try write { db in
+            try db.statement("""
+                UPDATE audit_sessions SET validation_ca_fingerprint = COALESCE(validation_ca_fingerprint, ?) WHERE id = ?
+                """)
+                .bind(.text(fingerprint), .integer(sessionID))
+                .run()
+        }
     }
 
     public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
@@ -113,6 +127,11 @@ extension FlowStore {
 
     public func openAuditSession(phone: String) throws -> AuditSession? {
         try reading { try $0.openAuditSession(phone: phone) }
+    }
+
+    /// The recording a connection from CLIENT belongs to, by the rule tagging follows.
+    public func openAuditSession(client: IPAddress) throws -> AuditSession? {
+        try reading { try $0.openAuditSession(client: client) }
     }
 
     public func auditRecordings() throws -> [AuditRecording] {

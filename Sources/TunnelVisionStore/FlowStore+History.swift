@@ -89,6 +89,10 @@ extension FlowStore {
                         .integer(Int64(answer.ttl)), .optionalInteger(rows[answer.flow]))
                     .run()
             }
+            for record in batch.relayFacts {
+                guard let flowID = rows[record.flow] else { throw BatchError.packetOfUnlistedFlow(record.flow) }
+                try RelayFactsColumns.upsert(record.facts, flowID: flowID, in: db)
+            }
             return rows
         }
     }

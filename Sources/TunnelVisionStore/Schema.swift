@@ -140,7 +140,39 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
-        // 4 (issue 14): the gateway's phones, and a recording that belongs to one. A session keeps
+        // 4 (issue 16): the host an HTTP request named, and 0-RTT offered in the ClientHello.
+        """
+        ALTER TABLE flows ADD COLUMN http_host TEXT;
+        ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
+        """,
+        // 5 (issue 12): what the TLS inspection relay kept of a flow, and which CA a session's
+        // inspection ran with and whether UDP/443 was dropped.
+        """
+        CREATE TABLE flow_relay (
+            flow_id INTEGER PRIMARY KEY REFERENCES flows(id) ON DELETE CASCADE,
+            decision TEXT NOT NULL,
+            event TEXT,
+            alert INTEGER,
+            reason TEXT,
+            upstream_verified INTEGER,
+            upstream_verification TEXT,
+            upstream_alpn TEXT,
+            key_log TEXT NOT NULL DEFAULT ''
+        );
+        ALTER TABLE audit_sessions ADD COLUMN ca_fingerprint TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN quic_dropped INTEGER NOT NULL DEFAULT 0;
+        -- Before this step no relay existed: a session that recorded inspection on from the
+        -- daemon's setting alone was never inspected, and must not say pinning can be read.
+        UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
+        """,
+        // 6 (issue 13): certificate validation runs: what the relay presents during a recording and
+        // the fingerprint of the CA it made for that recording alone. A session from before has
+        // no mode: it is read from inspection_enabled.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
+        ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
+        """,
+        // 7 (issue 14): the gateway's phones, and a recording that belongs to one. A session keeps
         // its phone's name, addresses and key as they were at its start, so that removing the
         // phone later changes no recording. One open recording per phone; a session of no phone
         // (the whole tap, and every session from before phones) counts as one more "phone".

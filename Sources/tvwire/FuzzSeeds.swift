@@ -22,7 +22,8 @@ enum FuzzSeeds {
                 case "TLS" where decoded.transport == .tcp && !payload.isEmpty:
                     let key = "\(decoded.source)>\(decoded.destination)"
                     if streams[key, default: []].count < 32 * 1024 { streams[key, default: []] += payload }
-                case "QUICInitial" where decoded.transport == .udp && ports.contains(443):
+                // QUIC is read on any port: every UDP datagram that starts with a long header.
+                case "QUICInitial" where decoded.transport == .udp && (payload.first ?? 0) & 0x80 != 0:
                     seeds.insert(payload)
                 case "DNS" where ports.contains(53) && !payload.isEmpty:
                     seeds.insert(payload)

@@ -47,7 +47,7 @@ struct ShippedCatalogueTests {
             ("O.Ntwk_2", 9, .examine, .contraryFindings([.weakTLSVersion])),
             ("O.Ntwk_3", 9, .examine, .outsideToolScope),
             ("O.Ntwk_4", 9, .examine, .contraryAndSupportingFindings(contrary: [.pinningAbsent], supporting: [.pinningObserved])),
-            ("O.Ntwk_5", 9, .examine, .outsideToolScope),
+            ("O.Ntwk_5", 9, .examine, .contraryFindings([.untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted])),
             ("O.Ntwk_6", 9, .examine, .outsideToolScope),
             ("O.Ntwk_7", 9, .examine, .outsideToolScope),
             ("O.Ntwk_8", 9, .check, .outsideToolScope),

@@ -62,15 +62,18 @@ struct SessionGenerator {
             id, proto: proto, port: port, at: Double(Int.random(in: -60...600, using: &random)),
             status: pick(TLSInspectionStatus.allCases), sni: maybe(Self.hosts), dns: dns, server: answer(),
             client: offer(), quic: maybe(Self.quicVersions).map { QUICReading(version: $0, end: pick([.client, .server])) },
-            opening: maybe(StreamOpening.allCases))
+            opening: maybe(StreamOpening.allCases), relay: maybe(Self.relayEvents))
     }
+
+    static let relayEvents: [RelayRecord] = [.refused(alert: 48), .closedAfterHandshake, .closedDuringHandshake, .relayFailed]
+        + RelaySpliceReason.allCases.map(RelayRecord.spliced)
 
     mutating func session() -> (flows: [StoredFlow], project: AuditProject, session: AuditSession, markers: [SessionMarker]) {
         let flows = (0..<Int.random(in: 0...40, using: &random)).map { flow(id: Int64($0) + 1) }
         let allowlist = ["api.example.com", "*.cdn.example.net", "ads.example.org"].filter { _ in Bool.random(using: &random) }
         let session = Fixture.session(
             release: Bool.random(using: &random) ? "2.4.1" : nil,
-            inspection: Bool.random(using: &random), caTrusted: Bool.random(using: &random))
+            caTrusted: Bool.random(using: &random), mode: pick(InspectionMode.allCases))
         let markers = (0..<Int.random(in: 0...3, using: &random)).map {
             Fixture.consent(Double(Int.random(in: 0...300, using: &random)), session: pick([7, 7, 8]), id: Int64($0) + 1)
         }
@@ -100,6 +103,8 @@ struct CoverageInvariantTests {
             #expect(places(.host, result.host).sorted() == all)
             #expect(places(.pinning, result.pinning).sorted() == all)
             #expect(places(.consent, result.consent).sorted() == all)
+            #expect(places(.certificateValidation, result.certificateValidation).sorted() == all)
+            #expect(FindingsCheck.allCases.count == 6)
             for check in FindingsCheck.allCases {
                 #expect(result.summary(of: check).totalFlows == all.count)
             }

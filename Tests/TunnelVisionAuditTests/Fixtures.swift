@@ -14,13 +14,13 @@ enum Fixture {
         _ id: Int64, proto: TransportProtocol = .tcp, port: UInt16 = 443, at seconds: Double? = nil,
         status: TLSInspectionStatus? = nil, sni: String? = nil, dns: ResolvedName? = nil,
         server: ServerTLSAnswer? = nil, client: ClientTLSOffer? = nil, quic: QUICReading? = nil,
-        opening: StreamOpening? = nil
+        opening: StreamOpening? = nil, relay: RelayRecord? = nil
     ) -> StoredFlow {
         let remote = Endpoint(address: IPAddress(v4: 0xC633_6400 &+ UInt32(truncatingIfNeeded: id)), port: port)
         let state = FlowState(
             key: FlowKey(proto: proto, phone, remote), firstSeen: at(seconds ?? Double(id)),
             tlsStatus: status ?? TLSInspectionStatus.born(proto: proto, remotePort: port), sni: sni,
-            resolvedName: dns, serverTLS: server, clientTLS: client, quic: quic, streamOpening: opening)
+            resolvedName: dns, serverTLS: server, clientTLS: client, quic: quic, streamOpening: opening, relay: relay)
         return StoredFlow(id: id, state: state)
     }
 
@@ -54,13 +54,13 @@ enum Fixture {
 
     static func session(
         id: Int64 = 7, project: Int64 = 1, release: String? = "2.4.1", startedAt: Double = 0,
-        ended: Bool = true, inspection: Bool = true, caTrusted: Bool = true
+        ended: Bool = true, inspection: Bool = true, caTrusted: Bool = true, mode: InspectionMode? = nil
     ) -> AuditSession {
         AuditSession(
             id: id, projectID: project,
             kind: release.map { .audit(AppRelease(version: $0, build: "310")) } ?? .baseline,
             environment: AuditEnvironment(deviceModel: "iPhone15,2", osVersion: "18.1", toolVersion: "1.0"),
-            inspection: InspectionConditions(inspectionEnabled: inspection, caTrusted: caTrusted),
+            inspection: InspectionConditions(mode: mode ?? (inspection ? .pinning : .off), caTrusted: caTrusted),
             startedAt: at(startedAt), endedAt: ended ? at(startedAt + 3600) : nil, notes: "")
     }
 

@@ -8,6 +8,7 @@ struct PinningRow: Sendable, CustomTestStringConvertible {
     let flow: StoredFlow
     let inspection: Bool
     let caTrusted: Bool
+    var mode: InspectionMode? = nil
     let expected: PinningAssessment
     var testDescription: String { row }
 }
@@ -33,6 +34,14 @@ struct PinningAssessmentTests {
             row: "inspected in a session declared without inspection → inspectionOff, not reported",
             flow: Fixture.flow(5, status: .inspected, sni: "api.example.com"),
             inspection: false, caTrusted: false, expected: .notAssessed(.inspectionOff)),
+        PinningRow(
+            row: "inspected in a validation recording → validationRecording: the certificate was meant to be refused",
+            flow: Fixture.flow(12, status: .inspected, sni: "api.example.com"),
+            inspection: true, caTrusted: true, mode: .validation(.wrongName), expected: .notAssessed(.validationRecording)),
+        PinningRow(
+            row: "refused in a validation recording → validationRecording, never observed",
+            flow: Fixture.flow(13, status: .notInspectable, sni: "api.example.com", relay: .refused(alert: 48)),
+            inspection: true, caTrusted: false, mode: .validation(.untrustedIssuer), expected: .notAssessed(.validationRecording)),
         PinningRow(
             row: "anything else with the CA not trusted → caNotTrusted",
             flow: Fixture.flow(6, status: .notInspectable, sni: "api.example.com"),
@@ -61,7 +70,7 @@ struct PinningAssessmentTests {
 
     @Test(arguments: rows)
     func row(_ row: PinningRow) {
-        let conditions = InspectionConditions(inspectionEnabled: row.inspection, caTrusted: row.caTrusted)
+        let conditions = InspectionConditions(mode: row.mode ?? (row.inspection ? .pinning : .off), caTrusted: row.caTrusted)
         #expect(PinningAssessment(of: row.flow, conditions: conditions) == row.expected)
     }
 }

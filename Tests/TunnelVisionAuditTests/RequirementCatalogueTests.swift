@@ -111,6 +111,21 @@ struct RequirementCatalogueTests {
                             expected: .malformed(detail: "requirements.Index 2.title")),
         CatalogueRefusalRow(refusal: "an unknown finding kind", replacing: #"["cleartextTraffic"]"#, with: #"["plainText"]"#,
                             expected: .unknownFindingKind("plainText", in: first)),
+        CatalogueRefusalRow(refusal: "a validation kind spelt as the mode is", replacing: #"["cleartextTraffic"]"#,
+                            with: #"["untrusted-issuer-accepted"]"#,
+                            expected: .unknownFindingKind("untrusted-issuer-accepted", in: first)),
+        CatalogueRefusalRow(refusal: "a validation kind that does not exist", replacing: #"["cleartextTraffic"]"#,
+                            with: #"["revokedCertificateAccepted"]"#,
+                            expected: .unknownFindingKind("revokedCertificateAccepted", in: first)),
+        CatalogueRefusalRow(refusal: "validation kinds beside pinning kinds: several checks", replacing: thirdKinds,
+                            with: #""contraryKinds": ["pinningAbsent", "wrongNameAccepted"], "supportingKinds": ["pinningObserved"]"#,
+                            expected: .kindsOfSeveralChecks([.pinning, .certificateValidation], in: third)),
+        CatalogueRefusalRow(refusal: "a validation kind repeated", replacing: #"["cleartextTraffic"]"#,
+                            with: #"["cleartextTraffic", "expiredCertificateAccepted", "expiredCertificateAccepted"]"#,
+                            expected: .repeatedKind(.expiredCertificateAccepted, in: first)),
+        CatalogueRefusalRow(refusal: "validation kinds on a rule that reads none", replacing: #""rule": "outsideToolScope""#,
+                            with: #""rule": "outsideToolScope", "contraryKinds": ["untrustedIssuerAccepted"]"#,
+                            expected: .unexpectedKinds(.contraryKinds, in: second)),
         CatalogueRefusalRow(refusal: "contrary kinds missing", replacing: firstKinds, with: #""toolCoverage": "Reads openings.""#,
                             expected: .missingKinds(.contraryKinds, in: first)),
         CatalogueRefusalRow(refusal: "contrary kinds empty", replacing: #"["cleartextTraffic"]"#, with: "[]",
@@ -152,5 +167,14 @@ struct RequirementCatalogueTests {
         #expect(catalogue.requirements[2].rule.check == .pinning)
         #expect(catalogue.requirements[1].rule.check == nil)
         #expect(catalogue.policy.minimumTLSVersion == .tls12)
+    }
+
+    @Test("The three validation kinds load as a rule of the certificate validation check")
+    func validationKindsLoad() throws {
+        let catalogue = try RequirementCatalogue(data: CatalogueText.replacing(
+            #"["cleartextTraffic"]"#, with: #"["untrustedIssuerAccepted", "wrongNameAccepted", "expiredCertificateAccepted"]"#))
+        let rule = catalogue.requirements[0].rule
+        #expect(rule == .contraryFindings([.untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted]))
+        #expect(rule.check == .certificateValidation)
     }
 }

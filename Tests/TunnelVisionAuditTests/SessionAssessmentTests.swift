@@ -11,6 +11,7 @@ struct VerdictRow: Sendable, CustomTestStringConvertible {
     let expected: RequirementVerdict
     let contrary: Int
     let supporting: Int
+    var mode: InspectionMode = .pinning
     var testDescription: String { row }
 }
 
@@ -18,7 +19,7 @@ struct VerdictRow: Sendable, CustomTestStringConvertible {
 struct SessionAssessmentTests {
     static let rows: [VerdictRow] = [
         VerdictRow(
-            row: "the rule reads no finding kind → notAssessed(outsideToolScope)", requirement: "O.Ntwk_5",
+            row: "the rule reads no finding kind → notAssessed(outsideToolScope)", requirement: "O.Ntwk_6",
             flows: [Fixture.flow(1, status: .inspected, sni: "tracker.example.org")],
             expected: .notAssessed(.outsideToolScope), contrary: 0, supporting: 0),
         VerdictRow(
@@ -45,13 +46,27 @@ struct SessionAssessmentTests {
         VerdictRow(
             row: "a session without flows → notAssessed(nothingObserved)", requirement: "O.Purp_8",
             flows: [], expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0),
+        VerdictRow(
+            row: "O.Ntwk_5, a validation recording in which a connection went on → contradicted", requirement: "O.Ntwk_5",
+            flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com"),
+                    Fixture.flow(2, status: .notInspectable, sni: "bank.example.com", relay: .refused(alert: 48))],
+            expected: .contradicted, contrary: 1, supporting: 0, mode: .validation(.untrustedIssuer)),
+        VerdictRow(
+            row: "O.Ntwk_5, a validation recording in which every connection refused → observedWithoutContradiction",
+            requirement: "O.Ntwk_5",
+            flows: [Fixture.flow(1, status: .notInspectable, sni: "bank.example.com", relay: .refused(alert: 42))],
+            expected: .observedWithoutContradiction, contrary: 0, supporting: 0, mode: .validation(.wrongName)),
+        VerdictRow(
+            row: "O.Ntwk_5, a pinning recording, whatever was accepted → notAssessed(nothingObserved)", requirement: "O.Ntwk_5",
+            flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com")],
+            expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0, mode: .pinning),
     ]
 
     @Test(arguments: rows)
     func verdict(_ row: VerdictRow) throws {
         let assessment = SessionAssessment(
             catalogue: try Repository.shipped(), flows: row.flows, project: Fixture.project(allowing: ["api.example.com"]),
-            session: Fixture.session(), markers: [])
+            session: Fixture.session(mode: row.mode), markers: [])
         let requirement = try #require(assessment.requirements.first { $0.requirement.id == row.requirement })
         #expect(requirement.verdict == row.expected)
         #expect(requirement.contraryFindings.count == row.contrary)

@@ -66,7 +66,9 @@ struct ErrorClassificationTests {
             .diff(.sameSession(1)), .diff(.differentProjects), .diff(.baseline(sessionID: 1)), .diff(.stillOpen(sessionID: 1)),
             .catalogue(.notInstalled(identifier: "x")), .catalogue(.unusable(identifier: "x", reason: "r")),
             .catalogue(.directoryUnreadable(path: "p")), .catalogue(.fileUnreadable(path: "p")),
-            .catalogue(.fileRefused(path: "p", reason: "r")), .inspectionUnavailable,
+            .catalogue(.fileRefused(path: "p", reason: "r")), .certificateAuthorityMissing(path: "p"),
+            .certificateAuthorityUnreadable(path: "p"), .certificateFileNotWritten(path: "p", exists: true),
+            .certificateFileNotWritten(path: "p", exists: false), .caTrustedWithoutInspection,
         ]
         let exports: [EvidenceExportError] = [
             .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"), .catalogueUnusable(identifier: "x"),

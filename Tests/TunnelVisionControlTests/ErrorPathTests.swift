@@ -35,7 +35,10 @@ struct ErrorPathTests {
         Case(["diff", "1", "2"], 1, "Session 1 is a baseline, which has no release to compare: name two audit sessions."),
         Case(["diff", "2", "2"], 1, "Session 2 cannot be compared with itself: name two sessions of the same project."),
         Case(["catalogue", "show", "nope"], 1, "No catalogue nope is installed: 'tvctl catalogue list' shows the ones there are."),
-        Case(["ca", "show"], 1, "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."),
+        // The seeded history has no daemon settings: the CA is looked for where the daemon keeps it by default.
+        Case(["ca", "show"], 1, "There is no inspection CA at /var/lib/tunnelvision/ca/ca.pem yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."),
+        Case(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted"], 1,
+             "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."),
         Case(["fixture"], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
         Case(["session", "start", "1", "--baseline", "--device", "Pixel 8", "--os", "Android 15", "--db", "/dev/null/x"], 3,
              "There is no history at /dev/null/x: start tunnelvisiond, or name the database with --db or TUNNELVISION_DB."),

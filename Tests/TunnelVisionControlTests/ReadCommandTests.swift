@@ -57,9 +57,10 @@ struct ReadCommandTests {
         #expect(session["projectName"] as? String == "Acme Health")
         #expect(session["device"] as? [String: String] == ["model": "Pixel 8", "osVersion": "Android 15"])
         #expect(session["toolVersion"] as? String == TunnelVisionBuild.version)
-        let inspection = try #require(session["inspection"] as? [String: Bool])
-        #expect(inspection["inspectionEnabled"] == false)
-        #expect(inspection["caTrusted"] == false)
+        let inspection = try #require(session["inspection"] as? [String: Any])
+        #expect(inspection["mode"] as? String == "off")
+        #expect(inspection["inspectionEnabled"] as? Bool == false)
+        #expect(inspection["caTrusted"] as? Bool == false)
         #expect(session["isOpen"] as? Bool == false)
         #expect(session["startedAt"] as? String == "2026-10-01T09:30:00.000Z")
         #expect(session["endedAt"] as? String == "2026-10-01T09:35:00.000Z")
@@ -141,7 +142,7 @@ struct ReadCommandTests {
         #expect(byID["O.Ntwk_4"]?["notAssessedReason"] as? String == "nothingObserved")
         #expect(byID["O.Ntwk_3"]?["notAssessedReason"] as? String == "outsideToolScope")
         let checks = try #require(document["checks"] as? [String: [String: Any]])
-        #expect(checks.keys.sorted() == ["consent", "encryption", "host", "pinning", "tlsVersion"])
+        #expect(checks.keys.sorted() == ["certificateValidation", "consent", "encryption", "host", "pinning", "tlsVersion"])
         let flowsOfFinding = Dictionary(uniqueKeysWithValues: findings.map { ($0["id"] as? String ?? "", $0["flows"] as? [Int] ?? []) })
         for (name, check) in checks {
             let found = (check["findingIDs"] as? [String] ?? []).flatMap { flowsOfFinding[$0] ?? [] }

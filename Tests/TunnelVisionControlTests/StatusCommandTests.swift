@@ -45,6 +45,7 @@ struct StatusCommandTests {
         #expect(rates["basis"] as? String == "captureSession", "one heartbeat only: the average")
         #expect(abs((rates["packetsPerSecond"] as? Double ?? 0) - 10) < 0.01)
         #expect(status["inspectionEnabled"] as? Bool == true)
+        #expect(status["inspectionCASHA256"] == nil, "configured on, but no relay published a CA")
         #expect((status["recording"] as? [String: Any])?["id"] as? Int == 3)
         #expect((status["traffic"] as? [String: Any])?["packetsNotCaptured"] as? Int == 10)
     }

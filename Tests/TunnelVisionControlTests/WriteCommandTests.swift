@@ -31,18 +31,28 @@ struct WriteCommandTests {
         #expect(try history.open().auditProject(id: 2) == nil)
     }
 
-    @Test func sessionLifecycleDeclaresTheRecordingAndReadsInspectionFromTheDaemon() throws {
+    static let fingerprint = String(repeating: "ab", count: 32)
+
+    /// What a daemon whose relay runs with a CA loaded publishes, and its heartbeat of now.
+    static func relayRunning(in store: FlowStore, quicDrop: Bool = false, beatAt: Date = Date()) throws {
+        try store.saveDaemonSettings(
+            DaemonSettings(inspection: true, relayPort: 8443, inspectedPorts: ["443"], quicDrop: quicDrop,
+                           relayRunning: true, caFingerprint: fingerprint), at: beatAt)
+        try store.recordHeartbeat(DaemonHeartbeat(at: beatAt, pid: 7, captureSessionID: nil, input: "tun:tv0"))
+    }
+
+    @Test func sessionLifecycleDeclaresTheRecordingAndReadsInspectionFromTheRunningRelay() throws {
         let history = try ScratchHistory.seeded()
         let store = try history.open()
-        try store.saveDaemonSettings(DaemonSettings(inspection: true), at: Date())
+        try Self.relayRunning(in: store, quicDrop: true)
         let started = try TVCtlBinary.run(
             ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "--notes", "lab 2"],
             database: history.path)
-        #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on, CA trusted.\n", "\(started)")
+        #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on with CA SHA-256 \(Self.fingerprint), CA trusted, UDP to port 443 dropped.\n", "\(started)")
         let session = try #require(try store.openAuditSession())
         #expect(session.kind == release("2.5.0", "320"))
         #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: TunnelVisionBuild.version))
-        #expect(session.inspection == InspectionConditions(inspectionEnabled: true, caTrusted: true))
+        #expect(session.inspection == InspectionConditions(inspectionEnabled: true, caTrusted: true, caFingerprint: Self.fingerprint, quicDropped: true))
         #expect(session.notes == "lab 2")
 
         let again = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)
@@ -61,14 +71,78 @@ struct WriteCommandTests {
         #expect(try store.auditSession(id: 3) == nil)
     }
 
-    @Test(arguments: [nil, "off", "yes"] as [String?])
-    func inspectionIsOffUnlessTheDaemonSaysOn(_ setting: String?) throws {
+    @Test func inspectionModeIsAskedForAndRefusedWhenNothingCouldPresentIt() throws {
         let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        let start = ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "Pixel 8", "--os", "Android 15"]
+        let unknown = try TVCtlBinary.run(start + ["--inspection", "revoked"], database: history.path)
+        #expect(unknown.status == 2)
+        #expect(unknown.error == "tvctl: 'revoked' is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired.\n")
+        let notInspecting = try TVCtlBinary.run(start + ["--inspection", "wrong-name"], database: history.path)
+        #expect(notInspecting.status == 1)
+        #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon's relay running with a CA loaded, "
+            + "and none is; start it with inspection = on, or start with --inspection off.\n")
+        #expect(try store.openAuditSession() == nil)
+
+        let fingerprint = String(repeating: "5a", count: 32)
+        try store.saveDaemonSettings(DaemonSettings(inspection: true, relayRunning: true, caFingerprint: fingerprint), at: Date())
+        try store.recordHeartbeat(DaemonHeartbeat(at: Date(), pid: 1, captureSessionID: nil, input: "tun:tv0"))
+        let started = try TVCtlBinary.run(start + ["--inspection", "untrusted-issuer", "--json"], database: history.path)
+        #expect(started.status == 0, "\(started)")
+        let shape = try #require(try JSONSerialization.jsonObject(with: Data(started.output.utf8)) as? [String: Any])
+        #expect((shape["inspection"] as? [String: Any])?["mode"] as? String == "untrusted-issuer")
+        #expect(try store.openAuditSession()?.inspection
+            == InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false, caFingerprint: fingerprint))
+        _ = try TVCtlBinary.run(["session", "end"], database: history.path)
+        let off = try TVCtlBinary.run(start + ["--inspection", "off"], database: history.path)
+        #expect(off.output.hasSuffix("inspection off, CA not trusted.\n"), "\(off)")
+        #expect(try store.openAuditSession()?.inspection.mode == .off)
+        _ = try TVCtlBinary.run(["session", "end"], database: history.path)
+        let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted"], database: history.path)
+        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted.\n"), "\(expired)")
+    }
+
+    @Test(arguments: [nil, "off", "yes", "on"] as [String?])
+    func inspectionIsOffUnlessTheDaemonsRelayRunsWithACA(_ setting: String?) throws {
+        let history = try ScratchHistory.seeded()
+        // "on" alone, as the daemon published it before the relay existed: no relay, no CA.
         if let setting { try history.open().saveDaemonSettings(DaemonSettings(pairs: ["inspection": setting]), at: Date()) }
         let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--json"], database: history.path)
         let shape = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        #expect((shape["inspection"] as? [String: Bool])?["inspectionEnabled"] == false)
+        let inspection = try #require(shape["inspection"] as? [String: Any])
+        #expect(inspection["inspectionEnabled"] as? Bool == false)
+        #expect(inspection["caSHA256"] == nil)
+        #expect(inspection["quicDropped"] as? Bool == false)
+        #expect(inspection["mode"] as? String == "off")
         #expect(shape["kind"] as? String == "baseline")
+    }
+
+    @Test func caTrustedIsRefusedWithoutARunningRelay() throws {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        // Configured on but not running: a heartbeat a minute old.
+        try Self.relayRunning(in: store, beatAt: Date().addingTimeInterval(-60))
+        let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted"], database: history.path)
+        #expect(run.status == 1)
+        #expect(run.error == "tvctl: Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out.\n")
+        #expect(try store.openAuditSession() == nil)
+
+        let untrusted = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)
+        #expect(untrusted.status == 0, "\(untrusted)")
+        #expect(try store.openAuditSession()?.inspection == InspectionConditions(inspectionEnabled: false, caTrusted: false))
+    }
+
+    @Test func aSessionKeepsTheFingerprintOfTheCAItWasRecordedWith() throws {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        try Self.relayRunning(in: store)
+        let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--json"], database: history.path)
+        let shape = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let inspection = try #require(shape["inspection"] as? [String: Any])
+        #expect(inspection["inspectionEnabled"] as? Bool == true)
+        #expect(inspection["caTrusted"] as? Bool == false)
+        #expect(inspection["caSHA256"] as? String == Self.fingerprint)
+        #expect(inspection["supportsPinningEvidence"] as? Bool == false)
     }
 
     @Test func fixtureTagsEachSessionWithItsShareThroughTheDaemonsPath() throws {

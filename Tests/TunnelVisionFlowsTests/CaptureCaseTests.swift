@@ -71,6 +71,28 @@ struct CaptureCaseTests {
         Case(file: "tcpdump/quic_vn.pcap", port: 443, sni: "localhost",
              offer: ClientTLSOffer(versionsForm: .listed, versions: [tls13], applicationProtocols: ["h3"], droppedIdentifiers: 1),
              quic: QUICReading(version: .v1, end: .server)),
+        // Issue 16: QUIC on other ports and drafts, opened because their tags verify; the server's
+        // Initial gives the negotiated suite. tshark agrees (check 30).
+        Case(file: "nDPI/quic-29.pcap", port: 443, sni: "localhost",
+             answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1303), fromHelloRetryRequest: true)),
+             quic: QUICReading(version: QUICVersion(0xFF00_001D), end: .server), visibility: "encryptedInHandshake"),
+        Case(file: "nDPI/quic-v2.pcapng", port: 4443, sni: "test",
+             answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1301))),
+             quic: QUICReading(version: .v2, end: .server)),
+        Case(file: "nDPI/doq.pcapng", port: 784,
+             offer: ClientTLSOffer(versionsForm: .listed, versions: [tls13, TLSProtocolVersion(0x7F1C), TLSProtocolVersion(0x7F1B),
+                                                                   TLSProtocolVersion(0x7F1A)], applicationProtocols: ["doq-i00"]),
+             answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1301))),
+             quic: QUICReading(version: QUICVersion(0xFF00_0020), end: .server)),
+        // tshark is wrong here: it takes UDP 853 for DTLS (told it is QUIC, it reads the same).
+        Case(file: "zeek/quicdoq.pcap", port: 853,
+             offer: ClientTLSOffer(versionsForm: .listed, versions: [tls13], applicationProtocols: ["doq"]),
+             answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1301))),
+             quic: QUICReading(version: .v1, end: .server)),
+        // tshark is wrong here: it does not decrypt the client's Initials after Version Negotiation and a Retry.
+        Case(file: "nDPI/quic-forcing-vn-with-data.pcapng", port: 4433,
+             answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1301))),
+             quic: QUICReading(version: .v1, end: .server)),
         Case(file: "nDPI/quic_q46.pcap", port: 443, quic: QUICReading(version: QUICVersion(0x5130_3436), end: .client)),
         Case(file: "zeek/http-qinq-0.pcap", port: 80, opening: .httpRequest),
         Case(file: "zeek/http-vlan-0.pcap", port: 80, opening: .httpRequest),

@@ -15,8 +15,20 @@ struct CaptureReading {
             .appendingPathComponent("../../../shared/captures/external").standardized.path
     static let externalIsPresent = FileManager.default.fileExists(atPath: directory)
 
+    /// The wire lab's captures (scripts/record-wire-captures), always in the repository.
+    static let labDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Captures/wire").standardized.path
+
     init(_ relativePath: String, configuration: FlowEngineConfiguration = FlowEngineConfiguration()) throws {
-        let reader = try CaptureImportReader(path: "\(Self.directory)/\(relativePath)")
+        try self.init(path: "\(Self.directory)/\(relativePath)", configuration: configuration)
+    }
+
+    init(lab name: String) throws {
+        try self.init(path: "\(Self.labDirectory)/\(name)")
+    }
+
+    init(path: String, configuration: FlowEngineConfiguration = FlowEngineConfiguration()) throws {
+        let reader = try CaptureImportReader(path: path)
         var engine = FlowEngine(configuration: configuration)
         var latest: [FlowHandle: FlowState] = [:]
         var order: [FlowHandle] = []

@@ -168,12 +168,23 @@ import TunnelVisionWire
         #expect(flow?.streamOpening == .tlsHandshake)
     }
 
-    @Test func withoutTheStreamsStartNothingIsReadAsItsOpening() {
+    /// Issue 16: a ClientHello record names itself, SYN or not; the opening stays unproven.
+    @Test func withoutTheStreamsStartAClientHelloIsReadButNotAsTheOpening() {
         var run = Run()
         run.feed(PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 101, flags: .ack, payload: Self.hello("midway.example")), at: Self.start)
         let flow = run.flush(at: Self.start + 1).flows.first?.state
         #expect(flow?.streamOpening == nil)
+        #expect(flow?.sni == "midway.example")
+    }
+
+    @Test func withoutTheStreamsStartOnlyTheFirstPayloadIsLookedAt() {
+        var run = Run()
+        run.feed(PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 101, flags: .ack, payload: Array("data".utf8)), at: Self.start)
+        run.feed(PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 105, flags: .ack, payload: Self.hello("inside.example")),
+                 at: Self.start + 1)
+        let flow = run.flush(at: Self.start + 2).flows.first?.state
         #expect(flow?.sni == nil)
+        #expect(flow?.streamOpening == nil)
     }
 
     @Test func assignedRowsAreCarriedByLaterUpserts() throws {

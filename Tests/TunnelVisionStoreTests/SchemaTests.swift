@@ -23,11 +23,22 @@ import TunnelVisionModel
         #expect(try columns("audit_sessions", store) == [
             "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
             "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
+            // issue 12: which CA the relay ran with, and the UDP/443 drop.
+            "ca_fingerprint", "quic_dropped",
+            // issue 13: what the relay presents, and the recording's own CA.
+            "inspection_mode", "validation_ca_fingerprint",
+            // issue 14: the phone the recording belongs to, as it was at the start.
             "phone_name", "phone_ipv4", "phone_ipv6", "phone_public_key", "phone_key_fingerprint",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
+        #expect(try columns("flow_relay", store) == [
+            "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",
+            "upstream_alpn", "key_log",
+        ])
+        #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
-        #expect(try columns("flows", store).last == "audit_session_id")
+        // Later migrations append: issue 16's two columns follow the tag.
+        #expect(try Array(columns("flows", store).suffix(3)) == ["audit_session_id", "http_host", "client_early_data"])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])

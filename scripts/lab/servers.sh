@@ -63,6 +63,49 @@ NGINX
 
 servers_down() { rm -rf "/etc/netns/$PHONE"; }
 
+# An HTTP/2 server h2.lab on ADDRESS:443 (TLS 1.3, the lab CA), answering "h2"; the phone names it with --resolve.
+h2_server_up() {
+  local work=$1 address=$2
+  ip -n "$SERVER" addr add "$address/24" dev s0
+  mkdir -p "$work/h2"
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=h2.lab" -keyout "$work/tls/h2.lab.key" -out "$work/tls/h2.lab.csr" 2>/dev/null
+  openssl x509 -req -in "$work/tls/h2.lab.csr" -CA "$work/tls/ca.pem" -CAkey "$work/tls/ca.key" -CAcreateserial -days 2 \
+    -extfile <(printf 'subjectAltName=DNS:h2.lab') -out "$work/tls/h2.lab.pem" 2>/dev/null
+  cat >"$work/h2/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/h2/nginx.pid;
+error_log $work/h2/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $work/h2/body; proxy_temp_path $work/h2/proxy;
+  fastcgi_temp_path $work/h2/fastcgi; uwsgi_temp_path $work/h2/uwsgi; scgi_temp_path $work/h2/scgi;
+  server { listen $address:443 ssl http2; server_name h2.lab;
+           ssl_certificate $work/tls/h2.lab.pem; ssl_certificate_key $work/tls/h2.lab.key;
+           location / { return 200 "h2\n"; } }
+}
+NGINX
+  in_server nginx -c "$work/h2/nginx.conf"
+}
+
+# A server on ADDRESS:443 that is not TLS: it echoes what it gets. Its pid is ECHO_PID.
+echo_server_up() {
+  ip -n "$SERVER" addr add "$1/24" dev s0
+  in_server python3 -c "
+import socket, threading
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('$1', 443)); s.listen(8)
+def serve(c):
+    while True:
+        d = c.recv(65536)
+        if not d: break
+        c.sendall(d)
+    c.close()
+while True:
+    c, _ = s.accept(); threading.Thread(target=serve, args=(c,), daemon=True).start()
+" &
+  ECHO_PID=$!
+}
+
 # The phone fetches a URL by name; prints what the server said.
 phone_fetch() {
   local url=$1; shift

@@ -3,8 +3,9 @@
 #
 #   /usr/bin/tunnelvisiond, /usr/bin/tvctl
 #   /usr/lib/tunnelvision/gateway                  the tap's routing (scripts/gateway)
+#   /usr/lib/tunnelvision/wireguard                the phones' wg0 and resolver (scripts/wireguard)
 #   /usr/sbin/tunnelvision-phone                   adds and removes phones (scripts/phone)
-#   /usr/lib/tunnelvision/wireguard.sh             its WireGuard library (scripts/lib/wireguard.sh)
+#   /usr/lib/tunnelvision/wireguard.sh             their WireGuard library (scripts/lib/wireguard.sh)
 #   /usr/share/tunnelvision/catalogues/*.json      requirement catalogues
 #   /lib/systemd/system/tunnelvisiond.service
 #   /usr/lib/sysusers.d/tunnelvision.conf, /usr/lib/tmpfiles.d/tunnelvision.conf
@@ -41,6 +42,7 @@ layout_stage() {
   install -m 0755 "$binaries/tunnelvisiond" "$binaries/tvctl" "$root/usr/bin/"
   install -m 0755 scripts/gateway "$root/usr/lib/tunnelvision/gateway"
   install -m 0755 scripts/phone "$root/usr/sbin/tunnelvision-phone"
+  install -m 0755 scripts/wireguard "$root/usr/lib/tunnelvision/wireguard"
   install -m 0644 scripts/lib/wireguard.sh "$root/usr/lib/tunnelvision/wireguard.sh"
   install -m 0644 Catalogues/*.json "$root/usr/share/tunnelvision/catalogues/"
   # The unit in the repository names the /usr/local paths of a hand-made install.

@@ -1,10 +1,13 @@
 """The lab's QUIC endpoints (aioquic): a server that completes handshakes, and a client that
 connects once by name (through the resolver, as an app would), exchanges a ping and closes.
 
-    quic.py serve ADDRESS PORT CERTIFICATE_CHAIN KEY
+    quic.py serve ADDRESS PORT CERTIFICATE_CHAIN KEY [draft-29]
     quic.py connect NAME PORT CA_CERTIFICATE [VERSION]
 
-VERSION is 1 (the default) or 2 (RFC 9369); the server speaks both.
+VERSION is 1 (the default), 2 (RFC 9369) or draft-29; the server speaks 1 and 2, or draft-29
+alone. aioquic dropped the drafts; draft-29 differs from v1 in its Initial salt (and codepoints
+nothing here reads), so both ends swap that salt in: what crosses the wire is a draft-29 Initial
+that tshark decrypts with its own table.
 """
 
 import asyncio
@@ -15,11 +18,19 @@ from aioquic.quic.configuration import QuicConfiguration
 from aioquic.quic.packet import QuicProtocolVersion
 
 ALPN = ["h3"]
-VERSIONS = {"1": QuicProtocolVersion.VERSION_1, "2": QuicProtocolVersion.VERSION_2}
+VERSIONS = {"1": QuicProtocolVersion.VERSION_1, "2": QuicProtocolVersion.VERSION_2, "draft-29": 0xFF00001D}
+DRAFT_29_SALT = bytes.fromhex("afbfec289993d24c9e9786f19c6111e04390a899")
 
 
-async def serve_until_stopped(address: str, port: int, chain: str, key: str) -> None:
-    configuration = QuicConfiguration(is_client=False, alpn_protocols=ALPN, supported_versions=list(VERSIONS.values()))
+def speak(versions: list[str]) -> list[int]:
+    if "draft-29" in versions:
+        from aioquic.quic import crypto
+        crypto.INITIAL_SALT_VERSION_1 = DRAFT_29_SALT
+    return [VERSIONS[version] for version in versions]
+
+
+async def serve_until_stopped(address: str, port: int, chain: str, key: str, versions: list[str]) -> None:
+    configuration = QuicConfiguration(is_client=False, alpn_protocols=ALPN, supported_versions=speak(versions))
     configuration.load_cert_chain(chain, key)
     await serve(address, port, configuration=configuration)
     await asyncio.Event().wait()
@@ -27,15 +38,16 @@ async def serve_until_stopped(address: str, port: int, chain: str, key: str) -> 
 
 async def connect_once(name: str, port: int, authority: str, version: str) -> None:
     configuration = QuicConfiguration(is_client=True, alpn_protocols=ALPN, server_name=name,
-                                      supported_versions=[VERSIONS[version]])
+                                      supported_versions=speak([version]))
     configuration.load_verify_locations(authority)
     async with connect(name, port, configuration=configuration) as client:
         await client.ping()
 
 
 def main(arguments: list[str]) -> int:
-    if len(arguments) == 5 and arguments[0] == "serve":
-        asyncio.run(serve_until_stopped(arguments[1], int(arguments[2]), arguments[3], arguments[4]))
+    if len(arguments) in (5, 6) and arguments[0] == "serve" and arguments[5:] in ([], ["draft-29"]):
+        versions = arguments[5:] or ["1", "2"]
+        asyncio.run(serve_until_stopped(arguments[1], int(arguments[2]), arguments[3], arguments[4], versions))
         return 0
     if len(arguments) in (4, 5) and arguments[0] == "connect" and (arguments[4:] or ["1"])[0] in VERSIONS:
         name, version = arguments[1], (arguments[4:] or ["1"])[0]
@@ -44,7 +56,8 @@ def main(arguments: list[str]) -> int:
         except (asyncio.TimeoutError, ConnectionError, OSError) as error:
             print(f"QUIC handshake with {name} failed: {type(error).__name__} {error}".rstrip())
             return 1
-        print(f"QUIC v{version} handshake with {name} completed")
+        label = version if version.startswith("draft") else f"v{version}"
+        print(f"QUIC {label} handshake with {name} completed")
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -1,4 +1,4 @@
-/// The five things the classifier looks at in every flow, in the order a flow's findings are
+/// The six things the classifier looks at in every flow, in the order a flow's findings are
 /// given. The raw value is what findings.json writes as `check`.
 public enum FindingsCheck: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the flow was seen to travel in the clear (`cleartextTraffic`).
@@ -11,6 +11,9 @@ public enum FindingsCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case pinning
     /// Whether the flow began before the user consented (`activityBeforeConsent`).
     case consent
+    /// Whether a connection went on over a certificate made to be refused (`untrustedIssuerAccepted`,
+    /// `wrongNameAccepted`, `expiredCertificateAccepted`).
+    case certificateValidation
 }
 
 /// What a finding states. The raw value is catalogue format: a catalogue's rule names these.
@@ -29,6 +32,12 @@ public enum FindingKind: String, Sendable, Hashable, Codable, CaseIterable {
     case pinningObserved
     /// The flow's first packet came before the first consent marker.
     case activityBeforeConsent
+    /// Application data followed a certificate from an issuer the phone was never given.
+    case untrustedIssuerAccepted
+    /// Application data followed a certificate for another name than the one announced.
+    case wrongNameAccepted
+    /// Application data followed a certificate whose validity had ended.
+    case expiredCertificateAccepted
 
     /// The check whose outcome this kind is: a catalogue rule reads the kinds of one check only.
     public var check: FindingsCheck {
@@ -38,6 +47,7 @@ public enum FindingKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .hostNotInAllowlist, .unnamedFlow: .host
         case .pinningAbsent, .pinningObserved: .pinning
         case .activityBeforeConsent: .consent
+        case .untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted: .certificateValidation
         }
     }
 }
@@ -59,6 +69,12 @@ public enum FindingEvidence: Sendable, Hashable {
     case pinningObserved(host: String)
     /// Nothing more: the instant belongs to each flow, not to the statement.
     case activityBeforeConsent
+    /// The announced host, normalised, a connection to which went on over a leaf of an untrusted issuer.
+    case untrustedIssuerAccepted(host: String)
+    /// The announced host, normalised, a connection to which went on over a leaf for another name.
+    case wrongNameAccepted(host: String)
+    /// The announced host, normalised, a connection to which went on over an expired leaf.
+    case expiredCertificateAccepted(host: String)
 
     public var kind: FindingKind {
         switch self {
@@ -69,13 +85,17 @@ public enum FindingEvidence: Sendable, Hashable {
         case .pinningAbsent: .pinningAbsent
         case .pinningObserved: .pinningObserved
         case .activityBeforeConsent: .activityBeforeConsent
+        case .untrustedIssuerAccepted: .untrustedIssuerAccepted
+        case .wrongNameAccepted: .wrongNameAccepted
+        case .expiredCertificateAccepted: .expiredCertificateAccepted
         }
     }
 
     /// The host the statement is about, when it is about one.
     public var host: String? {
         switch self {
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
         case .weakTLSVersion, .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: nil
         }
     }

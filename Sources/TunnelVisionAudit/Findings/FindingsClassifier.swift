@@ -15,10 +15,11 @@ public enum FindingsClassifier {
         var host = CoverageBuilder<HostGap>()
         var pinning = CoverageBuilder<PinningGap>()
         var consentCoverage = CoverageBuilder<ConsentGap>()
+        var validation = CoverageBuilder<CertificateValidationGap>()
 
         for flow in flows.inOrderOfHappening() {
             // The order of the statements a single flow proves: cleartext, TLS version,
-            // destination, pinning, consent.
+            // destination, pinning, consent, certificate validation.
             let statements = [
                 encryption.record(EncryptionAssessment(of: flow).outcome, flowID: flow.id),
                 tlsVersion.record(TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion).outcome, flowID: flow.id),
@@ -26,6 +27,8 @@ public enum FindingsClassifier {
                 pinning.record(PinningAssessment(of: flow, conditions: session.inspection).outcome, flowID: flow.id),
                 consentCoverage.record(
                     ConsentAssessment(of: flow, sessionKind: session.kind, consent: consent).outcome, flowID: flow.id),
+                validation.record(
+                    CertificateValidationAssessment(of: flow, conditions: session.inspection).outcome, flowID: flow.id),
             ]
             for case let evidence? in statements {
                 findings.add(evidence, flowID: flow.id)
@@ -33,7 +36,8 @@ public enum FindingsClassifier {
         }
         return SessionFindings(
             findings: findings.findings, tlsVersion: tlsVersion.coverage, encryption: encryption.coverage,
-            host: host.coverage, pinning: pinning.coverage, consent: consentCoverage.coverage)
+            host: host.coverage, pinning: pinning.coverage, consent: consentCoverage.coverage,
+            certificateValidation: validation.coverage)
     }
 }
 

@@ -4,6 +4,8 @@ import TunnelVisionModel
 public enum PinningGap: String, Sendable, Hashable, CaseIterable {
     /// The session was recorded with inspection off: the relay tried nothing.
     case inspectionOff
+    /// The recording presented leaves made to be refused: a refusal there says nothing of pinning.
+    case validationRecording
     /// The phone did not trust the local CA: a refusal would prove nothing.
     case caNotTrusted
     /// An inspection outcome exists, but no name was announced to state it about.
@@ -36,6 +38,8 @@ public enum PinningAssessment: Sendable, Hashable {
             self = .notApplicable
         } else if !conditions.inspectionEnabled {
             self = .notAssessed(.inspectionOff)
+        } else if conditions.mode.defect != nil {
+            self = .notAssessed(.validationRecording)
         } else if !conditions.caTrusted {
             self = .notAssessed(.caNotTrusted)
         } else if state.hasInspectionOutcome {

@@ -22,6 +22,7 @@ public struct SessionFindings: Sendable, Hashable {
     /// Satisfied is always empty: the good outcome of pinning is itself a finding.
     public let pinning: CheckCoverage<PinningGap>
     public let consent: CheckCoverage<ConsentGap>
+    public let certificateValidation: CheckCoverage<CertificateValidationGap>
 
     /// The findings one check produced, in order.
     public func findings(of check: FindingsCheck) -> [Finding] {
@@ -42,6 +43,7 @@ public struct SessionFindings: Sendable, Hashable {
         case .host: return summary(host)
         case .pinning: return summary(pinning)
         case .consent: return summary(consent)
+        case .certificateValidation: return summary(certificateValidation)
         }
     }
 }

@@ -112,6 +112,8 @@ public struct DomainComparison: Sendable, Hashable {
     /// Nil: not in that session.
     public let earlier: DomainObservation?
     public let later: DomainObservation?
+    /// What each session's validation recording showed of the host, compared.
+    public let validation: ValidationComparison
 
     public var status: DomainStatus {
         let earlierPresence = earlier?.presence ?? .absent
@@ -133,6 +135,9 @@ public struct DomainComparison: Sendable, Hashable {
         guard case .inBoth(let app, let tunnel) = status else { return false }
         return app.isChange || tunnel.isChange
     }
+
+    /// The host's connections did otherwise with the same defective certificate.
+    public var hasValidationChange: Bool { validation.isChange }
 
     private func comparison(of negotiator: TLSNegotiator) -> TLSVersionComparison {
         TLSVersionComparison(

@@ -37,6 +37,8 @@ public struct ReleaseDiff: Sendable, Hashable {
         let (earlier, later) = firstIsLater ? (second, first) : (first, second)
         let earlierDomains = SessionDomains(flows: firstIsLater ? secondFlows : firstFlows)
         let laterDomains = SessionDomains(flows: firstIsLater ? firstFlows : secondFlows)
+        let earlierValidation = SessionValidationResults(flows: firstIsLater ? secondFlows : firstFlows, session: earlier)
+        let laterValidation = SessionValidationResults(flows: firstIsLater ? firstFlows : secondFlows, session: later)
 
         var hosts = laterDomains.domains.map(\.host)
         let laterHosts = Set(hosts)
@@ -47,7 +49,8 @@ public struct ReleaseDiff: Sendable, Hashable {
         self.domains = hosts.map { host in
             DomainComparison(
                 host: host, standing: AllowlistStanding(host: host, project: project),
-                earlier: earlierDomains.domain(host), later: laterDomains.domain(host))
+                earlier: earlierDomains.domain(host), later: laterDomains.domain(host),
+                validation: ValidationComparison(earlier: earlierValidation.byHost[host], later: laterValidation.byHost[host]))
         }
         self.earlierUnnamedFlowIDs = earlierDomains.unnamedFlowIDs
         self.laterUnnamedFlowIDs = laterDomains.unnamedFlowIDs
@@ -73,4 +76,6 @@ public struct ReleaseDiff: Sendable, Hashable {
     /// New and unlisted: the headline. None while the allowlist is empty.
     public var unexpectedNewDomains: [DomainComparison] { newDomains.filter { $0.standing == .unlisted } }
     public var domainsWithTLSChange: [DomainComparison] { domains.filter(\.hasTLSChange) }
+    /// Hosts whose connections did otherwise with the same defective certificate in the two recordings.
+    public var domainsWithValidationChange: [DomainComparison] { domains.filter(\.hasValidationChange) }
 }

@@ -12,6 +12,9 @@ public enum ConfigurationParser {
                              [--snaplen N] [--rotate-bytes N] [--keep-days N] [--keep-bytes N]
                              [--inspection on|off] [--mtu N] [--queue-packets N] [--flush-to-storage yes|no]
                              [--offload on|off]
+                             [--relay-port N] [--inspected-ports N,...] [--quic-drop on|off]
+                             [--ca-key FILE] [--ca-certificate FILE] [--upstream-trust system|FILE]
+               tunnelvisiond --regenerate-ca [--config FILE] [--ca-key FILE] [--ca-certificate FILE]
         """
 
     /// The command line, with the file it names (or the default one, if present) read first.
@@ -80,11 +83,12 @@ public enum ConfigurationParser {
     }
 
     /// Read by scripts/gateway from the same file; the daemon itself has no use for them.
-    static let gatewayKeys: Set<String> = ["tun_address", "tun_user"]
+    static let gatewayKeys: Set<String> = ["tun_address", "tun_address6", "tun_user"]
 
     static let keys: Set<String> = gatewayKeys.union([
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
+        "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
     ])
 
     private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
@@ -119,6 +123,19 @@ public enum ConfigurationParser {
         case "inspection": configuration.inspection = try flag(value, or: invalid)
         case "flush_to_storage": configuration.flushReachesStorage = try flag(value, or: invalid)
         case "offload": configuration.segmentationOffload = try flag(value, or: invalid)
+        case "relay_port":
+            guard let number = UInt16(value), number > 0 else { throw invalid }
+            configuration.relayPort = number
+        case "inspected_ports":
+            let ports = value.split(separator: ",").map { UInt16($0.trimmingCharacters(in: .whitespaces)) }
+            guard !ports.isEmpty, ports.count <= 64, ports.allSatisfy({ ($0 ?? 0) > 0 }) else { throw invalid }
+            let unique = ports.compactMap { $0 }
+            guard Set(unique).count == unique.count else { throw invalid }
+            configuration.inspectedPorts = unique
+        case "quic_drop": configuration.quicDrop = try flag(value, or: invalid)
+        case "ca_key": configuration.caKeyPath = try absolutePath(value, or: invalid)
+        case "ca_certificate": configuration.caCertificatePath = try absolutePath(value, or: invalid)
+        case "upstream_trust": configuration.upstreamTrust = value == "system" ? value : try absolutePath(value, or: invalid)
         case "mtu":
             guard let number = Int(value), (576...65_535).contains(number) else { throw invalid }
             configuration.mtu = number
@@ -136,6 +153,11 @@ public enum ConfigurationParser {
         case "off", "no", "false", "0": return false
         default: throw error
         }
+    }
+
+    private static func absolutePath(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> String {
+        guard value.hasPrefix("/"), !value.hasSuffix("/") else { throw error }
+        return value
     }
 
     /// Linux interface names: 1–15 bytes, no slash, no whitespace.

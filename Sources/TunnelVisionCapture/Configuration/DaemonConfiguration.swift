@@ -1,6 +1,7 @@
 import Foundation
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
+import TunnelVisionRelay
 
 /// Where the daemon's packets come from.
 public enum CaptureInput: Sendable, Hashable {
@@ -37,6 +38,15 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var rotationBytes: UInt64 = 64 * 1024 * 1024
     public var retention = RetentionLimits()
     public var inspection = false
+    /// The relay (issue 12): its listener, the original destination ports it terminates, the
+    /// UDP/443 drop (applied by scripts/gateway) and its CA's two files.
+    public var relayPort: UInt16 = 8443
+    public var inspectedPorts: [UInt16] = [443]
+    public var quicDrop = false
+    public var caKeyPath = DaemonSettings.defaultCAKeyPath
+    public var caCertificatePath = DaemonSettings.defaultCACertificatePath
+    /// "system", or a PEM bundle the upstream certificates are verified against instead.
+    public var upstreamTrust = "system"
     public var queuePackets = 2048
     public var flushReachesStorage = true
     /// Let the TUN device hand over whole TCP segments (see `TunDevice`).
@@ -50,7 +60,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
             input: input.label, inspection: inspection, clientInterface: clientInterface, clientNetworks: clientNetworks,
             uplink: uplink, captureDirectory: captureDirectory, snapshotLength: snapshotLength, rotationBytes: rotationBytes,
             keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
-            segmentationOffload: segmentationOffload)
+            segmentationOffload: segmentationOffload, relayPort: relayPort,
+            inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
+            caCertificatePath: caCertificatePath)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the
@@ -65,5 +77,13 @@ public struct DaemonConfiguration: Sendable, Hashable {
     var captureFiles: CaptureFileConfiguration {
         CaptureFileConfiguration(directory: captureDirectory, snapshotLength: snapshotLength,
                                  rotationBytes: rotationBytes, flushReachesStorage: flushReachesStorage)
+    }
+
+    /// What the relay runs with.
+    public var relayConfiguration: RelayConfiguration {
+        RelayConfiguration(
+            isEnabled: inspection, listenPort: relayPort, inspectedPorts: Set(inspectedPorts),
+            certificateAuthority: CertificateAuthorityFiles(keyPath: caKeyPath, certificatePath: caCertificatePath),
+            upstreamTrust: upstreamTrust == "system" ? .system : .bundle(path: upstreamTrust))
     }
 }

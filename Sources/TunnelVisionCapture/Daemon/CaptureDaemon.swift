@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
+import TunnelVisionRelay
 
 /// Why the daemon did not start; each says what to do.
 public enum DaemonStartError: Error, Sendable {
@@ -11,6 +12,7 @@ public enum DaemonStartError: Error, Sendable {
     case tun(TunDeviceError)
     case interface(InterfaceTapError)
     case inputUnavailable(String)
+    case relay(RelayError)
 }
 
 /// One run of the daemon: one capture session from start to stop. The input thread and the
@@ -21,13 +23,16 @@ public final class CaptureDaemon {
     private let engine: PacketEngine
     private let log: DaemonLog
     private let notifier: ServiceManagerNotifier
+    /// Where the relay's reports go on their way to the recorder; nil: no relay (tests, offline).
+    private let relayInbox: RelayInbox?
     let toolVersion: String
 
     public init(configuration: DaemonConfiguration, history: CaptureHistory, engine: PacketEngine, toolVersion: String,
-                log: DaemonLog = DaemonLog(), notifier: ServiceManagerNotifier = ServiceManagerNotifier()) {
+                relayInbox: RelayInbox? = nil, log: DaemonLog = DaemonLog(), notifier: ServiceManagerNotifier = ServiceManagerNotifier()) {
         self.configuration = configuration
         self.history = history
         self.engine = engine
+        self.relayInbox = relayInbox
         self.toolVersion = toolVersion
         self.log = log
         self.notifier = notifier
@@ -51,8 +56,19 @@ public final class CaptureDaemon {
             if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
             try mendFilesOfAnInterruptedRun()
             (session, writer) = try beginCapture(at: start)
-            try history.saveDaemonSettings(configuration.publishedSettings, at: start)
         } catch {
+            throw Self.startError(error)
+        }
+        // The relay runs before the settings say so: a session may only call inspection on
+        // what is listening with a CA loaded.
+        let relay = try startRelay()
+        do {
+            var settings = configuration.publishedSettings
+            settings.relayRunning = relay != nil
+            settings.caFingerprint = relay?.caFingerprint
+            try history.saveDaemonSettings(settings, at: start)
+        } catch {
+            relay?.stop()
             throw Self.startError(error)
         }
 
@@ -60,7 +76,8 @@ public final class CaptureDaemon {
         let counters = DatapathCounters()
         let source = try makeInput(queues: queues, counters: counters, clock: clock)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
-                                session: session, clock: clock, retention: configuration.retention, log: log)
+                                session: session, clock: clock, retention: configuration.retention, log: log,
+                                virtioHeaderLength: source.virtioHeaderLength)
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
 
@@ -72,13 +89,40 @@ public final class CaptureDaemon {
         let signal = StopSignals.wait(until: { inputDone.hasFinished })
         notifier.stopping()
         if let signal { log.say(.stopping(signal: signal)) }
+        // The relay's last reports reach the recorder before its final commit.
+        relay?.stop()
         source.stop()
         inputDone.join()
         recorder.stop()
         recorderDone.join()
+        if let lost = (engine as? RecordingFlowEngine)?.relayUpdatesLost, lost > 0 { log.say(.relayUpdatesLost(lost)) }
         let end = Date(nanosecondsSinceEpoch: clock.now())
         try? history.endCaptureSession(id: session.id, at: end)
         log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
+    }
+
+    /// With inspection on and the inline tap: the relay, its CA loaded or made, listening.
+    private func startRelay() throws(DaemonStartError) -> RelayServer? {
+        guard configuration.inspection, case .tun = configuration.input, let relayInbox else { return nil }
+        let server: RelayServer
+        do {
+            try makeCADirectory()
+            server = try RelayServer(configuration: configuration.relayConfiguration, observer: relayInbox)
+        } catch {
+            throw .relay(error)
+        }
+        guard let fingerprint = server.caFingerprint else { return nil }
+        server.start()
+        log.say(.relayStarted(port: server.boundPort, ports: configuration.inspectedPorts, caFingerprint: fingerprint))
+        return server
+    }
+
+    /// The CA's directory: the daemon's own, readable by the group for the certificate.
+    private func makeCADirectory() throws(RelayError) {
+        let directory = (configuration.caKeyPath as NSString).deletingLastPathComponent
+        if mkdir(directory, 0o750) != 0, errno != EEXIST {
+            throw .certificateAuthorityNotWritable(path: directory, reason: String(cString: strerror(errno)))
+        }
     }
 
     private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock) throws(DaemonStartError) -> PacketSource {
@@ -102,8 +146,10 @@ public final class CaptureDaemon {
 
     /// This run's capture session, and the writer of its files.
     func beginCapture(at start: Date) throws -> (CaptureSession, CaptureFileWriter) {
-        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+        // The directory first: a daemon that cannot write files must not leave a capture session
+        // behind at every try of a crash loop.
         try makeDirectory(configuration.captureDirectory)
+        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
         let writer = try CaptureFileWriter(configuration: configuration.captureFiles,
                                            highestSequenceInHistory: history.highestCaptureFileSequence())
         return (session, writer)
@@ -137,8 +183,15 @@ public final class CaptureDaemon {
         }
     }
 
+    /// The installed directory is made by tmpfiles.d (setgid, in the group) and only checked here:
+    /// the unit's sandbox (RestrictSUIDSGID=) refuses any mkdir that asks for the setgid bit, even
+    /// one that would find the directory there. A directory made here inherits setgid from its parent.
     func makeDirectory(_ path: String) throws(DaemonStartError) {
-        if mkdir(path, 0o2770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw .captureDirectory(path: path, errno: errno) }
+            if mkdir(path, 0o770) != 0, errno != EEXIST { throw .captureDirectory(path: path, errno: errno) }
+        }
         guard access(path, W_OK) == 0 else { throw .captureDirectory(path: path, errno: errno) }
     }
 }

@@ -20,6 +20,8 @@ public enum DaemonMessage: Sendable, Hashable {
     case stopping(signal: Int32)
     case stopped(packets: UInt64, notCaptured: UInt64)
     case imported(path: String, packets: Int, flows: Int)
+    case relayStarted(port: UInt16, ports: [UInt16], caFingerprint: String)
+    case relayUpdatesLost(Int)
 
     public var text: String {
         switch self {
@@ -55,21 +57,69 @@ public enum DaemonMessage: Sendable, Hashable {
             "stopped after \(packets) packets (\(notCaptured) not captured)"
         case .imported(let path, let packets, let flows):
             "imported \(path): \(packets) packets, \(flows) flows"
+        case .relayStarted(let port, let ports, let fingerprint):
+            "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint)"
+        case .relayUpdatesLost(let count):
+            "\(count) messages of the relay were not recorded: the recorder was behind, or they named a flow the tap never saw"
         }
     }
 }
 
-/// Where the daemon's sentences go: standard error, which systemd hands to the journal.
-public struct DaemonLog: Sendable {
-    private let sink: @Sendable (String) -> Void
+/// How much a line matters, numbered as syslog does: journald reads a leading "<N>" as the
+/// line's priority, so `journalctl -p err` shows what needs a person and nothing routine.
+public enum DaemonLogPriority: Int, Sendable, Hashable {
+    case error = 3
+    case warning = 4
+    case notice = 5
+    case info = 6
+}
 
-    public init(sink: @escaping @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data(("tunnelvisiond: " + line + "\n").utf8))
-    }) {
+extension DaemonMessage {
+    /// An error loses or risks evidence; a warning is evidence kept with a gap said; the rest is routine.
+    public var priority: DaemonLogPriority {
+        switch self {
+        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall: .warning
+        case .captureResumed, .stopping: .notice
+        case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
+        }
+    }
+}
+
+/// Where the daemon's sentences go: standard error, which systemd hands to the journal. Under
+/// the journal each line carries its priority and no name (the journal adds the unit's); on a
+/// terminal it starts with the daemon's name instead.
+public struct DaemonLog: Sendable {
+    private let sink: @Sendable (DaemonLogPriority, String) -> Void
+
+    public init(sink: @escaping @Sendable (DaemonLogPriority, String) -> Void = DaemonLog.standardError) {
         self.sink = sink
     }
 
-    public func say(_ message: DaemonMessage) { sink(message.text) }
+    public func say(_ message: DaemonMessage) { sink(message.priority, message.text) }
+
+    /// The one line of a daemon that cannot start.
+    public func fail(_ sentence: String) { sink(.error, sentence) }
+
+    public static let standardError: @Sendable (DaemonLogPriority, String) -> Void = {
+        let journal = standardErrorIsTheJournal(ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
+        return { priority, text in
+            let line = journal
+                ? text.split(separator: "\n", omittingEmptySubsequences: false).map { "<\(priority.rawValue)>\($0)" }.joined(separator: "\n")
+                : "tunnelvisiond: " + text
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }()
+
+    /// systemd names the journal's stream as "DEVICE:INODE"; standard error is that stream only
+    /// when they match (a shell started from the unit may have redirected it).
+    static func standardErrorIsTheJournal(_ stream: String?) -> Bool {
+        guard let parts = stream?.split(separator: ":"), parts.count == 2,
+              let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
 }
 
 extension ConfigurationError {
@@ -97,6 +147,7 @@ extension DaemonStartError {
         case .tun(let error): error.message
         case .interface(let error): error.message
         case .inputUnavailable(let input): "cannot read \(input)."
+        case .relay(let error): "cannot start TLS inspection: \(error.description) Or set inspection = off."
         }
     }
 }

@@ -3,7 +3,12 @@
 public protocol PacketSource: AnyObject, Sendable {
     func run()
     func stop()
+    /// Bytes of virtio-net header before each packet it queues whole (a TUN device with
+    /// segmentation offload), or 0.
+    var virtioHeaderLength: Int { get }
 }
 
 extension TunForwarder: PacketSource {}
-extension InterfaceTap: PacketSource {}
+extension InterfaceTap: PacketSource {
+    public var virtioHeaderLength: Int { 0 }
+}

@@ -14,8 +14,8 @@ public enum TunDeviceError: Error, Sendable, Hashable {
 /// With segmentation offload the kernel hands over TCP segments as it holds them — up to 64 KiB,
 /// not yet cut to the MTU — each behind a 10-byte virtio-net header that must go back with it.
 /// One read then moves what would be dozens of packets, which is what lets the tap keep up with
-/// the kernel; the capture holds those segments as the gateway saw them (their TCP checksums
-/// may be left to the hardware and read as wrong).
+/// the kernel. The recorder cuts each such super-packet by that header into the segments the wire
+/// carried, checksums computed (`OffloadedPacket`), so the capture is the same as without offload.
 public final class TunDevice {
     public let name: String
     public let descriptor: Int32

@@ -24,6 +24,8 @@ public final class TunForwarder: @unchecked Sendable {
 
     public func stop() { stopping.store(true, ordering: .releasing) }
 
+    public var virtioHeaderLength: Int { device.headerLength }
+
     /// Runs until `stop()`; meant for a thread of its own.
     public func run() {
         var descriptor = pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0)
@@ -45,14 +47,15 @@ public final class TunForwarder: @unchecked Sendable {
             counters.forwardFailures.add(1, ordering: .relaxed)
         }
         let stamp = clock.now()
-        // The recorder gets the packet without the virtio-net header that went back with it.
         let start = device.headerLength
         guard length > start else { return true }
         counters.packetsSeen.add(1, ordering: .relaxed)
         counters.bytesSeen.add(UInt64(length - start), ordering: .relaxed)
         if slot != nil {
-            queues.packets.publish(start: start, length: length - start, wireLength: length - start, timestampNanoseconds: stamp)
+            // The virtio-net header stays in front: the recorder cuts by it what the wire carried.
+            queues.packets.publish(start: 0, length: length, wireLength: length - start, timestampNanoseconds: stamp)
         } else {
+            // Only a row is made of it, not captured: the header has nothing more to say.
             queues.offerHeaders(UnsafeRawBufferPointer(rebasing: buffer[start..<length]), wireLength: length - start,
                                 timestampNanoseconds: stamp, counters: counters)
         }

@@ -3,6 +3,7 @@ import Synchronization
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
+import TunnelVisionWire
 
 /// How often the recorder commits and reports.
 public struct RecorderCadence: Sendable, Hashable {
@@ -34,6 +35,10 @@ public final class Recorder: @unchecked Sendable {
     private var retention: RetentionRunner
     private let commitPath: HistoryCommit
     private let stopping = Atomic<Bool>(false)
+    /// Bytes of virtio-net header before each queued packet; 0 for inputs without one.
+    private let virtioHeaderLength: Int
+    /// Where a super-packet's segments are built, one at a time.
+    private let segmentScratch: UnsafeMutableRawBufferPointer
 
     private var status: DaemonHeartbeat
     private var queueFullAtLastBeat: UInt64 = 0
@@ -50,7 +55,8 @@ public final class Recorder: @unchecked Sendable {
 
     public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
                 engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
-                retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog) {
+                retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog,
+                virtioHeaderLength: Int = 0) {
         self.queues = queues
         self.counters = counters
         self.writer = writer
@@ -61,9 +67,13 @@ public final class Recorder: @unchecked Sendable {
         self.cadence = cadence
         self.log = log
         self.retention = RetentionRunner(limits: retention, log: log)
+        self.virtioHeaderLength = virtioHeaderLength
+        segmentScratch = .allocate(byteCount: virtioHeaderLength > 0 ? queues.packets.slotCapacity : 0, alignment: 64)
         commitPath = HistoryCommit(writer: writer, history: history, captureSession: session.id)
         status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureSessionID: session.id, input: session.input)
     }
+
+    deinit { segmentScratch.deallocate() }
 
     /// Asks the thread to drain what is queued, commit it, close the file and return.
     public func stop() { stopping.store(true, ordering: .releasing) }
@@ -78,7 +88,7 @@ public final class Recorder: @unchecked Sendable {
         lastHeartbeat = lastCommit
         while true {
             let stopRequested = stopping.load(ordering: .acquiring)
-            let moved = queues.packets.drain(limit: 1024, recordCaptured) + queues.headers.drain(limit: 1024, recordHeadersOnly)
+            let moved = queues.packets.drain(limit: 1024, recordQueued) + queues.headers.drain(limit: 1024, recordHeadersOnly)
             let now = clock.now()
             if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds {
                 commit(now: now)
@@ -98,6 +108,20 @@ public final class Recorder: @unchecked Sendable {
         do { try writer.close(at: Date(nanosecondsSinceEpoch: now)) } catch { suspendCapture(error, now: now) }
         commit(now: now, finishing: true)
         heartbeat(now: now)
+    }
+
+    /// With offload, what the wire carried: a super-packet cut into its segments, a partial
+    /// checksum completed; each is captured and counted on its own.
+    private func recordQueued(_ slot: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
+        guard virtioHeaderLength > 0, slot.count > virtioHeaderLength else {
+            recordCaptured(slot, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds)
+            return
+        }
+        let header = UnsafeRawBufferPointer(rebasing: slot[0..<virtioHeaderLength])
+        let packet = UnsafeRawBufferPointer(rebasing: slot[virtioHeaderLength...])
+        OffloadedPacket.forEachSegment(virtioHeader: header, packet: packet, scratch: segmentScratch) { segment in
+            recordCaptured(segment, wireLength: segment.count, timestampNanoseconds: timestampNanoseconds)
+        }
     }
 
     private func recordCaptured(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {

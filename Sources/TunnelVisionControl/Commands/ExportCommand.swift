@@ -13,11 +13,13 @@ enum ExportCommand {
         options: [
             .value("output", "DIR", "Where the .zip goes (default: the current folder)."),
             .value("captures", "DIR", "The daemon's capture folder, when its files have moved (default: where the history says)."),
+            .flag("with-keys", "Put the TLS secrets of the connections the relay inspected at the start of capture.pcapng, so Wireshark decrypts them."),
             SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl export 7 --output ~/evidence", "Session 7's bundle, zipped, in ~/evidence."),
             CommandExample("tvctl export 7 --json | jq -r .file", "Only the path of the .zip."),
+            CommandExample("tvctl export 7 --with-keys", "With the inspected connections' TLS secrets, for Wireshark."),
         ],
         action: CommandContext.runs(run))
 
@@ -34,7 +36,7 @@ enum ExportCommand {
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
                         sessionID: id, exportedWith: TunnelVisionBuild.version, now: context.invocation.clock(), output: output,
-                        progress: progress.show)
+                        withKeys: context.arguments.flag("with-keys"), progress: progress.show)
                 } catch {
                     if case .historyUnreadable(let history) = error { throw history }
                     throw ControlError.refusal(.export(error, sessionID: id))

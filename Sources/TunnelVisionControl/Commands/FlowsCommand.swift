@@ -62,6 +62,8 @@ struct FlowSnapshot {
     let markers: [SessionMarker]
     let flowCount: Int
     let flows: [StoredFlow]
+    /// The relay's facts of those flows, by flow id (issue 12).
+    let relayFacts: [Int64: RelayFlowFacts]
 
     var projectName: String { project?.name ?? "" }
 
@@ -79,7 +81,8 @@ struct FlowSnapshot {
                 session: session, project: try store.auditProject(id: session.projectID),
                 markers: try store.markers(forSession: session.id),
                 flowCount: try store.flowCount(inAuditSession: session.id),
-                flows: try store.flows(inAuditSession: session.id, limit: limit))
+                flows: try store.flows(inAuditSession: session.id, limit: limit),
+                relayFacts: try store.relayFacts(inAuditSession: session.id))
         }
     }
 
@@ -101,6 +104,6 @@ struct FlowSnapshot {
         return JSONShape.FlowList(
             session: JSONShape.Session(session, projectName: projectName, flowCount: flowCount),
             total: flowCount, limit: limit, truncated: shown.count < flowCount,
-            flows: shown.map { JSONShape.Flow($0, findingIDs: identifiers?.ids(ofFlow: $0.id)) })
+            flows: shown.map { JSONShape.Flow($0, findingIDs: identifiers?.ids(ofFlow: $0.id), relay: relayFacts[$0.id]) })
     }
 }

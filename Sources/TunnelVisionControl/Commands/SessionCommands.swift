@@ -22,22 +22,27 @@ enum SessionCommands {
         static let build = OptionSpec.value("build", "BUILD", "The app's build number.")
         static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
-        static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the inspection CA (needed to read pinning).")
+        static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the CA the running relay inspects with (needed to read pinning; refused while it is not running).")
         static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording.")
+        static let inspection = OptionSpec.value(
+            "inspection", "MODE",
+            "What the relay presents: off, pinning, or a certificate to be refused (untrusted-issuer, wrong-name, expired). "
+                + "Default: pinning when the daemon inspects, else off.")
         static let phone = OptionSpec.value("phone", "NAME", "The gateway's phone to record (needed when it has several).")
     }
 
     static let start = CommandSpec(
         "start", summary: "Start recording a project.",
-        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is read from the daemon's settings; whether the phone trusts the inspection CA is yours to declare. The phone is the gateway's only one unless --phone names it. Refused while that phone is recorded already.",
+        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is on only while the daemon's relay runs with a CA loaded, and the session keeps that CA's fingerprint; whether the phone trusts it is yours to declare. The phone is the gateway's only one unless --phone names it. Refused while that phone is recorded already.",
         positionals: [ProjectCommands.projectArgument],
         options: [
             StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
-            StartOption.caTrusted, StartOption.notes, StartOption.phone, SharedOptions.json,
+            StartOption.caTrusted, StartOption.inspection, StartOption.notes, StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
             CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --ca-trusted", "Record a release on a phone that trusts the CA."),
+            CommandExample("tvctl session start 3 --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --inspection untrusted-issuer", "Show every inspected connection a certificate no device trusts."),
         ],
         action: CommandContext.runs(start))
 
@@ -81,13 +86,22 @@ enum SessionCommands {
             throw .usage(.missingOption("--os VERSION", command: context.command))
         }
         let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted))
+        let requested = try arguments.value(StartOption.inspection).map { text throws(ControlError) in
+            guard let mode = AuditSerialization.inspectionMode(name: text) else {
+                throw .usage(.invalidInspectionMode(text, command: context.command))
+            }
+            return mode
+        }
         let now = context.invocation.clock()
         let (session, project) = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
             let phone = try PhoneReference.phone(named: arguments.value(StartOption.phone), in: store)
+            let beat = try store.latestHeartbeat()
+            let running = beat.map { now.timeIntervalSince($0.at) <= DaemonStatus.silenceLimit } ?? false
+            let inspection = try conditions.inspection(
+                daemonSettings: try? store.daemonSettings(), daemonRunning: running, requested: requested)
             let draft = AuditSessionDraft(
-                projectID: project.id, kind: kind, environment: conditions.environment,
-                inspection: conditions.inspection(daemonSettings: try? store.daemonSettings()),
+                projectID: project.id, kind: kind, environment: conditions.environment, inspection: inspection,
                 notes: arguments.value(StartOption.notes) ?? "", phone: phone)
             return (try store.startAuditSession(draft, at: now), project)
         }

@@ -71,7 +71,7 @@ struct AuditFixture {
         let conditions = RecordingConditions(deviceModel: "Pixel 8", osVersion: "Android 15", caTrusted: false)
         return AuditSessionDraft(
             projectID: project.id, kind: kind, environment: conditions.environment,
-            inspection: conditions.inspection(daemonSettings: nil), notes: "Seeded by tvctl fixture.")
+            inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false), notes: "Seeded by tvctl fixture.")
     }
 
     /// A packet each way at the flow's first instant, recorded without bytes: the fixture writes no capture file.

@@ -52,7 +52,14 @@ public enum Refusal: Sendable, Equatable {
     /// No evidence bundle was written (nothing is left behind): the exporter's own failure, said
     /// as it is. A history that did not answer is not one of these: it is `historyUnanswered`.
     case export(EvidenceExportError, sessionID: Int64)
-    case inspectionUnavailable
+    /// `tvctl ca` found no CA certificate where the daemon keeps it.
+    case certificateAuthorityMissing(path: String)
+    case certificateAuthorityUnreadable(path: String)
+    case certificateFileNotWritten(path: String, exists: Bool)
+    /// `--ca-trusted` while no relay runs with a CA: the declaration would name no CA.
+    case caTrustedWithoutInspection
+    /// A recording that inspects was asked for and the daemon does not inspect.
+    case inspectionModeUnavailable(InspectionMode)
     /// Several phones are being recorded and the command did not say which.
     case severalRecordings([OpenRecordingName], purpose: OpenRecordingPurpose)
     /// The named phone has no open recording.
@@ -113,6 +120,7 @@ public enum UsageError: Sendable, Equatable {
     case invalidPattern(String, reason: DomainPattern.ParseError, command: String)
     case invalidInstant(String, command: String)
     case sessionKindUnclear(command: String)
+    case invalidInspectionMode(String, command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
 }

@@ -15,6 +15,9 @@ struct DaemonStatus {
     let heartbeat: DaemonHeartbeat?
     let captureSession: CaptureSession?
     let inspectionEnabled: Bool
+    /// The CA the running relay signs with (issue 12); nil when it was not running with one.
+    let inspectingCAFingerprint: String?
+    let relayPort: UInt16?
     /// Every open recording (one per phone), oldest first, with its flow count.
     let recordings: [(recording: AuditRecording, flows: Int)]
     var recording: AuditRecording? { recordings.first?.recording }
@@ -45,6 +48,7 @@ struct DaemonStatus {
                 return DaemonStatus(
                     heartbeat: heartbeat, captureSession: capture,
                     inspectionEnabled: settings?.inspectionEnabled ?? false,
+                    inspectingCAFingerprint: settings?.inspectingCAFingerprint, relayPort: settings?.relayPort,
                     recordings: recordings,
                     captureFiles: try snapshot.captureFiles(),
                     historyBytes: fileBytes(location.path) + fileBytes(location.path + "-wal"),

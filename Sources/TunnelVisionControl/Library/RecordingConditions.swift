@@ -18,8 +18,21 @@ public struct RecordingConditions: Sendable, Hashable {
         AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: TunnelVisionBuild.version)
     }
 
-    /// Settings that could not be read count as inspection off, which is what the daemon does.
-    public func inspection(daemonSettings: DaemonSettings?) -> InspectionConditions {
-        InspectionConditions(inspectionEnabled: daemonSettings?.inspectionEnabled ?? false, caTrusted: caTrusted)
+    /// Inspection is on only when the running daemon's relay has a CA loaded (issue 12): the
+    /// configuration alone proves nothing. The session keeps that CA's fingerprint, so the
+    /// declaration "CA trusted" names which CA, and the UDP/443 drop when it is in force.
+    /// Settings that could not be read, or a silent daemon, count as inspection off. A relay that
+    /// inspects presents the installed CA's leaves unless `--inspection` asks for another mode
+    /// (issue 13); a mode that inspects is refused while nothing could present it.
+    public func inspection(
+        daemonSettings: DaemonSettings?, daemonRunning: Bool, requested: InspectionMode? = nil
+    ) throws(ControlError) -> InspectionConditions {
+        let fingerprint = daemonRunning ? daemonSettings?.inspectingCAFingerprint : nil
+        if let requested, requested.inspects, fingerprint == nil { throw .refusal(.inspectionModeUnavailable(requested)) }
+        if caTrusted, fingerprint == nil { throw .refusal(.caTrustedWithoutInspection) }
+        let mode = requested ?? (fingerprint != nil ? .pinning : .off)
+        return InspectionConditions(
+            mode: mode, caTrusted: caTrusted, caFingerprint: mode.inspects ? fingerprint : nil,
+            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true)
     }
 }

@@ -30,9 +30,11 @@ enum AuditPages {
             ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
         ] + phone + [
             ("Tool", "TunnelVision \(session.environment.toolVersion)"),
-            ("Inspection", Wording.onOff(session.inspection.inspectionEnabled)),
+            ("Inspection", Wording.sessionInspection(session.inspection)),
             ("CA", Wording.caTrust(session.inspection.caTrusted)),
             ("Pinning", Wording.pinning(session.inspection.supportsPinningEvidence)),
+            ("Validation", Wording.validation(session.inspection.mode.defect != nil)),
+        ] + (session.validationIssuerFingerprint.map { [("Untrusted issuer", "SHA-256 \($0)")] } ?? []) + [
             ("Started", Formatting.dateTime(session.startedAt, in: zone)),
             ("Ended", session.endedAt.map { Formatting.dateTime($0, in: zone) } ?? Wording.stillRecordingFact),
             ("Flows", Formatting.count(flows)),

@@ -1,7 +1,7 @@
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// How a release diff is shown: new, gone and undetermined domains, then TLS changes.
+/// How a release diff is shown: new, gone and undetermined domains, then TLS and validation changes.
 enum DiffPresentation {
     static func page(_ diff: ReleaseDiff, project: AuditProject, style: TextStyle) -> Page {
         var page = Page(style: style)
@@ -16,6 +16,7 @@ enum DiffPresentation {
             ("Gone from the later session", diff.goneDomains, { domains($0, side: \.earlier) }),
             ("Undetermined (only a candidate name of an address)", diff.undeterminedDomains, undetermined),
             ("TLS changes", diff.domainsWithTLSChange, tlsChanges),
+            ("Certificate validation changes", diff.domainsWithValidationChange, validationChanges),
         ]
         for (title, comparisons, table) in sections {
             page.blank()
@@ -83,6 +84,23 @@ enum DiffPresentation {
         return table
     }
 
+    static func validationResult(_ result: HostValidationResult) -> String {
+        switch result {
+        case .accepted(let defect): "continued over \(AuditSerialization.name(of: defect))"
+        case .refused(let defect): "refused \(AuditSerialization.name(of: defect))"
+        }
+    }
+
+    /// One row per host whose connections did otherwise with the same defective certificate.
+    static func validationChanges(_ comparisons: [DomainComparison]) -> TextTable {
+        var table = TextTable([.init("HOST"), .init("EARLIER"), .init("LATER")])
+        for comparison in comparisons {
+            guard case .changed(let earlier, let later) = comparison.validation else { continue }
+            table.append([comparison.host, validationResult(earlier), validationResult(later)])
+        }
+        return table
+    }
+
     /// One row per domain and negotiator whose versions differ.
     static func tlsChanges(_ comparisons: [DomainComparison]) -> TextTable {
         var table = TextTable([.init("HOST"), .init("NEGOTIATED BY"), .init("EARLIER"), .init("LATER"), .init("WEAKEST")])
@@ -130,6 +148,48 @@ extension JSONShape {
         }
     }
 
+    public struct ValidationComparisonShape: Encodable, Sendable, Hashable {
+        /// same, changed or notCompared.
+        public let comparison: String
+        /// accepted or refused, with the mode whose certificate it was.
+        public let earlier: String?
+        public let later: String?
+        public private(set) var earlierMode: String?
+        public private(set) var laterMode: String?
+        public let gap: String?
+
+        init(_ comparison: ValidationComparison) {
+            func result(_ result: HostValidationResult?) -> (String?, String?) {
+                switch result {
+                case .accepted(let defect)?: ("accepted", AuditSerialization.name(of: defect))
+                case .refused(let defect)?: ("refused", AuditSerialization.name(of: defect))
+                case nil: (nil, nil)
+                }
+            }
+            let before: HostValidationResult?, after: HostValidationResult?
+            switch comparison {
+            case .same(let both):
+                self.comparison = "same"; before = both; after = both; gap = nil
+            case .changed(let earlier, let later):
+                self.comparison = "changed"; before = earlier; after = later; gap = nil
+            case .notCompared(let reason):
+                self.comparison = "notCompared"; before = nil; after = nil
+                switch reason {
+                case .notJudgedInEarlierSession: gap = "notJudgedInEarlierSession"
+                case .notJudgedInLaterSession: gap = "notJudgedInLaterSession"
+                case .notJudgedInEitherSession: gap = "notJudgedInEitherSession"
+                case .differentDefects: gap = "differentDefects"
+                }
+            }
+            (earlier, earlierMode) = result(before)
+            (later, laterMode) = result(after)
+            if case .notCompared(.differentDefects(let first, let second)) = comparison {
+                earlierMode = AuditSerialization.name(of: first)
+                laterMode = AuditSerialization.name(of: second)
+            }
+        }
+    }
+
     public struct DomainShape: Encodable, Sendable, Hashable {
         public let host: String
         /// new, gone, inBoth or undetermined.
@@ -145,9 +205,11 @@ extension JSONShape {
         public let laterCandidateFlowIDs: [Int64]
         public let appTLS: TLSComparisonShape?
         public let tunnelTLS: TLSComparisonShape?
+        public let certificateValidation: ValidationComparisonShape
 
         init(_ comparison: DomainComparison) {
             host = comparison.host
+            certificateValidation = ValidationComparisonShape(comparison.validation)
             switch comparison.standing {
             case .listed(let entry): allowlist = "listed"; allowlistPattern = entry.pattern.text
             case .unlisted: allowlist = "unlisted"; allowlistPattern = nil

@@ -26,7 +26,8 @@ enum FindingsPresentation {
         switch evidence {
         case .weakTLSVersion(let observation): "\(observation.version.displayText) (\(observation.basis.name))"
         case .cleartextTraffic(let cleartext): cleartext.rawValue
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
         case .unnamedFlow(let reason): reason.rawValue
         case .activityBeforeConsent: AuditTables.none
         }
@@ -110,6 +111,7 @@ enum FindingsPresentation {
         case .host: findings.host.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
         case .pinning: findings.pinning.unassessed.map { ($0.reason.rawValue, $0.flowIDs.count) }
         case .consent: findings.consent.unassessed.map { ($0.reason.rawValue, $0.flowIDs.count) }
+        case .certificateValidation: findings.certificateValidation.unassessed.map { ($0.reason.name, $0.flowIDs.count) }
         }
         var merged: [(reason: String, flows: Int)] = []
         for (reason, flows) in named {

@@ -32,6 +32,7 @@ enum FlowListing {
         guard let name = flow.name else { return AuditTables.none }
         switch name.origin {
         case .sni: return name.text
+        case .httpHost: return "\(name.text) (http)"
         case .dns: return name.otherCandidates.isEmpty ? "\(name.text) (dns)" : "\(name.text) (dns, +\(name.otherCandidates.count))"
         }
     }

@@ -45,6 +45,8 @@ extension JSONShape {
         public let traffic: Traffic?
         public let rates: Rates?
         public let inspectionEnabled: Bool
+        /// The CA the running relay signs with; absent when no relay runs with one.
+        public let inspectionCASHA256: String?
         /// The oldest open recording; `recordings` has every one (one per phone).
         public let recording: Session?
         public let recordings: [Session]
@@ -65,6 +67,7 @@ extension JSONShape {
             }
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled
+            inspectionCASHA256 = status.isRunning(at: now) ? status.inspectingCAFingerprint : nil
             recordings = status.recordings.map {
                 Session($0.recording.session, projectName: $0.recording.projectName, flowCount: $0.flows)
             }

@@ -17,7 +17,7 @@ enum StatusPage {
         if let rates {
             facts.append(("Rates", Wording.rates(rates)))
         }
-        facts.append(("Inspection", Wording.onOff(status.inspectionEnabled)))
+        facts.append(("Inspection", Wording.inspection(status, running: status.isRunning(at: now))))
         if status.recordings.isEmpty { facts.append(("Recording", "none")) }
         for open in status.recordings {
             facts.append(("Recording", Wording.recording(open.recording, flows: open.flows, now: now, zone: zone)))
@@ -32,6 +32,14 @@ enum StatusPage {
 
 /// The phrases of `tvctl status`.
 extension Wording {
+    static func inspection(_ status: DaemonStatus, running: Bool) -> String {
+        guard status.inspectionEnabled else { return "off" }
+        guard running, let fingerprint = status.inspectingCAFingerprint else {
+            return "configured on, but no relay is running with a CA: sessions record inspection off"
+        }
+        return "on, relay on port \(status.relayPort.map(String.init) ?? "?"), CA SHA-256 \(fingerprint)"
+    }
+
     static func daemon(_ heartbeat: DaemonHeartbeat?, running: Bool, now: Date, zone: TimeZone) -> String {
         guard let heartbeat else { return "never seen: this history has no heartbeat" }
         let age = Formatting.duration(now.timeIntervalSince(heartbeat.at))

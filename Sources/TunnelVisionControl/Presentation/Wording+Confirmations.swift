@@ -1,3 +1,4 @@
+import TunnelVisionExport
 import Foundation
 import TunnelVisionModel
 
@@ -57,11 +58,27 @@ extension Wording {
     }
 
     static func sessionStarted(_ session: AuditSession, project: String) -> String {
-        let inspection = session.inspection.inspectionEnabled ? "on" : "off"
-        let trust = session.inspection.caTrusted ? "trusted" : "not trusted"
+        let conditions = session.inspection
+        let inspection: String = switch conditions.mode {
+        case .off: "off"
+        case .pinning: conditions.caFingerprint.map { "on with CA SHA-256 \($0)" } ?? "on"
+        case .validation(let defect):
+            "on, presenting \(AuditSerialization.name(of: defect)) certificates"
+                + (conditions.caFingerprint.map { ", CA SHA-256 \($0)" } ?? "")
+        }
+        let trust = conditions.caTrusted ? "trusted" : "not trusted"
+        let quic = conditions.quicDropped ? ", UDP to port 443 dropped" : ""
         return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "
             + "on \(session.environment.deviceModel) with \(session.environment.osVersion); "
-            + "inspection \(inspection), CA \(trust)."
+            + "inspection \(inspection), CA \(trust)\(quic)."
+    }
+
+    static func caFingerprint(_ certificate: InspectionCACertificate) -> String {
+        "SHA-256 fingerprint: \(certificate.colonFingerprint)"
+    }
+
+    static func caExported(_ certificate: InspectionCACertificate, to path: String) -> String {
+        "Wrote the inspection CA certificate to \(path) (SHA-256 \(certificate.colonFingerprint)): install it on the test phone as a CA certificate."
     }
 
     static func sessionEnded(_ session: AuditSession, project: String, flows: Int, zone: TimeZone) -> String {

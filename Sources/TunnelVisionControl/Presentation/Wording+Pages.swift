@@ -56,6 +56,16 @@ extension Wording {
 
     static func onOff(_ on: Bool) -> String { on ? "on" : "off" }
 
+    /// The relay, its CA and what it presented, as the session recorded them (issues 12, 13).
+    static func sessionInspection(_ conditions: InspectionConditions) -> String {
+        guard conditions.inspectionEnabled else { return "off" }
+        var text = conditions.caFingerprint.map { "on, CA SHA-256 \($0)" } ?? "on"
+        if let defect = conditions.mode.defect { text += ", presenting \(AuditSerialization.name(of: defect)) certificates" }
+        return conditions.quicDropped ? text + "; UDP to port 443 dropped" : text
+    }
+
+    static func validation(_ readable: Bool) -> String { pinning(readable) }
+
     static func caTrust(_ trusted: Bool) -> String { trusted ? "trusted by the phone" : "not trusted by the phone" }
 
     static func pinning(_ readable: Bool) -> String {

@@ -45,8 +45,19 @@ public enum Wording {
             sentence(for: refusal)
         case .export(let failure, let sessionID):
             sentence(for: failure, sessionID: sessionID)
-        case .inspectionUnavailable:
-            "There is no inspection CA to install: TLS inspection is not part of this build, so record with inspection off."
+        case .certificateAuthorityMissing(let path):
+            "There is no inspection CA at \(path) yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."
+        case .certificateAuthorityUnreadable(let path):
+            "The inspection CA certificate \(path) cannot be read as a PEM certificate: run 'tunnelvisiond --regenerate-ca' as root, or check that you are in the tunnelvision group."
+        case .certificateFileNotWritten(let path, true):
+            "\(path) already exists and was left as it is: name a new file."
+        case .certificateFileNotWritten(let path, false):
+            "\(path) could not be written: name a file in a folder you may write to."
+        case .caTrustedWithoutInspection:
+            "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."
+        case .inspectionModeUnavailable(let mode):
+            "Nothing was started: a \(AuditSerialization.name(of: mode)) recording needs the daemon's relay running with a CA loaded, and none is; "
+                + "start it with inspection = on, or start with --inspection off."
         case .severalRecordings(let open, let purpose):
             severalRecordings(open, purpose: purpose)
         case .phoneNotRecording(let phone, .mark):
@@ -204,6 +215,8 @@ public enum Wording {
             "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
         case .invalidInstant(let text, _):
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .invalidInspectionMode(let text, _):
+            "\(quoted(text)) is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired."
         case .sessionKindUnclear(let command):
             "Say what is recorded: --baseline, or --release VERSION with --build BUILD; see '\(command) --help'."
         case .missingOption(let option, let command):

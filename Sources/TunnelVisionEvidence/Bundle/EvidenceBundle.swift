@@ -17,13 +17,18 @@ public struct EvidenceBundle: Sendable, Hashable {
     public let sessionStart: Date
     public let sessionEnd: Date
     public let exportedAt: Date
+    /// What the inspection relay kept of the session's flows, by flow id (issue 12).
+    public let relayFacts: [Int64: RelayFlowFacts]
+    /// What the relay did, per host, event and upstream verification: what the report tabulates.
+    public let relayEvents: [EvidenceRelayEvent]
     private let flowIDSet: Set<Int64>
 
     /// Classifies the session from all of its flows, in the history's order.
     public init(
         project: AuditProject, session: AuditSession, markers: [SessionMarker],
         flows: [StoredFlow], catalogue: RequirementCatalogue,
-        exportedWith: String, exportedAt: Date
+        exportedWith: String, exportedAt: Date, relayFacts: [Int64: RelayFlowFacts] = [:],
+        keyLog: EvidenceKeyLog = EvidenceKeyLog(included: false, flows: 0)
     ) throws(EvidenceBundleError) {
         guard session.projectID == project.id else {
             throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
@@ -44,11 +49,13 @@ public struct EvidenceBundle: Sendable, Hashable {
         self.exportedAt = exportedAt
         self.session = EvidenceSessionDocument(
             project: project, session: session, endedAt: endedAt, markers: ownMarkers,
-            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt)
+            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt, keyLog: keyLog)
+        self.relayFacts = relayFacts
+        relayEvents = EvidenceRelayEvent.events(of: flows, facts: relayFacts)
         let identifiers = identifiers
         self.flows = EvidenceFlowsDocument(
             sessionID: session.id,
-            flows: flows.map { EvidenceFlow($0, findingIDs: identifiers.ids(ofFlow: $0.id)) })
+            flows: flows.map { EvidenceFlow($0, findingIDs: identifiers.ids(ofFlow: $0.id), relay: relayFacts[$0.id]) })
         findings = EvidenceFindingsDocument(sessionID: session.id, assessment: assessment, identifiers: identifiers)
     }
 
@@ -81,4 +88,29 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
     case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
     case sessionStillOpen
     case duplicateFlow(id: Int64)
+}
+
+/// Connections of one host the relay handled alike: the same event, the same upstream verification.
+public struct EvidenceRelayEvent: Sendable, Hashable {
+    public let host: String?
+    /// The relay's decision ("terminated", "spliced.notTLS"…).
+    public let decision: String
+    public let event: String?
+    /// The alert the phone refused our certificate with.
+    public let alert: UInt8?
+    public let upstreamVerified: Bool?
+    public let connections: Int
+
+    static func events(of flows: [StoredFlow], facts: [Int64: RelayFlowFacts]) -> [EvidenceRelayEvent] {
+        struct Key: Hashable { let host: String?, decision: String, event: String?, alert: UInt8?, verified: Bool? }
+        var counts: [Key: Int] = [:]
+        for flow in flows {
+            guard let fact = facts[flow.id] else { continue }
+            let key = Key(host: flow.name?.text, decision: fact.decision, event: fact.event, alert: fact.alert, verified: fact.upstreamVerified)
+            counts[key, default: 0] += 1
+        }
+        return counts.map { EvidenceRelayEvent(host: $0.key.host, decision: $0.key.decision, event: $0.key.event,
+                                               alert: $0.key.alert, upstreamVerified: $0.key.verified, connections: $0.value) }
+            .sorted { ($0.host ?? "", $0.decision, $0.event ?? "") < ($1.host ?? "", $1.decision, $1.event ?? "") }
+    }
 }

@@ -87,6 +87,8 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public var clientOfferCeiling: EvidenceTLSVersion?
         public var quicVersion: EvidenceCodePoint?
         public var attributedNameAllowed: Bool?
+        /// Why the relay passed the connection through untouched (RelaySpliceReason).
+        public var relayReason: String?
 
         init(reason: String, statement: String, flows: [Int64]) {
             self.reason = reason
@@ -108,6 +110,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public let host: Check
         public let pinning: Check
         public let consent: Check
+        public let certificateValidation: Check
     }
 
     public let format = "tunnelvision.evidence.findings"
@@ -140,7 +143,8 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         }
         checks = Checks(
             encryption: check(.encryption, all.encryption), tlsVersion: check(.tlsVersion, all.tlsVersion),
-            host: check(.host, all.host), pinning: check(.pinning, all.pinning), consent: check(.consent, all.consent))
+            host: check(.host, all.host), pinning: check(.pinning, all.pinning), consent: check(.consent, all.consent),
+            certificateValidation: check(.certificateValidation, all.certificateValidation))
     }
 
     private static func entry(of assessment: RequirementAssessment, identifiers: EvidenceFindingIdentifiers) -> RequirementEntry {
@@ -174,7 +178,8 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
             cleartext = protocolSeen.rawValue
         case .unnamedFlow(let reason):
             unnamed = reason.rawValue
-        case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent:
+        case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent,
+             .untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted:
             break
         }
         return FindingEntry(

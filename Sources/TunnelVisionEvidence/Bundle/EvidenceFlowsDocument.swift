@@ -28,7 +28,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
 
     public struct Name: Encodable, Sendable, Hashable {
         public let text: String
-        /// sni / dns.
+        /// sni / httpHost / dns.
         public let origin: String
     }
 
@@ -40,6 +40,9 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let omittedApplicationProtocols: Int
         public let droppedIdentifiers: Int
         public let encryptedClientHello: Bool
+        /// Present (true) when the ClientHello offered 0-RTT early data; whether the server
+        /// accepted it is not visible outside the encrypted handshake.
+        public let earlyDataOffered: Bool?
     }
 
     public struct ServerTLS: Encodable, Sendable, Hashable {
@@ -89,6 +92,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let tlsStatus: String
     public let name: Name?
     public let sni: String?
+    /// The host the phone's HTTP request named (its Host field or absolute target).
+    public let httpHost: String?
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
@@ -97,10 +102,36 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let quic: QUIC?
     /// Always present: when it could not be seen, it says why.
     public let serverCertificate: ServerCertificate
+    /// What the inspection relay kept of the connection (issue 12); absent when it did not handle it.
+    public let relay: Relay?
     /// The findings the flow proves; absent where they were not assessed (a live view).
     public let findingIDs: [String]?
 
-    public init(_ flow: StoredFlow, findingIDs: [String]?) {
+    /// The relay's facts without its key log: the secrets leave the history only with --with-keys,
+    /// inside capture.pcapng; here only how many lines there are.
+    public struct Relay: Encodable, Sendable, Hashable {
+        public let decision: String
+        public let event: String?
+        public let alert: UInt8?
+        public let reason: String?
+        public let upstreamCertificateVerified: Bool?
+        public let upstreamVerification: String?
+        public let upstreamApplicationProtocol: String?
+        public let keyLogLines: Int
+
+        init(_ facts: RelayFlowFacts) {
+            decision = facts.decision
+            event = facts.event
+            alert = facts.alert
+            reason = facts.reason
+            upstreamCertificateVerified = facts.upstreamVerified
+            upstreamVerification = facts.upstreamVerification
+            upstreamApplicationProtocol = facts.upstreamApplicationProtocol
+            keyLogLines = facts.keyLog.count
+        }
+    }
+
+    public init(_ flow: StoredFlow, findingIDs: [String]?, relay: RelayFlowFacts? = nil) {
         id = flow.id
         self.protocol = flow.key.proto.name
         firstSeen = flow.firstSeen
@@ -113,6 +144,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         tlsStatus = flow.tlsStatus.name
         name = flow.name.map { Name(text: $0.text, origin: $0.origin.rawValue) }
         sni = flow.sni
+        httpHost = flow.httpHost
         dnsName = flow.resolvedName?.name
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
@@ -123,11 +155,13 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
                 applicationProtocols: offer.applicationProtocols,
                 omittedApplicationProtocols: offer.omittedApplicationProtocols,
                 droppedIdentifiers: offer.droppedIdentifiers,
-                encryptedClientHello: offer.hasEncryptedClientHello)
+                encryptedClientHello: offer.hasEncryptedClientHello,
+                earlyDataOffered: offer.offersEarlyData ? true : nil)
         }
         serverTLS = flow.serverTLS.map(Self.serverTLS)
         quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }
         serverCertificate = Self.certificate(flow.certificateVisibility)
+        self.relay = relay.map(Relay.init)
         self.findingIDs = findingIDs
     }
 

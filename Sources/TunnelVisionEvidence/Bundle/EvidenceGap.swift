@@ -62,6 +62,14 @@ extension PinningGap: EvidenceGap {
     var statement: String { EvidenceWording.statement(of: self) }
 }
 
+extension CertificateValidationGap: EvidenceGap {
+    var statement: String { EvidenceWording.statement(of: self) }
+
+    func details(_ entry: inout EvidenceFindingsDocument.Unassessed) {
+        if case .notInspected(let reason) = self { entry.relayReason = reason.rawValue }
+    }
+}
+
 extension ConsentGap: EvidenceGap {
     var name: String { rawValue }
     var statement: String { EvidenceWording.statement(of: self) }

@@ -46,9 +46,25 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     }
 
     public struct Inspection: Encodable, Sendable, Hashable {
+        /// off / pinning / untrusted-issuer / wrong-name / expired: what the relay presented.
+        public let mode: String
+        /// The relay ran with a CA loaded when the session began.
         public let inspectionEnabled: Bool
         public let caTrusted: Bool
+        /// The SHA-256 of the CA's DER the relay signed with; absent with inspection off.
+        public let caSHA256: String?
+        /// UDP to port 443 from the phone was rejected, so that apps fell back to TCP.
+        public let quicDropped: Bool
         public let supportsPinningEvidence: Bool
+        /// The SHA-256 of the CA the relay made for this recording alone and installed nowhere
+        /// (untrusted-issuer); absent in every other mode, or when no connection was shown its leaf.
+        public let validationIssuerSHA256: String?
+
+        public var conditions: InspectionConditions {
+            InspectionConditions(
+                mode: AuditSerialization.inspectionMode(name: mode) ?? .off, caTrusted: caTrusted, caFingerprint: caSHA256,
+                quicDropped: quicDropped)
+        }
     }
 
     public struct Marker: Encodable, Sendable, Hashable {
@@ -97,8 +113,11 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             phone = session.phone.map(RecordedPhone.init)
             toolVersion = session.environment.toolVersion
             inspection = Inspection(
+                mode: AuditSerialization.name(of: session.inspection.mode),
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
-                supportsPinningEvidence: session.inspection.supportsPinningEvidence)
+                caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
+                supportsPinningEvidence: session.inspection.supportsPinningEvidence,
+                validationIssuerSHA256: session.validationIssuerFingerprint)
             self.markers = markers?.map(Marker.init)
         }
     }
@@ -110,11 +129,13 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let project: Project
     public let session: Session
     public let attribution: String
+    /// Whether capture.pcapng carries the phone↔relay TLS secrets, and of how many flows.
+    public let keyLog: EvidenceKeyLog
     public let notIncluded: String
 
     init(
         project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
-        catalogue: String, exportedWith: String, exportedAt: Date
+        catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog
     ) {
         self.exportedAt = exportedAt
         self.exportedWith = exportedWith
@@ -127,10 +148,23 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         attribution = session.phone.map {
             EvidenceWording.Note.attribution(phone: $0.name, addresses: $0.addresses.map(\.description))
         } ?? EvidenceWording.Note.attribution
-        notIncluded = EvidenceWording.Note.notIncluded
+        self.keyLog = keyLog
+        notIncluded = EvidenceWording.Note.notIncluded(keyLog: keyLog)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, notIncluded
+        case format, formatVersion, exportedAt, exportedWith, project, session, attribution, keyLog, notIncluded
+    }
+}
+
+/// The key log's place in a bundle: `tvctl export --with-keys` includes it, the default does not.
+public struct EvidenceKeyLog: Encodable, Sendable, Hashable {
+    public let included: Bool
+    /// Inspected flows whose secrets the history holds.
+    public let flows: Int
+
+    public init(included: Bool, flows: Int) {
+        self.included = included
+        self.flows = flows
     }
 }

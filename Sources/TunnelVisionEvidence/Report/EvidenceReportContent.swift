@@ -29,6 +29,7 @@ struct EvidenceReportContent {
     private func session() -> [EvidenceReportBlock] {
         let document = bundle.session
         let project = document.project, session = document.session
+        let conditions = session.inspection.conditions
         var facts = [EvidenceReportFact(Label.project, project.name)]
         if let bundleIdentifier = project.bundleIdentifier { facts.append(EvidenceReportFact(Label.bundleIdentifier, bundleIdentifier)) }
         facts += [
@@ -43,14 +44,23 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
-            EvidenceReportFact(Label.inspection, Words.yesNo(session.inspection.inspectionEnabled), staysWithNext: true),
-            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted)),
+            EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
+        ]
+        if let fingerprint = session.inspection.caSHA256 {
+            facts.append(EvidenceReportFact(Label.caFingerprint, fingerprint, staysWithNext: true))
+        }
+        if let fingerprint = session.inspection.validationIssuerSHA256 {
+            facts.append(EvidenceReportFact(Label.validationIssuer, fingerprint, staysWithNext: true))
+        }
+        facts += [
+            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+            EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
             EvidenceReportFact(Label.notes, session.notes.isEmpty ? Words.noNotes : session.notes),
         ]
         var blocks: [EvidenceReportBlock] = [
             .facts(facts),
-            .paragraph(Words.pinningReadability(InspectionConditions(
-                inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted))),
+            .paragraph(Words.pinningReadability(conditions)),
+            .paragraph(Words.validationReadability(conditions)),
             .heading(Words.markersHeading),
         ]
         let markers = session.markers ?? []
@@ -141,7 +151,8 @@ struct EvidenceReportContent {
 
     private func about(_ evidence: FindingEvidence) -> String {
         switch evidence {
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): host
+        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
         case .weakTLSVersion(let observation): Words.tlsReading(observation.version, basis: observation.basis)
         case .cleartextTraffic(let protocolSeen): protocolSeen.rawValue.uppercased()
         case .unnamedFlow, .activityBeforeConsent: Words.notAboutAnything
@@ -153,6 +164,7 @@ struct EvidenceReportContent {
         let all: [(FindingsCheck, EvidenceFindingsDocument.Check)] = [
             (.encryption, document.encryption), (.tlsVersion, document.tlsVersion), (.host, document.host),
             (.pinning, document.pinning), (.consent, document.consent),
+            (.certificateValidation, document.certificateValidation),
         ]
         return all.flatMap { check, entry -> [EvidenceReportBlock] in
             let summary = bundle.assessment.findings.summary(of: check)
@@ -188,6 +200,26 @@ struct EvidenceReportContent {
             }))]
         if readings.count > shown.count {
             blocks.append(.paragraph(Words.rowsOmitted(readings.count - shown.count, file: EvidenceFileName.flows)))
+        }
+        return blocks + relayBlocks()
+    }
+
+    /// What the inspection relay did with each host's connections (issue 12), outcome or not.
+    private func relayBlocks() -> [EvidenceReportBlock] {
+        let events = bundle.relayEvents
+        guard !events.isEmpty else { return [] }
+        let shown = events.prefix(limits.tlsReadingRows)
+        var blocks: [EvidenceReportBlock] = [
+            .heading(Words.relayHeading),
+            .table(EvidenceReportTable(
+                columns: [Column.host, Column.relay, Column.upstreamCertificate, Column.connections],
+                rows: shown.map { event in
+                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert),
+                     Words.upstreamVerification(event.upstreamVerified), String(event.connections)]
+                })),
+        ]
+        if events.count > shown.count {
+            blocks.append(.paragraph(Words.rowsOmitted(events.count - shown.count, file: EvidenceFileName.flows)))
         }
         return blocks
     }

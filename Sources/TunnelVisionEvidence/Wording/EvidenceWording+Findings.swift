@@ -30,6 +30,12 @@ extension EvidenceWording {
                 + "refusal may predate the session."
         case .activityBeforeConsent:
             return "A connection began before the first consent marker."
+        case .untrustedIssuerAccepted:
+            return "A connection to this host continued over a certificate from an issuer no device trusts."
+        case .wrongNameAccepted:
+            return "A connection to this host continued over a certificate issued for another name than the one it announced."
+        case .expiredCertificateAccepted:
+            return "A connection to this host continued over a certificate whose validity had ended."
         }
     }
 
@@ -109,9 +115,31 @@ extension EvidenceWording {
     public static func statement(of gap: PinningGap) -> String {
         switch gap {
         case .inspectionOff: "The session was recorded with TLS inspection off."
+        case .validationRecording:
+            "The session presented certificates made to be refused: a refusal there says nothing of pinning."
         case .caNotTrusted: "The session was recorded without the local CA declared trusted on the phone."
         case .outcomeWithoutAnnouncedName: "An inspection outcome was recorded, but no server name was announced to name the host."
         case .quicNotInspected: "QUIC is not inspected."
+        case .noInspectionOutcome: "No inspection outcome was recorded for the connection."
+        }
+    }
+
+    public static func statement(of gap: CertificateValidationGap) -> String {
+        switch gap {
+        case .noDefectPresented:
+            "The session presented no certificate made to be refused: it was not recorded in a validation mode."
+        case .quicNotInspected: "QUIC is not inspected."
+        case .outcomeWithoutAnnouncedName: "An inspection outcome was recorded, but no server name was announced to name the host."
+        case .refusalOfUntrustedCA:
+            "The phone refused a certificate of the local CA, which was not declared trusted on it: the refusal may be of the CA."
+        case .closedAfterHandshake:
+            "The connection completed the handshake and closed without sending data: refused after the handshake, or not needed."
+        case .closedDuringHandshake: "The connection closed during the handshake without an alert that refuses."
+        case .relayFailed:
+            "The relay's own side or the server ended the connection before the phone's answer could be read."
+        case .notInspected(.hostRemembered):
+            "The host had refused the relay's certificate earlier in this run of the daemon: the connection was relayed untouched."
+        case .notInspected: "The relay let the connection through untouched, so no certificate of its own was presented."
         case .noInspectionOutcome: "No inspection outcome was recorded for the connection."
         }
     }

@@ -19,10 +19,21 @@ extension EvidenceWording {
                 + "tunnel: the session holds what the phone sent and received while it was open, not only the audited app's."
         }
 
-        /// session.json: what the bundle does not hold.
-        public static let notIncluded =
-            "The bundle holds no decrypted content: TLS inspection reads handshakes and their outcome, never what a "
-            + "connection carried. It holds no comparison with another session, and no traffic outside this session."
+        /// session.json: what the bundle does not hold, and whether it holds the key log.
+        public static func notIncluded(keyLog: EvidenceKeyLog) -> String {
+            let keys: String
+            if keyLog.included {
+                keys = keyLog.flows == 0
+                    ? "It was exported with keys, but the history held no TLS secrets of the relay for this session, so capture.pcapng carries none. "
+                    : "It was exported with keys: capture.pcapng begins with the TLS secrets of the \(keyLog.flows) connections the relay terminated "
+                        + "(phone to relay), with which Wireshark decrypts what those connections carried. "
+            } else {
+                keys = "It holds no TLS secrets: it was exported without keys, so what inspected connections carried cannot be decrypted from it. "
+            }
+            return "The bundle holds no decrypted content: TLS inspection reads handshakes and their outcome, and the tool "
+                + "never writes what a connection carried. " + keys
+                + "It holds no comparison with another session, and no traffic outside this session."
+        }
 
         /// flows.json: how its readings are to be taken.
         public static let flowsContents =

@@ -39,13 +39,46 @@ extension EvidenceWording.Report {
 
     public static func pinningReadability(_ conditions: InspectionConditions) -> String {
         if conditions.supportsPinningEvidence {
-            return "Pinning can be read from this session: it was recorded with TLS inspection on and the local CA "
-                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why."
+            let ca = conditions.caFingerprint.map { "the local CA (SHA-256 \($0))" } ?? "the local CA"
+            let quic = conditions.quicDropped
+                ? " UDP to port 443 was dropped during it, so apps that use QUIC fell back to TCP: the app was not left as it is."
+                : ""
+            return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
+                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why." + quic
         }
-        let cause = conditions.inspectionEnabled
-            ? "the local CA was not declared trusted on the phone, so a refused certificate says nothing of the app"
-            : "it was recorded with TLS inspection off"
+        let cause = switch conditions.mode {
+        case .off: "it was recorded with TLS inspection off"
+        case .pinning: "the local CA was not declared trusted on the phone, so a refused certificate says nothing of the app"
+        case .validation: "the relay presented certificates made to be refused, so a refusal says nothing of pinning"
+        }
         return "Nothing about pinning can be read from this session: \(cause)."
+    }
+
+    /// What the relay presented, as the session's facts show it.
+    public static func inspectionMode(_ mode: InspectionMode) -> String {
+        switch mode {
+        case .off: "off"
+        case .pinning: "on, certificates of the local CA for the announced name (pinning)"
+        case .validation(let defect): "on, " + certificatePresented(defect) + " (\(AuditSerialization.name(of: defect)))"
+        }
+    }
+
+    static func certificatePresented(_ defect: CertificateDefect) -> String {
+        switch defect {
+        case .untrustedIssuer: "certificates from an issuer made for this recording alone and installed nowhere"
+        case .wrongName: "certificates of the local CA for a name other than the one announced"
+        case .expired: "certificates of the local CA whose validity ended before the recording began"
+        }
+    }
+
+    public static func validationReadability(_ conditions: InspectionConditions) -> String {
+        guard let defect = conditions.mode.defect else {
+            return "Nothing about certificate validation can be read from this session: it presented no certificate made to be refused."
+        }
+        let read = "Certificate validation can be read from this session: for every connection it inspected, the relay presented "
+            + certificatePresented(defect) + ". What is read is whether each connection went on over it, never why."
+        guard defect != .untrustedIssuer, !conditions.caTrusted else { return read }
+        return read + " The local CA was not declared trusted on the phone, so a refusal is not counted: it may be of the CA."
     }
 
     public static let markersHeading = "Markers"
@@ -99,7 +132,7 @@ extension EvidenceWording.Report {
 
     // MARK: Findings
 
-    public static let noFindings = "The session's connections prove no finding in any of the five checks."
+    public static let noFindings = "The session's connections prove no finding in any of the six checks."
     public static let notAboutAnything = "—"
 
     public static func flowIDs(_ ids: [Int64], limit: Int) -> String {
@@ -109,6 +142,40 @@ extension EvidenceWording.Report {
 
     public static func tlsReading(_ version: TLSProtocolVersion, basis: TLSVersionObservation.Basis) -> String {
         "\(version.displayText), \(readFrom(basis))"
+    }
+
+    public static let relayHeading = "The inspection relay"
+
+    /// One connection's end at the relay, from its decision and event (kinds of RelayEvent and SpliceReason).
+    public static func relayEvent(decision: String, event: String?, alert: UInt8?) -> String {
+        switch event {
+        case "phoneClosedAfterHandshake"?:
+            return "Handshake completed with the local CA's certificate, then closed without application data: no outcome (apps that check pins after the handshake close so)"
+        case "phoneResetAfterHandshake"?:
+            return "Handshake completed with the local CA's certificate, then reset without application data: no outcome"
+        case "phoneLeftDuringHandshake"?: return "The phone closed during the handshake without an alert: no outcome"
+        case "phoneClosingAlertDuringHandshake"?: return "The phone sent a closing alert during the handshake: no outcome"
+        case "serverClosedBeforePhoneData"?: return "The server closed before the phone sent data: no outcome"
+        case "upstreamUnreachable"?: return "The server did not answer; the phone's connection was reset"
+        case "handedToPlainUpstream"?: return "The relay's TLS to the server failed before it answered; passed through untouched"
+        case "relayFailed"?: return "The relay failed during the connection: no outcome"
+        default: break
+        }
+        if decision == "terminated", let alert {
+            return "The phone refused the local CA's certificate with TLS alert \(alert): not inspectable"
+        }
+        if decision == "spliced.hostRemembered" { return "Passed through: the host refused the local CA earlier in this run of the daemon" }
+        if decision.hasPrefix("spliced.") { return "Passed through untouched (\(decision.dropFirst("spliced.".count)))" }
+        return event == "closed" ? "Inspected: the phone sent application data over the local CA's certificate" : "Terminated"
+    }
+
+    public static func upstreamVerification(_ verified: Bool?) -> String {
+        switch verified {
+        // The daemon's trust store: the system's unless upstream_trust names another.
+        case true?: "verified against the relay's trust store"
+        case false?: "did not verify against the relay's trust store"
+        case nil: "not read"
+        }
     }
 
     public static func readFrom(_ basis: TLSVersionObservation.Basis) -> String {
@@ -129,6 +196,7 @@ extension EvidenceWording.Report {
         case .host: "Destination host"
         case .pinning: "Certificate pinning"
         case .consent: "Consent"
+        case .certificateValidation: "Certificate validation"
         }
     }
 
@@ -142,6 +210,7 @@ extension EvidenceWording.Report {
     public static func nameOrigin(_ origin: FlowName.Origin?) -> String {
         switch origin {
         case .sni: "announced (SNI)"
+        case .httpHost: "announced (HTTP Host)"
         case .dns: "inferred from DNS"
         case nil: "—"
         }
@@ -195,6 +264,8 @@ extension EvidenceWording.Report {
         public static let readFrom = "Read from"
         public static let captureKey = "Key in capture.json"
         public static let packets = "Packets"
+        public static let relay = "What the relay did"
+        public static let upstreamCertificate = "Server certificate (relay's connection)"
     }
 
     /// Fact labels.
@@ -212,6 +283,9 @@ extension EvidenceWording.Report {
         public static let exportedAt = "Exported at"
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
+        public static let caFingerprint = "Local CA SHA-256"
+        public static let validationIssuer = "Untrusted issuer SHA-256"
+        public static let quicDropped = "UDP/443 dropped"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"
         public static let document = "Document"

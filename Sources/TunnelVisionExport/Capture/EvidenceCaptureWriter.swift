@@ -27,18 +27,21 @@ public enum EvidenceCaptureWriter {
     /// Reads everything inside the snapshot it is given: one instant of the history.
     public static func write(
         for bundle: EvidenceBundle, from snapshot: HistorySnapshot, captureDirectory: URL?, into folder: URL,
-        application: String
+        application: String, tlsKeyLog: [String] = []
     ) throws -> EvidenceCapture {
         try write(
             for: bundle, packetCounts: try snapshot.packetCounts(inAuditSession: bundle.sessionID),
             sources: EvidenceCaptureSources(files: try snapshot.captureFiles(), directory: captureDirectory),
             capturedPackets: { try snapshot.capturedPackets(inAuditSession: bundle.sessionID, fileSequence: $0) },
-            into: folder, application: application)
+            into: folder, application: application, tlsKeyLog: tlsKeyLog)
     }
 
+    /// `tlsKeyLog`: the lines written in a Decryption Secrets Block at the start (`--with-keys`);
+    /// empty, the capture holds no secrets.
     static func write(
         for bundle: EvidenceBundle, packetCounts: [SessionPacketCount], sources: EvidenceCaptureSources,
-        capturedPackets: (UInt32) throws -> [SessionCapturedPacket], into folder: URL, application: String
+        capturedPackets: (UInt32) throws -> [SessionCapturedPacket], into folder: URL, application: String,
+        tlsKeyLog: [String] = []
     ) throws -> EvidenceCapture {
         // Every flow the history counts must be one the documents list, before anything is written.
         for count in packetCounts where !bundle.contains(flowID: count.flowID) {
@@ -63,6 +66,9 @@ public enum EvidenceCaptureWriter {
         }
         do {
             try file.append(PcapngBlocks.sectionHeader(application: application))
+            if !tlsKeyLog.isEmpty, let secrets = PcapngBlocks.decryptionSecrets(tlsKeyLog: Array(tlsKeyLog.map { $0 + "\n" }.joined().utf8)) {
+                try file.append(secrets)
+            }
             try file.append(PcapngBlocks.interface(linkType: EvidenceCaptureDocument.linkTypeRawIP, snaplen: snaplen ?? 0))
             for (sequence, source) in opened {
                 switch source {

@@ -25,7 +25,7 @@ public struct EvidenceExporter: Sendable {
     /// `exportedWith` is the tool's version; `now` is the instant of the export, which names
     /// the bundle and is the only thing two exports of one session differ in.
     public func export(
-        sessionID: Int64, exportedWith: String, now: Date, output: URL,
+        sessionID: Int64, exportedWith: String, now: Date, output: URL, withKeys: Bool = false,
         progress: (EvidenceExportStep) -> Void = { _ in }
     ) throws(EvidenceExportError) -> EvidenceExportResult {
         try Self.checkDirectory(output, else: EvidenceExportError.outputUnavailable)
@@ -38,7 +38,7 @@ public struct EvidenceExporter: Sendable {
         progress(.readingHistory)
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
-        let (bundle, capture, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, progress: progress) {
+        let (bundle, capture, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
             () throws(EvidenceExportError) -> URL in
             let made = try EvidenceStaging(in: output)
             staging = made
@@ -86,21 +86,26 @@ public struct EvidenceExporter: Sendable {
     /// the capture describe the same instant of it, or the export fails. Whether the session
     /// has ended is asked once, by the bundle.
     private func read(
-        sessionID: Int64, exportedWith: String, now: Date, progress: (EvidenceExportStep) -> Void,
+        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, progress: (EvidenceExportStep) -> Void,
         makeFolder: () throws(EvidenceExportError) -> URL
     ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, URL) {
         do {
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
+                // The phone↔relay secrets, in flow order: only with --with-keys do they leave the history.
+                let relayFacts = try snapshot.relayFacts(inAuditSession: sessionID)
+                let keyed = relayFacts.sorted { $0.key < $1.key }.filter { !$0.value.keyLog.isEmpty }
                 let bundle = try EvidenceBundle(
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
                     flows: try snapshot.flows(inAuditSession: sessionID), catalogue: try catalogue(for: project),
-                    exportedWith: exportedWith, exportedAt: now)
+                    exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
+                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count))
                 let folder = try makeFolder()
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
-                    for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith)
+                    for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith,
+                    tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
                 return (bundle, capture, folder)
             }
         } catch {

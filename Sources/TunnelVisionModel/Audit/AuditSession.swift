@@ -36,16 +36,36 @@ public struct AuditEnvironment: Sendable, Hashable {
 }
 
 public struct InspectionConditions: Sendable, Hashable {
-    public let inspectionEnabled: Bool
+    /// What the relay presented to the phone during the recording (issue 13). Anything but
+    /// `off` only when the daemon's relay was running with a CA loaded when the session began
+    /// (issue 12): the live state, not the configuration.
+    public let mode: InspectionMode
+    /// The technician's declaration that the phone trusts the CA named by `caFingerprint`.
     public let caTrusted: Bool
+    /// Lower-case hex SHA-256 of the DER of the CA the relay ran with; nil with inspection off.
+    public let caFingerprint: String?
+    /// The daemon dropped the phone's UDP to 443 (so apps fall back to TCP): it alters the app.
+    public let quicDropped: Bool
 
-    public init(inspectionEnabled: Bool, caTrusted: Bool) {
-        self.inspectionEnabled = inspectionEnabled
+    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
+        self.mode = mode
         self.caTrusted = caTrusted
+        self.caFingerprint = caFingerprint
+        self.quicDropped = quicDropped
     }
 
-    /// Pinning can only be read when the relay inspected and the phone trusted its CA.
-    public var supportsPinningEvidence: Bool { inspectionEnabled && caTrusted }
+    /// A recording that inspects presents the installed CA's leaves unless told otherwise.
+    public init(inspectionEnabled: Bool, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
+        self.init(
+            mode: inspectionEnabled ? .pinning : .off, caTrusted: caTrusted, caFingerprint: caFingerprint, quicDropped: quicDropped)
+    }
+
+    /// The daemon's relay was running with a CA loaded when the session began.
+    public var inspectionEnabled: Bool { mode.inspects }
+
+    /// Pinning can only be read when the relay presented the installed CA's own leaves and the
+    /// phone trusted that CA: a leaf made to be refused says nothing of pinning.
+    public var supportsPinningEvidence: Bool { mode == .pinning && caTrusted }
 }
 
 public struct AuditSession: Sendable, Hashable, Identifiable {
@@ -58,13 +78,17 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     /// Nil while open.
     public let endedAt: Date?
     public let notes: String
+    /// SHA-256 of the CA the relay made for this recording alone (untrusted-issuer), once it made
+    /// one; nil in every other mode.
+    public let validationIssuerFingerprint: String?
     /// The phone recorded, as it was at the start; nil for a recording of the whole tap (a
     /// gateway with no phones, or a history from before phones).
     public let phone: Phone?
 
     public init(
         id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String, phone: Phone? = nil
+        inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String,
+        validationIssuerFingerprint: String? = nil, phone: Phone? = nil
     ) {
         self.phone = phone
         self.id = id
@@ -75,6 +99,7 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.notes = notes
+        self.validationIssuerFingerprint = validationIssuerFingerprint
     }
 
     public var isOpen: Bool { endedAt == nil }

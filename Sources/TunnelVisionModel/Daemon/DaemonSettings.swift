@@ -15,13 +15,26 @@ public struct DaemonSettings: Sendable, Hashable {
     public var keepDays: Int?
     public var keepBytes: UInt64?
     public var segmentationOffload: Bool?
+    /// The relay's listener port and the original destination ports it terminates (issue 12).
+    public var relayPort: UInt16?
+    public var inspectedPorts: [String]?
+    /// UDP to 443 from the phone is rejected while inspection is on.
+    public var quicDrop: Bool?
+    /// Written only once the relay runs with a CA loaded: what a session may call inspection on.
+    public var relayRunning: Bool?
+    /// Lower-case hex SHA-256 of the DER of the CA the running relay signs with.
+    public var caFingerprint: String?
+    /// Where the CA certificate is (group-readable): what `tvctl ca show` prints.
+    public var caCertificatePath: String?
     /// Pairs this version cannot read: a key it does not know, or a value out of its form.
     public var unrecognized: [String: String] = [:]
 
     public init(
         input: String? = nil, inspection: Bool? = nil, clientInterface: String? = nil, clientNetworks: [String]? = nil,
         uplink: String? = nil, captureDirectory: String? = nil, snapshotLength: UInt32? = nil, rotationBytes: UInt64? = nil,
-        keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil
+        keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
+        relayPort: UInt16? = nil, inspectedPorts: [String]? = nil, quicDrop: Bool? = nil,
+        relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil
     ) {
         self.input = input
         self.inspection = inspection
@@ -34,10 +47,30 @@ public struct DaemonSettings: Sendable, Hashable {
         self.keepDays = keepDays
         self.keepBytes = keepBytes
         self.segmentationOffload = segmentationOffload
+        self.relayPort = relayPort
+        self.inspectedPorts = inspectedPorts
+        self.quicDrop = quicDrop
+        self.relayRunning = relayRunning
+        self.caFingerprint = caFingerprint
+        self.caCertificatePath = caCertificatePath
     }
 
     /// Settings that could not be read count as inspection off, which is what the daemon does.
     public var inspectionEnabled: Bool { inspection == true }
+
+    /// Where the daemon keeps the inspection CA unless its configuration says otherwise.
+    public static let defaultCAKeyPath = "/var/lib/tunnelvision/ca/ca.key"
+    public static let defaultCACertificatePath = "/var/lib/tunnelvision/ca/ca.pem"
+
+    /// The CA fingerprint when the relay inspects: configured on, running, and a CA loaded.
+    /// Only this lets a session record inspection on.
+    public var inspectingCAFingerprint: String? {
+        guard inspectionEnabled, relayRunning == true, let caFingerprint, !caFingerprint.isEmpty else { return nil }
+        return caFingerprint
+    }
+
+    /// The UDP/443 drop is in force only while inspection is.
+    public var dropsQUIC: Bool { inspectingCAFingerprint != nil && quicDrop == true }
 }
 
 extension DaemonSettings {
@@ -63,6 +96,12 @@ extension DaemonSettings {
             .number("keep_days", \.keepDays),
             .number("keep_bytes", \.keepBytes),
             .onOff("offload", \.segmentationOffload),
+            .number("relay_port", \.relayPort),
+            .list("inspected_ports", \.inspectedPorts),
+            .onOff("quic_drop", \.quicDrop),
+            .onOff("relay_running", \.relayRunning),
+            .text("ca_sha256", \.caFingerprint),
+            .text("ca_certificate", \.caCertificatePath),
         ]
     }
 

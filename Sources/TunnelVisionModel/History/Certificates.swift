@@ -23,7 +23,8 @@ public struct CertificateSummary: Sendable, Hashable {
 }
 
 public enum CertificateAbsence: UInt8, Sendable, Hashable {
-    /// ChangeCipherSpec or NewSessionTicket came first: the session was resumed.
+    /// The session was resumed: up to TLS 1.2, ChangeCipherSpec or NewSessionTicket came first;
+    /// in TLS 1.3 (and QUIC) the ServerHello accepted a pre-shared key.
     case resumedSession = 0
     /// ServerKeyExchange or ServerHelloDone came without a Certificate.
     case noCertificateMessage = 1

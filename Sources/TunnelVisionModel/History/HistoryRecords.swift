@@ -118,14 +118,18 @@ public struct HistoryBatch: Sendable, Hashable {
     public var flows: [FlowUpsert]
     public var packets: [PacketRecord]
     public var dnsAnswers: [DNSAnswerRecord]
+    /// The relay's facts of flows it handled (issue 12); each flow is among `flows` too.
+    public var relayFacts: [RelayFactsRecord]
 
-    public init(flows: [FlowUpsert] = [], packets: [PacketRecord] = [], dnsAnswers: [DNSAnswerRecord] = []) {
+    public init(flows: [FlowUpsert] = [], packets: [PacketRecord] = [], dnsAnswers: [DNSAnswerRecord] = [],
+                relayFacts: [RelayFactsRecord] = []) {
         self.flows = flows
         self.packets = packets
         self.dnsAnswers = dnsAnswers
+        self.relayFacts = relayFacts
     }
 
-    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && dnsAnswers.isEmpty }
+    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && dnsAnswers.isEmpty && relayFacts.isEmpty }
 }
 
 /// Per flow and per capture file (nil: never captured), how many packets the history holds.

@@ -47,6 +47,9 @@ public struct FlowName: Sendable, Hashable {
     public enum Origin: String, Sendable, Hashable {
         /// Announced by the client in its ClientHello.
         case sni
+        /// Announced by the client's HTTP request: its Host field, or the authority of an
+        /// absolute target (issue 16).
+        case httpHost
         /// Inferred from DNS answers seen before the flow began.
         case dns
     }
@@ -73,19 +76,23 @@ public struct FlowState: Sendable, Hashable {
     public var packetCount: UInt64
     public var tlsStatus: TLSInspectionStatus
     public var sni: String?
+    /// The host the phone's first HTTP request named; only on a stream that opened with one.
+    public var httpHost: String?
     public var resolvedName: ResolvedName?
     public var serverTLS: ServerTLSAnswer?
     public var serverCertificates: ServerCertificateReading?
     public var clientTLS: ClientTLSOffer?
     public var quic: QUICReading?
     public var streamOpening: StreamOpening?
+    /// What the relay saw, when it was offered the connection.
+    public var relay: RelayRecord?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
         packetCount: UInt64 = 0, tlsStatus: TLSInspectionStatus = .plaintext, sni: String? = nil,
         resolvedName: ResolvedName? = nil, serverTLS: ServerTLSAnswer? = nil,
         serverCertificates: ServerCertificateReading? = nil, clientTLS: ClientTLSOffer? = nil,
-        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil
+        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, httpHost: String? = nil, relay: RelayRecord? = nil
     ) {
         self.key = key
         self.firstSeen = firstSeen
@@ -101,15 +108,18 @@ public struct FlowState: Sendable, Hashable {
         self.clientTLS = clientTLS
         self.quic = quic
         self.streamOpening = streamOpening
+        self.httpHost = httpHost
+        self.relay = relay
     }
 
     public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }
     public var totalBytes: UInt64 { bytesOut &+ bytesIn }
 
-    /// The SNI if one was announced, else the DNS name, else none. The two never mix:
-    /// an announced name drops the DNS candidates.
+    /// The SNI if one was announced, else the host an HTTP request announced, else the DNS name,
+    /// else none. Announced and inferred names never mix: an announced one drops the DNS candidates.
     public var name: FlowName? {
         if let sni, !sni.isEmpty { return FlowName(text: sni, origin: .sni) }
+        if let httpHost, !httpHost.isEmpty { return FlowName(text: httpHost, origin: .httpHost) }
         if let resolvedName {
             return FlowName(text: resolvedName.name, origin: .dns, otherCandidates: resolvedName.otherNames)
         }

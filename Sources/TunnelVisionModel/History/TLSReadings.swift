@@ -124,10 +124,14 @@ public struct ClientTLSOffer: Sendable, Hashable {
     public let droppedIdentifiers: Int
     /// The encrypted_client_hello extension (65037) was present: real or GREASE, the outer offer.
     public let hasEncryptedClientHello: Bool
+    /// The early_data extension (42) was present: the client offered 0-RTT data on a resumed
+    /// session. Whether the server took it is said inside the encrypted handshake.
+    public let offersEarlyData: Bool
 
     public init(
         versionsForm: VersionsForm, versions: [TLSProtocolVersion], applicationProtocols: [String] = [],
-        omittedApplicationProtocols: Int = 0, droppedIdentifiers: Int = 0, hasEncryptedClientHello: Bool = false
+        omittedApplicationProtocols: Int = 0, droppedIdentifiers: Int = 0, hasEncryptedClientHello: Bool = false,
+        offersEarlyData: Bool = false
     ) {
         self.versionsForm = versionsForm
         self.versions = versions
@@ -135,6 +139,7 @@ public struct ClientTLSOffer: Sendable, Hashable {
         self.omittedApplicationProtocols = omittedApplicationProtocols
         self.droppedIdentifiers = droppedIdentifiers
         self.hasEncryptedClientHello = hasEncryptedClientHello
+        self.offersEarlyData = offersEarlyData
     }
 }
 

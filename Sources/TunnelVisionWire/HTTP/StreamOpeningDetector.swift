@@ -39,6 +39,14 @@ public struct StreamOpeningDetector: Sendable, Hashable {
         return opening
     }
 
+    /// Whether these bytes begin with a TLS handshake record carrying a ClientHello: the opening
+    /// rule's first six bytes, which identify a ClientHello wherever a stream is picked up.
+    public static func beginsWithTLSHandshake(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let head = bytes.slice(from: 0, count: 6) else { return false }
+        var detector = StreamOpeningDetector()
+        return detector.feed(head) == .tlsHandshake
+    }
+
     private static let httpVersionPattern: [UInt8] = Array("HTTP/0.0".utf8)
 
     private func next(after byte: UInt8) -> State {

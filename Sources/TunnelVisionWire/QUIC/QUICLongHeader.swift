@@ -1,7 +1,7 @@
 import TunnelVisionModel
 
-/// An RFC 8999 long header: the invariant fields every QUIC version shares, plus, for v1 and v2,
-/// where an Initial packet's protected part lies.
+/// An RFC 8999 long header: the invariant fields every QUIC version shares, plus, for the versions
+/// whose Initials can be opened (v1, v2, the drafts), where an Initial packet's protected part lies.
 public struct QUICLongHeader {
     public let version: QUICVersion
     public let destinationConnectionID: UnsafeRawBufferPointer
@@ -13,16 +13,20 @@ public struct QUICLongHeader {
     /// Offset in `packet` just after the connection IDs.
     public let afterConnectionIDs: Int
 
+    /// RFC 8999 leaves the second bit to each version; v1 fixes it to 1, unless both ends agreed to
+    /// grease it (RFC 9287). Without the tag's proof, a long header is taken only with it set.
+    public let hasFixedBit: Bool
+
     public static let maximumConnectionIDLength = 20
 
     public init?(_ datagram: UnsafeRawBufferPointer) {
         var reader = ByteReader(datagram)
-        guard let first = reader.u8(), first & 0xC0 == 0xC0, let version = reader.u32(), version != 0,
+        guard let first = reader.u8(), first & 0x80 != 0, let version = reader.u32(), version != 0,
               let destination = reader.takeLengthPrefixed(lengthBytes: 1),
               let source = reader.takeLengthPrefixed(lengthBytes: 1)
         else { return nil }
         let parsed = QUICVersion(version)
-        if parsed.hasKnownPacketProtection {
+        if parsed.hasReadableInitials {
             guard destination.count <= Self.maximumConnectionIDLength,
                   source.count <= Self.maximumConnectionIDLength else { return nil }
         }
@@ -30,25 +34,19 @@ public struct QUICLongHeader {
         self.destinationConnectionID = destination
         self.sourceConnectionID = source
         self.packetTypeBits = (first >> 4) & 0x03
+        self.hasFixedBit = first & 0x40 != 0
         self.packet = datagram
         self.afterConnectionIDs = reader.position
     }
 
-    /// Initial is type 0 in v1 and type 1 in v2 (RFC 9369 § 3.2).
+    /// Initial is type 0 in v1 and the drafts, type 1 in v2 (RFC 9369 § 3.2); false for a version
+    /// whose packet types are not known.
     public var isInitial: Bool {
-        switch version {
-        case .v1: packetTypeBits == 0
-        case .v2: packetTypeBits == 1
-        default: false
-        }
+        InitialProtection(version).map { $0.initialType == packetTypeBits } ?? false
     }
 
-    /// Retry is type 3 in v1 and type 0 in v2.
+    /// Retry is type 3 in v1 and the drafts, type 0 in v2.
     public var isRetry: Bool {
-        switch version {
-        case .v1: packetTypeBits == 3
-        case .v2: packetTypeBits == 0
-        default: false
-        }
+        InitialProtection(version).map { $0.retryType == packetTypeBits } ?? false
     }
 }

@@ -14,6 +14,8 @@ public struct ClientHelloReading: Sendable, Hashable {
 enum TLSExtension {
     static let serverName: UInt16 = 0
     static let applicationLayerProtocolNegotiation: UInt16 = 16
+    static let preSharedKey: UInt16 = 41
+    static let earlyData: UInt16 = 42
     static let supportedVersions: UInt16 = 43
     static let encryptedClientHello: UInt16 = 65037
 }
@@ -40,6 +42,7 @@ extension ClientHelloReading {
         var protocols = ApplicationProtocolList()
         var droppedVersions = 0
         var hasECH = false
+        var earlyData = false
         while !extensions.isAtEnd {
             guard let type = extensions.u16(), let data = extensions.takeLengthPrefixed(lengthBytes: 2) else {
                 return  // Not walkable: the offer is not known, the name read so far stays.
@@ -58,6 +61,8 @@ extension ClientHelloReading {
                 protocols = list
             case TLSExtension.encryptedClientHello:
                 hasECH = true
+            case TLSExtension.earlyData:
+                earlyData = true
             default:
                 break
             }
@@ -68,7 +73,8 @@ extension ClientHelloReading {
             applicationProtocols: protocols.kept,
             omittedApplicationProtocols: protocols.omitted,
             droppedIdentifiers: droppedVersions + protocols.grease,
-            hasEncryptedClientHello: hasECH
+            hasEncryptedClientHello: hasECH,
+            offersEarlyData: earlyData
         )
     }
 

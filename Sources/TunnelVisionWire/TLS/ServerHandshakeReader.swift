@@ -21,7 +21,7 @@ public struct ServerHandshakeReader: Sendable {
     }
 }
 
-private struct ServerAnswerProgress: Sendable {
+struct ServerAnswerProgress: Sendable {
     var answer: ServerTLSAnswer?
     var certificates: ServerCertificateReading?
     var sawHelloRetryRequest = false
@@ -69,6 +69,7 @@ private struct ServerAnswerProgress: Sendable {
                 version: negotiation.version, cipherSuite: negotiation.cipherSuite,
                 fromHelloRetryRequest: sawHelloRetryRequest, source: .serverHello
             ))
+            if hello.acceptedPreSharedKey { certificates = .notSent(.resumedSession) }
             awaitingCertificate = !hello.usedSupportedVersions
             return awaitingCertificate
         }

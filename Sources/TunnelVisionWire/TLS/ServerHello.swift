@@ -6,6 +6,9 @@ public struct ServerHelloReading: Sendable, Hashable {
     /// It named its version in supported_versions: TLS 1.3 or a draft of it, whose certificate
     /// travels encrypted.
     public let usedSupportedVersions: Bool
+    /// TLS 1.3: it accepted one of the client's pre-shared keys (RFC 8446 § 4.2.11), a resumed
+    /// session, for which no certificate is sent.
+    public let acceptedPreSharedKey: Bool
 
     /// RFC 8446 § 4.1.3: a HelloRetryRequest is a ServerHello with this random.
     static let helloRetryRequestRandom: [UInt8] = [
@@ -22,6 +25,7 @@ public struct ServerHelloReading: Sendable, Hashable {
         else { return nil }
         var version = TLSProtocolVersion(legacyVersion)
         var selected = false
+        var preSharedKey = false
         if !reader.isAtEnd {
             guard let block = reader.takeLengthPrefixed(lengthBytes: 2) else { return nil }
             var extensions = ByteReader(block)
@@ -29,6 +33,7 @@ public struct ServerHelloReading: Sendable, Hashable {
                 guard let type = extensions.u16(), let data = extensions.takeLengthPrefixed(lengthBytes: 2) else {
                     return nil
                 }
+                if type == TLSExtension.preSharedKey { preSharedKey = data.count == 2 }
                 if type == TLSExtension.supportedVersions, !selected {
                     guard data.count == 2 else { return nil }
                     version = TLSProtocolVersion(UInt16(data[0]) << 8 | UInt16(data[1]))
@@ -41,5 +46,6 @@ public struct ServerHelloReading: Sendable, Hashable {
             fromHelloRetryRequest: random.elementsEqual(Self.helloRetryRequestRandom)
         )
         usedSupportedVersions = selected
+        acceptedPreSharedKey = selected && preSharedKey
     }
 }

@@ -89,5 +89,5 @@ final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
     var lines: [String] { lock.withLock { stored } }
-    var log: DaemonLog { DaemonLog { line in self.lock.withLock { self.stored.append(line) } } }
+    var log: DaemonLog { DaemonLog { _, line in self.lock.withLock { self.stored.append(line) } } }
 }

@@ -85,7 +85,7 @@ struct EvidenceBundleTests {
     @Test func sessionDocumentSaysWhatIsNotInsideAndHowTrafficIsAttributed() throws {
         let session = try Self.document("session.json")
         #expect(session["attribution"] as? String == EvidenceWording.Note.attribution)
-        #expect(session["notIncluded"] as? String == EvidenceWording.Note.notIncluded)
+        #expect(session["notIncluded"] as? String == EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)))
         #expect(session["exportedWith"] as? String == "tvctl 1.0.0")
         let recording = try #require(session["session"] as? [String: Any])
         #expect(recording["toolVersion"] as? String == "0.9.0")
@@ -120,11 +120,11 @@ struct EvidenceBundleTests {
         #expect(flows[1]["dnsOtherNames"] as? [String] == ["ads.example"])
     }
 
-    @Test func findingsDocumentCoversAllFiveChecks() throws {
+    @Test func findingsDocumentCoversAllSixChecks() throws {
         let bundle = try Fixture.bundle()
         let findings = try Self.document("findings.json")
         let checks = try #require(findings["checks"] as? [String: [String: Any]])
-        #expect(Set(checks.keys) == ["encryption", "tlsVersion", "host", "pinning", "consent"])
+        #expect(Set(checks.keys) == ["encryption", "tlsVersion", "host", "pinning", "consent", "certificateValidation"])
         for (name, check) in checks {
             let ids = (check["satisfied"] as? [Int] ?? []) + (check["notApplicable"] as? [Int] ?? [])
                 + (check["unassessed"] as? [[String: Any]] ?? []).flatMap { $0["flows"] as? [Int] ?? [] }

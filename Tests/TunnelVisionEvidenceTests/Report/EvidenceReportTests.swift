@@ -72,7 +72,7 @@ struct EvidenceReportTests {
             return nil
         }
         #expect(notes == [
-            EvidenceWording.Note.attribution, EvidenceWording.Note.notIncluded,
+            EvidenceWording.Note.attribution, EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: false, flows: 0)),
             EvidenceWording.Note.flowsContents, EvidenceWording.Note.verdicts,
         ])
     }
@@ -118,7 +118,8 @@ struct EvidenceReportTests {
             guard case .facts(let facts) = block else { return nil }
             return facts.last?.value
         }
-        #expect(totals == Array(repeating: String(Fixture.flows.count), count: 5))
+        #expect(totals == Array(repeating: String(Fixture.flows.count), count: FindingsCheck.allCases.count))
+        #expect(totals.count == 6)
     }
 
     @Test func theCaptureSectionCountsOnlyWhatHasPackets() throws {

@@ -1,0 +1,108 @@
+import Glibc
+import Synchronization
+import TunnelVisionModel
+import TunnelVisionRelay
+
+/// The relay's messages on their way to the recorder thread, the single writer of the history:
+/// the relay's thread queues, the recorder applies them to the flow engine between packets.
+public final class RelayInbox: RelayObserver, Sendable {
+    struct Message: Sendable {
+        let key: FlowKey
+        let update: RelayFlowUpdate
+        /// When the relay sent it (monotonic), so an update for a flow never seen can be given up.
+        let queuedAt: Int64
+    }
+
+    private let messages = Mutex<[Message]>([])
+    private let waiting = Atomic<Int>(0)
+    /// The open recording's mode (issue 13); without it every connection gets the installed CA's leaf.
+    private let recordings: RecordingLookup?
+    /// The recording each leg's leaf was chosen for, until it is presented.
+    private let presentedFor = Mutex<[FlowKey: Int64]>([:])
+    /// Bounds the queue when the recorder is stalled: a connection sends a few messages at most.
+    static let capacity = 65_536
+    /// Messages refused at the bound; their facts never reach the history.
+    let refused = Atomic<Int>(0)
+
+    public init(recordings: RecordingLookup? = nil) {
+        self.recordings = recordings
+    }
+
+    /// Cheap enough to ask before every packet.
+    var hasMessages: Bool { waiting.load(ordering: .acquiring) > 0 }
+
+    func take() -> [Message] {
+        messages.withLock { queued in
+            defer { queued.removeAll(keepingCapacity: true) }
+            waiting.store(0, ordering: .releasing)
+            return queued
+        }
+    }
+
+    func queue(_ key: FlowKey, _ update: RelayFlowUpdate) {
+        let message = Message(key: key, update: update, queuedAt: MonotonicNanoseconds.now())
+        messages.withLock { queued in
+            guard queued.count < Self.capacity else {
+                refused.add(1, ordering: .relaxed)
+                return
+            }
+            queued.append(message)
+            waiting.store(queued.count, ordering: .releasing)
+        }
+    }
+
+    public func relayWillAnswer(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .answering) }
+    public func relayDidRollBack(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .rolledBack) }
+    public func relayDidReport(_ report: RelayReport) {
+        if report.isFinal { presentedFor.withLock { _ = $0.removeValue(forKey: report.phoneLeg.flowKey) } }
+        queue(report.phoneLeg.flowKey, .reported(RelayFlowReport(report)))
+    }
+
+    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? {
+        guard let recordings else { return .installedAuthority }
+        guard let presentation = recordings.presentation(client: leg.phone.address) else { return nil }
+        if let session = presentation.sessionID { presentedFor.withLock { $0[leg.flowKey] = session } }
+        return presentation
+    }
+
+    public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {
+        let session = presentedFor.withLock { $0.removeValue(forKey: leg.flowKey) }
+        recordings?.recordIssuer(of: leaf, sessionID: session)
+    }
+}
+
+extension RelayFlowReport {
+    /// The relay's report as the flow keeps it.
+    init(_ report: RelayReport) {
+        var facts = RelayFlowFacts(decision: report.decision?.name ?? "undecided", event: report.event?.kind, keyLog: report.keyLog)
+        var ownsFlow = false
+        if case .terminate? = report.decision { ownsFlow = true }
+        switch report.outcome {
+        case .notInspectable(let alert)?: facts.alert = alert
+        default: break
+        }
+        switch report.event {
+        case .phoneClosingAlertDuringHandshake(let alert)?: facts.alert = alert
+        case .handedToPlainUpstream(let reason)?:
+            facts.reason = reason
+            ownsFlow = false
+        case .relayFailed(let reason)?: facts.reason = reason
+        default: break
+        }
+        if let upstream = report.upstream {
+            facts.upstreamVerified = upstream.certificateVerified
+            facts.upstreamVerification = upstream.verification
+            facts.upstreamApplicationProtocol = upstream.applicationProtocol
+        }
+        self.init(outcome: report.outcome?.tlsStatus, upstream: ownsFlow ? report.upstream?.negotiation : nil, facts: facts)
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds.
+enum MonotonicNanoseconds {
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,72 @@
+/// Why the relay passed a connection through untouched instead of terminating it (the relay's
+/// `SpliceReason` is this type). The raw value is format: `flow_relay.decision` and
+/// findings.json write it.
+public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
+    case inspectionOff
+    case portNotInspected
+    /// The first bytes were not TLS (plain HTTP, another protocol).
+    case notTLS
+    /// A TLS handshake record whose first message is not a ClientHello the reader can take
+    /// (another message, or a ClientHello over the reader's 16 KiB bound).
+    case unreadableClientHello
+    /// A ClientHello without server_name (an SSL 2.0-format hello never has one).
+    case noServerName
+    /// A connection to this host refused the relay's certificate earlier in this run.
+    case hostRemembered
+    /// 64 KiB held and still no complete ClientHello.
+    case holdFull
+    /// The phone sent nothing (or not all of its ClientHello) within the hold's time.
+    case holdTimedOut
+    /// The phone closed its side before its first message was complete.
+    case phoneClosedDuringHold
+    /// The server spoke before the phone finished its first message: not a TLS client's stream.
+    case serverSpokeFirst
+    /// The CA could not be loaded; the relay only splices.
+    case noCertificateAuthority
+}
+
+/// What the relay recorded of a TCP connection it was offered and did not see accepted: the
+/// fact a flow keeps beside its status. An acceptance (handshake done and application data
+/// sent) is the status `inspected` and nothing else.
+public enum RelayRecord: Sendable, Hashable {
+    /// The phone answered the relay's certificate with this TLS alert.
+    case refused(alert: UInt8)
+    /// The phone completed the handshake and closed or reset without sending application data:
+    /// a pin checked after the handshake looks exactly like this, and so does a connection not needed.
+    case closedAfterHandshake
+    /// The phone left during the handshake without a refusing alert (a close, a reset, a closing alert).
+    case closedDuringHandshake
+    /// The relay's side or the server's ended the connection before the phone's answer could be read.
+    case relayFailed
+    /// Passed through to the server untouched.
+    case spliced(RelaySpliceReason)
+}
+
+extension RelayRecord {
+    /// Read from the relay's facts as `flow_relay` keeps them (issue 12): its decision
+    /// ("terminated", "spliced.<reason>"), its event's kind and the alert. Nil when they say the
+    /// connection was accepted, ended normally, or in words this version does not know.
+    public init?(decision: String, event: String?, alert: UInt8?) {
+        if decision.hasPrefix("spliced.") {
+            guard let reason = RelaySpliceReason(rawValue: String(decision.dropFirst("spliced.".count))) else { return nil }
+            self = .spliced(reason)
+            return
+        }
+        guard decision == "terminated" else { return nil }
+        switch event {
+        case "phoneClosedAfterHandshake", "phoneResetAfterHandshake":
+            self = .closedAfterHandshake
+        case "phoneLeftDuringHandshake", "phoneClosingAlertDuringHandshake":
+            // A closing alert is kept in `alert` too: it is no refusal.
+            self = .closedDuringHandshake
+        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed":
+            self = .relayFailed
+        case nil, "closed"?:
+            // The alert of a terminated connection without such an event is the phone's refusal.
+            guard let alert else { return nil }
+            self = .refused(alert: alert)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TunnelVisionModel
+
+/// What the recording open for a phone asks the relay to present. The daemon reads it from the
+/// database when a connection arrives (the database is the message, as for tagging).
+public struct RecordingPresentation: Sendable, Hashable {
+    public let mode: InspectionMode
+    /// The recording: a validation recording's untrusted issuer is its own and no other's.
+    public let sessionID: Int64?
+    /// When the recording began: an expired leaf's validity ends before it.
+    public let startedAt: Date?
+
+    public init(mode: InspectionMode, sessionID: Int64?, startedAt: Date?) {
+        self.mode = mode
+        self.sessionID = sessionID
+        self.startedAt = startedAt
+    }
+
+    /// No recording asks for anything else: leaves of the installed CA for the announced name.
+    public static let installedAuthority = RecordingPresentation(mode: .pinning, sessionID: nil, startedAt: nil)
+}
+
+/// The certificate the phone was shown on one connection, reported with it.
+public struct PresentedLeaf: Sendable, Hashable {
+    /// The defect it carried; nil for a leaf of the installed CA for the announced name.
+    public let defect: CertificateDefect?
+    /// Its only subject alternative name (and common name).
+    public let name: String
+    /// SHA-256 of the issuing CA's DER, lower-case hex.
+    public let issuerFingerprint: String
+    /// Seconds since the epoch.
+    public let notBefore: Int
+    public let notAfter: Int
+}
+
+extension RelayObserver {
+    /// Without a database to read, every connection is shown the installed CA's leaf.
+    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? { .installedAuthority }
+    public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {}
+}

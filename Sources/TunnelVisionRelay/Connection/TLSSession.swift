@@ -1,0 +1,135 @@
+import COpenSSL
+
+/// What a TLS session asks for after a step.
+enum TLSProgress: Equatable {
+    case done
+    case wantsMore
+    case closed
+    case failed(String)
+}
+
+/// Hooks OpenSSL calls back into, found through the SSL's ex data slot 0 (single-threaded loop).
+protocol TLSSessionDelegate: AnyObject {
+    func tlsSession(_ session: TLSSession, receivedAlert code: UInt8)
+    func tlsSession(_ session: TLSSession, keyLogLine line: String)
+    /// The server side picks the phone's protocol: the one the real server chose.
+    func tlsSessionSelectProtocol(_ session: TLSSession) -> String?
+}
+
+/// One TLS endpoint over memory BIOs: the loop moves bytes between them and the sockets, so
+/// every buffer stays under the connection's bounds and nothing blocks.
+final class TLSSession {
+    let ssl: OpaquePointer
+    /// Owned by `ssl`.
+    let input: OpaquePointer
+    let output: OpaquePointer
+    weak var delegate: TLSSessionDelegate?
+
+    init?(context: OpaquePointer) {
+        guard let ssl = SSL_new(context) else { return nil }
+        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            return nil
+        }
+        // A drained memory BIO answers "retry", not end of file.
+        BIO_ctrl(input, BIO_C_SET_BUF_MEM_EOF_RETURN, -1, nil)
+        BIO_ctrl(output, BIO_C_SET_BUF_MEM_EOF_RETURN, -1, nil)
+        SSL_set_bio(ssl, input, output)
+        self.ssl = ssl
+        self.input = input
+        self.output = output
+        _ = tv_SSL_set_mode(ssl, tv_SSL_MODE_relay())
+        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
+        SSL_set_info_callback(ssl) { ssl, situation, value in
+            guard let ssl, situation & tv_SSL_CB_READ_ALERT() != 0, let session = TLSSession.owner(of: ssl) else { return }
+            session.delegate?.tlsSession(session, receivedAlert: UInt8(truncatingIfNeeded: value))
+        }
+    }
+
+    deinit { SSL_free(ssl) }
+
+    static func owner(of ssl: OpaquePointer) -> TLSSession? {
+        guard let pointer = SSL_get_ex_data(ssl, 0) else { return nil }
+        return Unmanaged<TLSSession>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Encrypted bytes from the peer.
+    func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        _ = BIO_write(input, bytes.baseAddress, Int32(bytes.count))
+    }
+
+    var pendingInput: Int { Int(BIO_ctrl_pending(input)) }
+    var pendingOutput: Int { Int(BIO_ctrl_pending(output)) }
+
+    /// Moves up to `limit` encrypted bytes for the peer into `buffer`.
+    func takeOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard !buffer.isEmpty else { return 0 }
+        return max(Int(BIO_read(output, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))), 0)
+    }
+
+    func handshake() -> TLSProgress {
+        let result = SSL_do_handshake(ssl)
+        if result == 1 { return .done }
+        return progress(after: result)
+    }
+
+    var isHandshakeDone: Bool { SSL_is_init_finished(ssl) == 1 }
+
+    /// Decrypts into `buffer`: `.done` with the count, or what stopped it.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> (Int, TLSProgress) {
+        var count = 0
+        let result = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count)
+        if result == 1 { return (count, .done) }
+        return (0, progress(after: result))
+    }
+
+    /// Encrypts all of `bytes` into the output BIO (memory BIOs never refuse a write).
+    func write(_ bytes: UnsafeRawBufferPointer) -> TLSProgress {
+        var written = 0
+        while written < bytes.count {
+            var count = 0
+            let result = SSL_write_ex(ssl, bytes.baseAddress! + written, bytes.count - written, &count)
+            guard result == 1 else { return progress(after: result) }
+            written += count
+        }
+        return .done
+    }
+
+    /// Queues close_notify.
+    func shutdown() {
+        if isHandshakeDone { _ = SSL_shutdown(ssl) }
+        ERR_clear_error()
+    }
+
+    private func progress(after result: Int32) -> TLSProgress {
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return .wantsMore
+        case SSL_ERROR_ZERO_RETURN:
+            return .closed
+        default:
+            return .failed(OpenSSLSupport.lastError())
+        }
+    }
+
+    // MARK: Readings
+
+    var negotiatedVersion: UInt16 { UInt16(truncatingIfNeeded: SSL_version(ssl)) }
+    var cipherSuite: UInt16 {
+        guard let cipher = SSL_get_current_cipher(ssl) else { return 0 }
+        return SSL_CIPHER_get_protocol_id(cipher)
+    }
+    var selectedProtocol: String? {
+        var pointer: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &pointer, &length)
+        guard let pointer, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(length)), as: UTF8.self)
+    }
+    var verifyResult: (verified: Bool, text: String) {
+        let code = SSL_get_verify_result(ssl)
+        let text = X509_verify_cert_error_string(code).map { String(cString: $0) } ?? "unknown"
+        return (code == X509_V_OK && SSL_get0_peer_certificate(ssl) != nil, text)
+    }
+}

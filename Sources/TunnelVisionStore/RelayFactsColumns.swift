@@ -1,0 +1,49 @@
+import TunnelVisionModel
+
+/// The `flow_relay` table (issue 12): the relay's facts of a flow, one row per flow, replaced
+/// as the relay learns more of the connection.
+enum RelayFactsColumns {
+    static func upsert(_ facts: RelayFlowFacts, flowID: Int64, in db: SQLiteConnection) throws {
+        try db.statement("""
+            INSERT OR REPLACE INTO flow_relay (flow_id, decision, event, alert, reason, upstream_verified,
+                upstream_verification, upstream_alpn, key_log)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+            .bind(
+                .integer(flowID), .text(facts.decision), .optionalText(facts.event),
+                .optionalInteger(facts.alert.map(Int64.init)), .optionalText(facts.reason),
+                facts.upstreamVerified.map(SQLValue.bool) ?? .null, .optionalText(facts.upstreamVerification),
+                .optionalText(facts.upstreamApplicationProtocol), .text(facts.keyLog.map { $0 + "\n" }.joined()))
+            .run()
+    }
+
+    static let selectColumns = """
+        r.flow_id, r.decision, r.event, r.alert, r.reason, r.upstream_verified, r.upstream_verification,
+        r.upstream_alpn, r.key_log
+        """
+
+    static func read(_ row: Row) -> StoredRelayFacts {
+        StoredRelayFacts(flowID: row.int64(0), facts: RelayFlowFacts(
+            decision: row.text(1), event: row.textOrNil(2), alert: row.int64OrNil(3).flatMap(UInt8.init(exactly:)),
+            reason: row.textOrNil(4), upstreamVerified: row.isNull(5) ? nil : row.bool(5),
+            upstreamVerification: row.textOrNil(6), upstreamApplicationProtocol: row.textOrNil(7),
+            keyLog: row.text(8).split(separator: "\n").map(String.init)))
+    }
+}
+
+extension HistorySnapshot {
+    /// The relay's facts of the flows tagged with an audit session, by flow.
+    public func relayFacts(inAuditSession sessionID: Int64) throws -> [Int64: RelayFlowFacts] {
+        let rows = try db.statement("""
+            SELECT \(RelayFactsColumns.selectColumns) FROM flow_relay r JOIN flows f ON f.id = r.flow_id
+            WHERE f.audit_session_id = ? ORDER BY r.flow_id
+            """).bind(.integer(sessionID)).rows(RelayFactsColumns.read)
+        return Dictionary(rows.map { ($0.flowID, $0.facts) }, uniquingKeysWith: { _, last in last })
+    }
+}
+
+extension FlowStore {
+    public func relayFacts(inAuditSession sessionID: Int64) throws -> [Int64: RelayFlowFacts] {
+        try reading { try $0.relayFacts(inAuditSession: sessionID) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TunnelVisionModel
+@testable import TunnelVisionStore
+
+/// Issue 13 on disk: a recording's inspection mode, its own CA's fingerprint, and the relay's
+/// record of a flow.
+@Suite("Inspection modes and relay records in the history")
+struct InspectionModeStoreTests {
+    @Test("Every mode reads back as it was started", arguments: InspectionMode.allCases)
+    func modeRoundTrips(_ mode: InspectionMode) throws {
+        let store = try TemporaryDatabase().open()
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        var draft = sessionDraft(project: project.id)
+        draft.inspection = InspectionConditions(mode: mode, caTrusted: true)
+        let session = try store.startAuditSession(draft, at: at(1))
+        let read = try #require(try store.auditSession(id: session.id))
+        #expect(read.inspection.mode == mode)
+        #expect(read.inspection.inspectionEnabled == mode.inspects)
+        #expect(read.validationIssuerFingerprint == nil)
+    }
+
+    @Test("A session written before modes existed reads its mode from inspection_enabled; an unknown mode is unreadable")
+    func rowsWithoutOrWithAnUnknownMode() throws {
+        let store = try TemporaryDatabase().open()
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = NULL") }
+        #expect(try store.auditSession(id: session.id)?.inspection.mode == .pinning)
+        try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = NULL, inspection_enabled = 0") }
+        #expect(try store.auditSession(id: session.id)?.inspection.mode == .off)
+        try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = 99") }
+        #expect(try store.auditSession(id: session.id) == nil)
+    }
+
+    @Test("The first fingerprint of the recording's own CA stays")
+    func validationIssuerIsRecordedOnce() throws {
+        let store = try TemporaryDatabase().open()
+        let project = try store.createAuditProject(projectDraft(), at: at(0))
+        var draft = sessionDraft(project: project.id)
+        draft.inspection = InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false)
+        let session = try store.startAuditSession(draft, at: at(1))
+        try store.recordValidationIssuer(sessionID: session.id, fingerprint: String(repeating: "ab", count: 32))
+        try store.recordValidationIssuer(sessionID: session.id, fingerprint: String(repeating: "cd", count: 32))
+        #expect(try store.auditSession(id: session.id)?.validationIssuerFingerprint == String(repeating: "ab", count: 32))
+    }
+
+    struct FactsRow: Sendable, CustomTestStringConvertible {
+        let decision: String
+        var event: String? = nil
+        var alert: UInt8? = nil
+        let expected: RelayRecord?
+        var testDescription: String { "\(decision) \(event ?? "-") \(alert.map(String.init) ?? "-")" }
+    }
+
+    static let facts: [FactsRow] = [
+        FactsRow(decision: "terminated", alert: 48, expected: .refused(alert: 48)),
+        FactsRow(decision: "terminated", event: "closed", alert: 42, expected: .refused(alert: 42)),
+        FactsRow(decision: "terminated", event: "closed", expected: nil),
+        FactsRow(decision: "terminated", event: "phoneClosedAfterHandshake", expected: .closedAfterHandshake),
+        FactsRow(decision: "terminated", event: "phoneClosingAlertDuringHandshake", alert: 0, expected: .closedDuringHandshake),
+        FactsRow(decision: "terminated", event: "upstreamUnreachable", expected: .relayFailed),
+        FactsRow(decision: "spliced.hostRemembered", expected: .spliced(.hostRemembered)),
+        FactsRow(decision: "spliced.noServerName", expected: .spliced(.noServerName)),
+        FactsRow(decision: "spliced.somethingNew", expected: nil),
+        FactsRow(decision: "terminated", event: "somethingNew", alert: 48, expected: nil),
+        FactsRow(decision: "undecided", expected: nil),
+    ]
+
+    @Test("The relay's facts in flow_relay are read with the flow as its record", arguments: facts)
+    func relayFactsAreTheFlowsRecord(_ row: FactsRow) throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let state = udpFlow(port: 443, at: at(1))
+        let rows = try store.write(HistoryBatch(
+            flows: [FlowUpsert(handle: 1, rowID: nil, state: state)],
+            relayFacts: [RelayFactsRecord(flow: 1, facts: RelayFlowFacts(decision: row.decision, event: row.event, alert: row.alert))]),
+            captureSession: capture.id)
+        let id = try #require(rows[1])
+        #expect(try store.flow(id: id)?.relay == row.expected)
+    }
+
+    @Test("A flow the relay never saw has no record")
+    func noFactsNoRecord() throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let id = try store.insert([udpFlow(port: 443, at: at(1))], captureSession: capture.id)[0]
+        #expect(try store.flow(id: id)?.relay == nil)
+    }
+}

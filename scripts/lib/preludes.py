@@ -1,0 +1,163 @@
+"""Small servers that start TLS after a cleartext prelude, for the wire lab: enough of each
+protocol that `openssl s_client -starttls PROTOCOL` (or curl through a proxy) gets to its TLS
+handshake, and nothing more. Each serves one connection at a time until killed.
+
+    preludes.py smtp|imap|pop3|ftp|postgres|mysql PORT CERTIFICATE KEY
+    preludes.py connect PORT TARGET_PORT        an HTTP CONNECT proxy to 127.0.0.1:TARGET_PORT
+"""
+
+import socket
+import ssl
+import struct
+import sys
+import threading
+
+
+def read_line(connection):
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = connection.recv(1)
+        if not byte:
+            raise ConnectionError("closed before the line ended")
+        line += byte
+    return line
+
+
+def smtp(connection):
+    connection.sendall(b"220 wire.test ESMTP ready\r\n")
+    while True:
+        line = read_line(connection).strip().upper()
+        if line.startswith(b"EHLO") or line.startswith(b"HELO"):
+            connection.sendall(b"250-wire.test\r\n250 STARTTLS\r\n")
+        elif line == b"STARTTLS":
+            connection.sendall(b"220 2.0.0 Ready to start TLS\r\n")
+            return
+        else:
+            connection.sendall(b"502 5.5.2 Not implemented\r\n")
+
+
+def imap(connection):
+    connection.sendall(b"* OK [CAPABILITY IMAP4rev1 STARTTLS] wire.test ready\r\n")
+    while True:
+        tag, _, command = read_line(connection).strip().partition(b" ")
+        if command.upper() == b"CAPABILITY":
+            connection.sendall(b"* CAPABILITY IMAP4rev1 STARTTLS\r\n" + tag + b" OK done\r\n")
+        elif command.upper() == b"STARTTLS":
+            connection.sendall(tag + b" OK Begin TLS negotiation now\r\n")
+            return
+        else:
+            connection.sendall(tag + b" BAD unknown\r\n")
+
+
+def pop3(connection):
+    connection.sendall(b"+OK wire.test ready\r\n")
+    while True:
+        line = read_line(connection).strip().upper()
+        if line == b"CAPA":
+            connection.sendall(b"+OK\r\nSTLS\r\n.\r\n")
+        elif line == b"STLS":
+            connection.sendall(b"+OK Begin TLS\r\n")
+            return
+        else:
+            connection.sendall(b"-ERR unknown\r\n")
+
+
+def ftp(connection):
+    connection.sendall(b"220 wire.test FTP ready\r\n")
+    while True:
+        line = read_line(connection).strip().upper()
+        if line in (b"AUTH TLS", b"AUTH SSL"):
+            connection.sendall(b"234 AUTH TLS successful\r\n")
+            return
+        if line == b"FEAT":
+            connection.sendall(b"211-Features:\r\n AUTH TLS\r\n211 End\r\n")
+        else:
+            connection.sendall(b"502 unknown\r\n")
+
+
+def postgres(connection):
+    request = b""
+    while len(request) < 8:
+        request += connection.recv(8 - len(request))
+    if request != struct.pack("!II", 8, 80877103):
+        raise ConnectionError("not an SSLRequest")
+    connection.sendall(b"S")
+
+
+def mysql(connection):
+    # Protocol::HandshakeV10, capabilities with CLIENT_SSL (0x800) and CLIENT_PROTOCOL_41 (0x200).
+    capabilities = 0x0000_8A00 | 0x0008_0000
+    greeting = (b"\x0a" + b"8.0.0-wire\x00" + struct.pack("<I", 1) + b"abcdefgh\x00"
+                + struct.pack("<H", capabilities & 0xFFFF) + b"\x21" + struct.pack("<H", 2)
+                + struct.pack("<H", capabilities >> 16) + b"\x15" + b"\x00" * 10 + b"ijklmnopqrst\x00"
+                + b"mysql_native_password\x00")
+    connection.sendall(struct.pack("<I", len(greeting))[:3] + b"\x00" + greeting)
+    header = connection.recv(4, socket.MSG_WAITALL)
+    length = header[0] | header[1] << 8 | header[2] << 16
+    connection.recv(length, socket.MSG_WAITALL)
+
+
+PRELUDES = {"smtp": smtp, "imap": imap, "pop3": pop3, "ftp": ftp, "postgres": postgres, "mysql": mysql}
+
+
+def serve_tls(kind, port, certificate, key):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    listener = socket.create_server(("127.0.0.1", port))
+    while True:
+        connection, _ = listener.accept()
+        try:
+            PRELUDES[kind](connection)
+            with context.wrap_socket(connection, server_side=True) as tls:
+                tls.sendall(b"wire lab\r\n")
+                tls.recv(1024)
+        except (OSError, ConnectionError, ssl.SSLError):
+            connection.close()
+
+
+def pipe(source, destination):
+    try:
+        while data := source.recv(65536):
+            destination.sendall(data)
+    except OSError:
+        pass
+    finally:
+        destination.close()
+
+
+def serve_connect(port, target_port):
+    listener = socket.create_server(("127.0.0.1", port))
+    while True:
+        connection, _ = listener.accept()
+        try:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    raise ConnectionError("closed in the request")
+                request += chunk
+            if not request.startswith(b"CONNECT "):
+                connection.sendall(b"HTTP/1.1 405 Method Not Allowed\r\n\r\n")
+                connection.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", target_port))
+            connection.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            threading.Thread(target=pipe, args=(upstream, connection), daemon=True).start()
+            threading.Thread(target=pipe, args=(connection, upstream), daemon=True).start()
+        except (OSError, ConnectionError):
+            connection.close()
+
+
+def main(arguments):
+    if len(arguments) == 4 and arguments[0] in PRELUDES:
+        serve_tls(arguments[0], int(arguments[1]), arguments[2], arguments[3])
+    elif len(arguments) == 3 and arguments[0] == "connect":
+        serve_connect(int(arguments[1]), int(arguments[2]))
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
