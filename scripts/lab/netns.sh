@@ -80,8 +80,7 @@ lab_wireguard_up() {
   ip -n "$GATEWAY" addr add 10.99.0.1/24 dev g0
   # The gateway as scripts/install sets it up, with its interface and files in this run's folder.
   wg_make_gateway_key "$keys"
-  (umask 077; printf 'INTERFACE=%q\nCONFIG=%q\nPORT=51820\nENDPOINT=10.99.0.1:51820\nNETWORKS=%q\nDNS=10.77.0.1\n' \
-    "$WG_GATEWAY" "$keys/wg0.conf" "10.77.0.0/24 fd77::/64" >"$keys/gateway.env")
+  wg_gateway_env "$keys" "$WG_GATEWAY" "$keys/wg0.conf" 51820 10.99.0.1:51820 10.77.0.1 10.77.0.0/24 fd77::/64
   (umask 077; wg_gateway_config "$keys" 51820 10.77.0.0/24 fd77::/64 >"$keys/wg0.conf")
   in_gateway wireguard-go "$WG_GATEWAY" >/dev/null 2>&1 || return 1
   in_gateway wg setconf "$WG_GATEWAY" <(wg-quick strip "$keys/wg0.conf") || return 1

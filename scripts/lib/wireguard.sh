@@ -41,6 +41,15 @@ wg_make_gateway_key() {
   fi
 }
 
+# What tunnelvision-phone reads of the gateway, to KEYS/gateway.env: KEYS INTERFACE CONFIG PORT
+# ENDPOINT DNS NETWORK….
+wg_gateway_env() {
+  local keys=$1 interface=$2 config=$3 port=$4 endpoint=$5 dns=$6
+  shift 6
+  (umask 077; printf 'INTERFACE=%q\nCONFIG=%q\nPORT=%q\nENDPOINT=%q\nNETWORKS=%q\nDNS=%q\n' \
+    "$interface" "$config" "$port" "$endpoint" "$*" "$dns" >"$keys/gateway.env")
+}
+
 # The phones there are, one name a line, in the order of their numbers.
 wg_phones() {
   local keys=$1 folder
