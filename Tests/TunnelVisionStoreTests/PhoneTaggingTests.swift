@@ -85,6 +85,20 @@ let phoneB = Phone(
         #expect(try lab.store.openAuditSession(phone: "iphone")?.id == b.id)
     }
 
+    /// The relay asks which recording a connection belongs to before the flow is written: the
+    /// answer is the one tagging gives that connection's flow.
+    @Test func theRecordingOfAConnectionIsTheOneItsFlowIsTaggedWith() throws {
+        let lab = try Lab()
+        let a = try lab.start(phoneA), b = try lab.start(phoneB)
+        for (client, port, expected) in [("10.77.0.2", 41000, a.id), ("fd77::3", 41001, b.id), ("10.77.0.1", 41002, nil)]
+            as [(String, UInt16, Int64?)] {
+            #expect(try lab.store.openAuditSession(client: IPAddress(client)!)?.id == expected)
+            #expect(try lab.tag(of: lab.write(from: client, port: port)) == expected)
+        }
+        _ = try lab.store.endAuditSession(id: a.id, at: at(3))
+        #expect(try lab.store.openAuditSession(client: IPAddress("10.77.0.2")!) == nil)
+    }
+
     @Test func anUntaggedFlowOfAPhoneIsTaggedWhenWrittenAgainDuringItsRecording() throws {
         let lab = try Lab()
         let id = try lab.write(from: "10.77.0.2", port: 40000)
