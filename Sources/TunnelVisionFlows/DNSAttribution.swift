@@ -1,9 +1,10 @@
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// Which names DNS recently gave each address: the map a new flow's remote address is looked up
-/// in. A pair lives for the shortest TTL on its answer's path, clamped to 60 s … 1 day; at most
-/// four names per address and 2048 pairs are kept.
+/// Which names DNS recently gave each address, per phone: the map a new flow's remote address is
+/// looked up in, among the answers that flow's own client received, so that one phone's lookups
+/// never name another phone's flows. A pair lives for the shortest TTL on its answer's path, clamped to 60 s … 1 day; at most
+/// four names per address and client, and 2048 pairs in all, are kept.
 struct DNSAttribution {
     static let minimumLifeNanoseconds: Int64 = 60 * 1_000_000_000
     static let maximumLifeNanoseconds: Int64 = 24 * 60 * 60 * 1_000_000_000
@@ -16,7 +17,13 @@ struct DNSAttribution {
         var expiresAt: Int64
     }
 
-    private var namesByAddress: [IPAddress: [Pair]] = [:]
+    /// An answered address as one client (the phone's address on the flow) learnt it.
+    struct Key: Hashable {
+        let client: IPAddress
+        let address: IPAddress
+    }
+
+    private var namesByAddress: [Key: [Pair]] = [:]
     private var pairCount = 0
 
     /// The query name as stored: case-folded, and only if it is a valid exact domain name.
@@ -25,8 +32,9 @@ struct DNSAttribution {
         return pattern.name
     }
 
-    mutating func record(name: String, address: IPAddress, ttl: UInt32, at now: Int64) {
+    mutating func record(name: String, address: IPAddress, answeredTo client: IPAddress, ttl: UInt32, at now: Int64) {
         let life = min(max(Int64(ttl) * 1_000_000_000, Self.minimumLifeNanoseconds), Self.maximumLifeNanoseconds)
+        let address = Key(client: client, address: address)
         var pairs = namesByAddress[address] ?? []
         let before = pairs.count
         pairs.removeAll { $0.expiresAt <= now }
@@ -44,10 +52,10 @@ struct DNSAttribution {
         if pairCount > Self.maximumPairs { shed(at: now) }
     }
 
-    /// The latest live name of the address (ties: the smaller string) and the other live ones,
-    /// newest first.
-    func resolvedName(for address: IPAddress, at now: Int64) -> ResolvedName? {
-        guard let pairs = namesByAddress[address] else { return nil }
+    /// The latest live name the client was given for the address (ties: the smaller string) and
+    /// the other live ones, newest first.
+    func resolvedName(for address: IPAddress, askedBy client: IPAddress, at now: Int64) -> ResolvedName? {
+        guard let pairs = namesByAddress[Key(client: client, address: address)] else { return nil }
         let live = pairs.filter { $0.expiresAt > now }.sorted { lhs, rhs in
             lhs.answeredAt != rhs.answeredAt ? lhs.answeredAt > rhs.answeredAt : lhs.name < rhs.name
         }

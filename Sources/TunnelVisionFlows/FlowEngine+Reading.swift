@@ -134,8 +134,9 @@ extension FlowEngine {
     private mutating func ingest(_ response: DNSResponse, slot: Int, at now: Int64) {
         statistics.dnsResponses += 1
         guard let name = DNSAttribution.storableName(response.queryName) else { return }
+        let client = table[slot].client.address
         for answer in response.answers {
-            attribution.record(name: name, address: answer.address, ttl: answer.ttl, at: now)
+            attribution.record(name: name, address: answer.address, answeredTo: client, ttl: answer.ttl, at: now)
             pending.dnsAnswers.append(DNSAnswerRecord(
                 timestampNanoseconds: now, queryName: name, address: answer.address, ttl: answer.ttl,
                 flow: table[slot].handle

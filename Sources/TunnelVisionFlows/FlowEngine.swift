@@ -134,7 +134,7 @@ public struct FlowEngine {
         let state = FlowState(
             key: key, firstSeen: seen, lastSeen: seen,
             tlsStatus: .born(proto: key.proto, remotePort: remote.port),
-            resolvedName: attribution.resolvedName(for: remote.address, at: now)
+            resolvedName: attribution.resolvedName(for: remote.address, askedBy: client.address, at: now)
         )
         var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
                             lastSeenNanoseconds: now)

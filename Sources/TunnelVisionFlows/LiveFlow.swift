@@ -33,7 +33,7 @@ struct LiveFlow {
     var remote: Endpoint { clientIsEndpointA ? state.key.endpointB : state.key.endpointA }
 
     /// The flow as the store should now hold it.
-    var upsert: FlowUpsert { FlowUpsert(handle: handle, rowID: rowID, state: state) }
+    var upsert: FlowUpsert { FlowUpsert(handle: handle, rowID: rowID, state: state, client: client.address) }
 }
 
 /// How far a TCP connection has come: its ends' SYNs and FINs, a reset.

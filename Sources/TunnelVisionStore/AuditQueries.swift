@@ -7,7 +7,7 @@ enum AuditQueries {
     static let sessionColumns = """
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
         inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
-        validation_ca_fingerprint, gateway_resolvers
+        validation_ca_fingerprint, gateway_resolvers, phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -38,16 +38,47 @@ enum AuditQueries {
             .rows(readSession)
     }
 
-    static func openSessionID(db: SQLiteConnection) throws -> Int64? {
-        try db.statement("SELECT id FROM audit_sessions WHERE ended_at IS NULL").firstRow { $0.int64(0) }
+    /// Every open session, oldest first: one per phone, or one of the whole tap.
+    static func openSessions(db: SQLiteConnection) throws -> [AuditSession] {
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL ORDER BY started_at, id")
+            .rows(readSession)
+            .compactMap { $0 }
     }
 
+    /// The only open session; nil when none is, or when several are (ask `openSessions`).
     static func openSession(db: SQLiteConnection) throws -> AuditSession? {
-        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL").firstRow(readSession)
+        let open = try openSessions(db: db)
+        return open.count == 1 ? open[0] : nil
+    }
+
+    static func openSession(phone: String, db: SQLiteConnection) throws -> AuditSession? {
+        try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL AND phone_name = ?")
+            .bind(.text(phone))
+            .firstRow(readSession) ?? nil
+    }
+
+    /// Which open recording a flow of the phone end CLIENT (an SQL expression) belongs to: its
+    /// phone's, or a recording of the whole tap. Tagging and the relay both read it.
+    static func openRecordingCondition(client: String) -> String {
+        "ended_at IS NULL AND (phone_name IS NULL OR phone_ipv4 = \(client) OR phone_ipv6 = \(client))"
+    }
+
+    static func openSession(client: IPAddress, db: SQLiteConnection) throws -> AuditSession? {
+        try db.statement(
+            "SELECT \(sessionColumns) FROM audit_sessions WHERE \(openRecordingCondition(client: "?1")) ORDER BY id LIMIT 1")
+            .bind(.text(client.description))
+            .firstRow(readSession) ?? nil
+    }
+
+    static func recordings(db: SQLiteConnection) throws -> [AuditRecording] {
+        try openSessions(db: db).compactMap { try recording(of: $0, db: db) }
     }
 
     static func recording(db: SQLiteConnection) throws -> AuditRecording? {
-        guard let session = try openSession(db: db) else { return nil }
+        try openSession(db: db).flatMap { try recording(of: $0, db: db) }
+    }
+
+    static func recording(of session: AuditSession, db: SQLiteConnection) throws -> AuditRecording? {
         let name = try db.statement("SELECT name FROM audit_projects WHERE id = ?")
             .bind(.integer(session.projectID))
             .firstRow { $0.text(0) }
@@ -117,7 +148,15 @@ enum AuditQueries {
                 mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14)),
             gatewayResolvers: resolvers,
             startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
-            validationIssuerFingerprint: row.textOrNil(16))
+            validationIssuerFingerprint: row.textOrNil(16), phone: readSessionPhone(row))
+    }
+
+    /// The phone a session copied at its start; nil for a session of the whole tap.
+    private static func readSessionPhone(_ row: Row) -> Phone? {
+        guard let name = row.textOrNil(18), let ipv4 = row.textOrNil(19).flatMap(IPAddress.init),
+              let ipv6 = row.textOrNil(20).flatMap(IPAddress.init) else { return nil }
+        return Phone(name: name, ipv4: ipv4, ipv6: ipv6, publicKey: row.textOrNil(21) ?? "",
+                     keyFingerprint: row.textOrNil(22) ?? "")
     }
 }
 
@@ -125,6 +164,10 @@ extension HistorySnapshot {
     public func auditProjects() throws -> [AuditProject] { try AuditQueries.projects(db: db) }
     public func auditProject(id: Int64) throws -> AuditProject? { try AuditQueries.project(id: id, db: db) }
     public func openAuditSession() throws -> AuditSession? { try AuditQueries.openSession(db: db) }
+    public func openAuditSessions() throws -> [AuditSession] { try AuditQueries.openSessions(db: db) }
+    public func openAuditSession(phone: String) throws -> AuditSession? { try AuditQueries.openSession(phone: phone, db: db) }
+    public func openAuditSession(client: IPAddress) throws -> AuditSession? { try AuditQueries.openSession(client: client, db: db) }
+    public func auditRecordings() throws -> [AuditRecording] { try AuditQueries.recordings(db: db) }
     public func auditSession(id: Int64) throws -> AuditSession? { try AuditQueries.session(id: id, db: db) }
     public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
         try AuditQueries.sessions(forProject: projectID, db: db)

@@ -49,19 +49,36 @@ enum FlowColumns {
     /// The change marker a written row takes (issue 17): above every other, read off the index.
     static let nextChange = "(SELECT IFNULL(MAX(changed), 0) + 1 FROM flows)"
 
-    /// `?1` is the capture session; the columns follow from `?2`. The audit session is read in
-    /// the same statement: whatever is open when the flow is first written tags it.
+    /// The recording a flow joins, read in the statement that writes it: the one open for the
+    /// phone whose address is the flow's client end, or a recording of the whole tap (which the
+    /// store never lets stand beside a phone's). After the columns come the client address
+    /// (`?C`, NULL when unknown) and whether tagging is allowed at all (`?T`).
+    private static let openRecordingSQL: String = {
+        let client = "?\(all.count + 2)", allowed = "?\(all.count + 3)"
+        return """
+            (SELECT id FROM audit_sessions WHERE \(allowed) AND \(AuditQueries.openRecordingCondition(client: client))
+                ORDER BY id LIMIT 1)
+            """
+    }()
+
+    /// The values `openRecordingSQL` reads, after those of `all`.
+    static func taggingValues(_ upsert: FlowUpsert, _ tagging: RecordingTagging) -> [SQLValue] {
+        [.optionalText(upsert.client?.description), .bool(tagging == .openRecordings)]
+    }
+
+    /// `?1` is the capture session; the columns follow from `?2`, then the tagging values.
+    /// Whatever recording is open for the flow's phone when it is first written tags it.
     static let insertSQL: String = {
         let names = all.map(\.name).joined(separator: ", ")
         let values = all.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
         return """
             INSERT INTO flows (session, \(names), audit_session_id, changed)
-            VALUES (?1, \(values), (SELECT id FROM audit_sessions WHERE ended_at IS NULL), \(nextChange))
+            VALUES (?1, \(values), \(openRecordingSQL), \(nextChange))
             """
     }()
 
     /// `?1` is the row id. A tag, once set, never changes; an untagged flow flushed again while
-    /// a session is open is tagged then.
+    /// its phone's recording is open is tagged then.
     static let updateSQL: String = {
         let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0 + 2) })
         let sets: [String] = all.enumerated().compactMap { offset, column in
@@ -81,7 +98,7 @@ enum FlowColumns {
         }
         return """
             UPDATE flows SET \(sets.joined(separator: ", ")),
-                audit_session_id = COALESCE(audit_session_id, (SELECT id FROM audit_sessions WHERE ended_at IS NULL)),
+                audit_session_id = COALESCE(audit_session_id, \(openRecordingSQL)),
                 changed = \(nextChange)
             WHERE id = ?1
             """

@@ -52,13 +52,14 @@ extension FlowStore {
             guard try AuditQueries.projectExists(draft.projectID, db: db) else {
                 throw AuditStoreError.projectNotFound(draft.projectID)
             }
-            if let open = try AuditQueries.openSessionID(db: db) { throw AuditStoreError.sessionAlreadyOpen(open) }
+            if let open = try Self.sessionInTheWay(of: draft.phone, db: db) { throw AuditStoreError.sessionAlreadyOpen(open) }
             let release = draft.kind.release
+            let phone = draft.phone
             try db.statement("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
                     tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped,
-                    inspection_mode, gateway_resolvers)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+                    inspection_mode, gateway_resolvers, phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
@@ -68,10 +69,21 @@ extension FlowStore {
                     .bool(draft.inspection.caTrusted), .date(date), .text(draft.notes),
                     .optionalText(draft.inspection.caFingerprint), .bool(draft.inspection.quicDropped),
                     .integer(AuditSerialization.code(of: draft.inspection.mode).rawValue),
-                    .text(AuditSerialization.text(ofResolvers: draft.gatewayResolvers)))
+                    .text(AuditSerialization.text(ofResolvers: draft.gatewayResolvers)),
+                    .optionalText(phone?.name), .optionalText(phone?.ipv4.description), .optionalText(phone?.ipv6.description),
+                    .optionalText(phone?.publicKey), .optionalText(phone?.keyFingerprint))
                 .run()
             return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!
         }
+    }
+
+    /// A phone's recording waits for that phone's to end; a recording of the whole tap waits for
+    /// every other, and every other waits for it. (The unique index holds the per-phone rule
+    /// against a racing process; this transaction's write lock holds the rest.)
+    private static func sessionInTheWay(of phone: Phone?, db: SQLiteConnection) throws -> Int64? {
+        let open = try AuditQueries.openSessions(db: db)
+        guard let phone else { return open.first?.id }
+        return open.first { $0.phone == nil || $0.phone?.name == phone.name }?.id
     }
 
     /// The fingerprint of the CA the relay made for this recording alone: the first one stays,
@@ -104,8 +116,27 @@ extension FlowStore {
         }
     }
 
+    /// The only open session: nil when none is open or when several phones are being recorded.
     public func openAuditSession() throws -> AuditSession? {
         try reading { try $0.openAuditSession() }
+    }
+
+    /// Every open session, oldest first.
+    public func openAuditSessions() throws -> [AuditSession] {
+        try reading { try $0.openAuditSessions() }
+    }
+
+    public func openAuditSession(phone: String) throws -> AuditSession? {
+        try reading { try $0.openAuditSession(phone: phone) }
+    }
+
+    /// The recording a connection from CLIENT belongs to, by the rule tagging follows.
+    public func openAuditSession(client: IPAddress) throws -> AuditSession? {
+        try reading { try $0.openAuditSession(client: client) }
+    }
+
+    public func auditRecordings() throws -> [AuditRecording] {
+        try reading { try $0.auditRecordings() }
     }
 
     public func auditSession(id: Int64) throws -> AuditSession? {
@@ -126,11 +157,17 @@ extension FlowStore {
     }
 
     /// Reads the open session and places the marker in one write transaction, so that a
-    /// session ended by another process in between can never receive it.
-    public func addMarkerToOpenSession(_ kind: SessionMarkerKind, at date: Date) throws -> OpenSessionMarkerOutcome {
+    /// session ended by another process in between can never receive it. With a phone named, its
+    /// recording is the one; without, the only one open, and nothing when several are.
+    public func addMarkerToOpenSession(
+        _ kind: SessionMarkerKind, phone: String? = nil, at date: Date
+    ) throws -> OpenSessionMarkerOutcome {
         let kind = try Self.validMarker(kind)
         return try write { db in
-            guard let recording = try AuditQueries.recording(db: db) else { return .noOpenSession }
+            let recordings = try AuditQueries.recordings(db: db)
+            let candidates = phone.map { name in recordings.filter { $0.session.phone?.name == name } } ?? recordings
+            guard let recording = candidates.first else { return .noOpenSession }
+            guard candidates.count == 1 else { return .severalOpen(candidates) }
             let marker = try Self.insertMarker(kind, into: recording.session, at: date, db: db)
             return .placed(marker, in: recording)
         }

@@ -62,10 +62,12 @@ extension FlowStore {
     }
 
     /// Writes one batch in one transaction: flows first (inserted or updated, each tagged with
-    /// the audit session open at that moment), then their packets and DNS answers. Returns the
-    /// rows given to flows that had none.
+    /// the recording open at that moment for the phone at its client end), then their packets and
+    /// DNS answers. Returns the rows given to flows that had none.
     @discardableResult
-    public func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64] {
+    public func write(
+        _ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging = .openRecordings
+    ) throws -> [FlowHandle: Int64] {
         guard !batch.isEmpty else { return [:] }
         return try write { db in
             var rows: [FlowHandle: Int64] = [:]
@@ -73,7 +75,7 @@ extension FlowStore {
             let update = try db.statement(FlowColumns.updateSQL)
             let insert = try db.statement(FlowColumns.insertSQL)
             for upsert in batch.flows {
-                let values = FlowColumns.values(of: upsert.state)
+                let values = FlowColumns.values(of: upsert.state) + FlowColumns.taggingValues(upsert, tagging)
                 if let rowID = upsert.rowID {
                     update.reset()
                     try update.bind([.integer(rowID)] + values).run()

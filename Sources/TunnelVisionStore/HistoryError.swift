@@ -1,3 +1,5 @@
+import TunnelVisionModel
+
 /// The history did not answer: the database could not be opened, read or written.
 /// Nothing here is a rule the user broke; each case says what to look at.
 public enum HistoryError: Error, Sendable, Hashable {
@@ -35,4 +37,17 @@ public enum AuditStoreError: Error, Sendable, Equatable {
     /// An end or a marker dated before the session began.
     case dateBeforeSessionStart
     case emptyMarkerLabel
+}
+
+/// A rule about phones the caller can act on.
+public enum PhoneStoreError: Error, Sendable, Equatable {
+    case emptyName
+    case nameTaken(String)
+    /// Another phone already has this address or key.
+    case addressTaken(IPAddress, by: String)
+    case keyTaken(by: String)
+    case notFound(String)
+    case wrongFamily(IPAddress)
+    /// A phone being recorded is not removed: its recording would lose its addresses' meaning.
+    case recording(String, session: Int64)
 }

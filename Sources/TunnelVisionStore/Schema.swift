@@ -194,5 +194,26 @@ enum Schema {
         UPDATE flows SET changed = id;
         CREATE INDEX flows_changed ON flows (changed);
         """,
+        // 10 (issue 14): the gateway's phones, and a recording that belongs to one. A session keeps
+        // its phone's name, addresses and key as they were at its start, so that removing the
+        // phone later changes no recording. One open recording per phone; a session of no phone
+        // (the whole tap, and every session from before phones) counts as one more "phone".
+        """
+        CREATE TABLE phones (
+            name TEXT PRIMARY KEY,
+            ipv4 TEXT NOT NULL UNIQUE,
+            ipv6 TEXT NOT NULL UNIQUE,
+            public_key TEXT NOT NULL UNIQUE,
+            key_fingerprint TEXT NOT NULL,
+            added_at INTEGER NOT NULL
+        );
+        ALTER TABLE audit_sessions ADD COLUMN phone_name TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN phone_ipv4 TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN phone_ipv6 TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN phone_public_key TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN phone_key_fingerprint TEXT;
+        DROP INDEX audit_sessions_single_open;
+        CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;
+        """,
     ]
 }

@@ -24,11 +24,13 @@ func draft(project: Int64) -> AuditSessionDraft {
 
 switch arguments[1] {
 case "start-session":
-    // Waits for the go file so that both racers start together.
+    // Waits for the go file so that both racers start together; a fifth word names the phone.
     let go = arguments[4]
+    var request = draft(project: Int64(arguments[3])!)
+    if arguments.count > 5 { request.phone = try! store.phone(named: arguments[5])?.phone }
     while !FileManager.default.fileExists(atPath: go) { usleep(200) }
     do {
-        let session = try store.startAuditSession(draft(project: Int64(arguments[3])!), at: Date())
+        let session = try store.startAuditSession(request, at: Date())
         print("started \(session.id)")
     } catch AuditStoreError.sessionAlreadyOpen(let id) {
         print("alreadyOpen \(id)")

@@ -11,7 +11,7 @@ import TunnelVisionWire
     static let second: Int64 = 1_000_000_000
     static let start: Int64 = 1_700_000_000 * second
 
-    static func answer(_ name: String, ttl: UInt32, id: UInt16) -> [UInt8] {
+    static func answer(_ name: String, ttl: UInt32, id: UInt16, to receiver: IPAddress = phone.address) -> [UInt8] {
         let encoded: [UInt8] = name.split(separator: ".").flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) } + [0]
         var message: [UInt8] = []
         message.appendBigEndian(id)
@@ -22,7 +22,7 @@ import TunnelVisionWire
         message.appendBigEndian(ttl)
         message += [0, 4]
         message += address.bytes
-        let client = Endpoint(address: phone.address, port: 40000 + id)
+        let client = Endpoint(address: receiver, port: 40000 + id)
         return PacketBuilder.udp(from: resolver, to: client, payload: message)
     }
 
@@ -66,5 +66,30 @@ import TunnelVisionWire
             engine.process(packet: $0, linkType: .raw, timestampNanoseconds: Self.start)
         }
         #expect(engine.takeBatch(now: Self.start).dnsAnswers.isEmpty)
+    }
+
+    /// Two phones behind one gateway: a name reaches only the flows of the phone that received it.
+    @Test func anAnswerNamesOnlyTheFlowsOfThePhoneThatReceivedIt() {
+        let other = IPAddress("10.6.0.3")!
+        var engine = FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: [IPNetwork("10.6.0.0/24")!]))
+        Self.answer("shared.example", ttl: 300, id: 1).withUnsafeBytes {
+            engine.process(packet: $0, linkType: .raw, timestampNanoseconds: Self.start)
+        }
+        Self.answer("shared.example", ttl: 300, id: 2, to: other).withUnsafeBytes {
+            engine.process(packet: $0, linkType: .raw, timestampNanoseconds: Self.start)
+        }
+        Self.answer("only-other.example", ttl: 300, id: 3, to: other).withUnsafeBytes {
+            engine.process(packet: $0, linkType: .raw, timestampNanoseconds: Self.start + Self.second)
+        }
+        for client in [Self.phone.address, other] {
+            let syn = PacketBuilder.tcp(
+                from: Endpoint(address: client, port: 41000), to: Endpoint(address: Self.address, port: 443), sequence: 1, flags: .syn)
+            syn.withUnsafeBytes { engine.process(packet: $0, linkType: .raw, timestampNanoseconds: Self.start + 2 * Self.second) }
+        }
+        let names = Dictionary(uniqueKeysWithValues: engine.takeBatch(now: Self.start + 2 * Self.second).flows
+            .filter { $0.state.key.proto == .tcp }
+            .map { ($0.client, $0.state.resolvedName) })
+        #expect(names[Self.phone.address] == ResolvedName(name: "shared.example"))
+        #expect(names[other] == ResolvedName(name: "only-other.example", otherNames: ["shared.example"]))
     }
 }

@@ -46,6 +46,29 @@ import TunnelVisionModel
         }
     }
 
+    /// Per phone: two racers for one phone leave one winner; racers for two phones both win.
+    @Test func theRaceToStartIsWonOncePerPhone() throws {
+        for _ in 0..<3 {
+            let db = TemporaryDatabase()
+            let store = try db.open()
+            let project = try store.createAuditProject(projectDraft(), at: at(0))
+            try store.addPhone(phoneA, at: at(0))
+            try store.addPhone(phoneB, at: at(0))
+            let go = db.folder.appendingPathComponent("go").path
+            let racers = try ["pixel", "pixel", "iphone", "iphone"].map { phone in
+                try Self.launch(["start-session", db.path, "\(project.id)", go, phone])
+            }
+            usleep(300_000)
+            FileManager.default.createFile(atPath: go, contents: nil)
+            let answers = racers.map(Self.finish)
+            let pixel = try #require(try store.openAuditSession(phone: "pixel"))
+            let iphone = try #require(try store.openAuditSession(phone: "iphone"))
+            #expect(Array(answers[0...1]).sorted() == ["alreadyOpen \(pixel.id)", "started \(pixel.id)"])
+            #expect(Array(answers[2...3]).sorted() == ["alreadyOpen \(iphone.id)", "started \(iphone.id)"])
+            #expect(try store.openAuditSessions().count == 2)
+        }
+    }
+
     @Test func aWriterInOneProcessTagsExactlyWhatTheOtherRecords() throws {
         let db = TemporaryDatabase()
         let store = try db.open()

@@ -28,7 +28,10 @@ import TunnelVisionModel
             // issue 13: what the relay presents, and the recording's own CA.
             "inspection_mode", "validation_ca_fingerprint",
             "gateway_resolvers",
+            // issue 14: the phone the recording belongs to, as it was at the start.
+            "phone_name", "phone_ipv4", "phone_ipv6", "phone_public_key", "phone_key_fingerprint",
         ])
+        #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
         #expect(try columns("flow_relay", store) == [
             "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",
             "upstream_alpn", "key_log",
@@ -49,8 +52,10 @@ import TunnelVisionModel
             try db.statement("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").rows { ($0.text(0), $0.text(1)) }
         }
         let byName = Dictionary(uniqueKeysWithValues: sql)
-        #expect(byName["audit_sessions_single_open"] ==
-            "CREATE UNIQUE INDEX audit_sessions_single_open ON audit_sessions ((ended_at IS NULL)) WHERE ended_at IS NULL")
+        // Issue 14 replaced the single open session by one per phone.
+        #expect(byName["audit_sessions_single_open"] == nil)
+        #expect(byName["audit_sessions_open_per_phone"] ==
+            "CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL")
         #expect(byName["flows_audit_session"] == "CREATE INDEX flows_audit_session ON flows (audit_session_id, first_seen)")
         let unique = try store.access { db in
             try db.statement("SELECT \"unique\", partial FROM pragma_index_list('audit_allowlist')").rows { ($0.bool(0), $0.bool(1)) }

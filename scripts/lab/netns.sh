@@ -8,6 +8,9 @@
 # Source it, set LAB (a short prefix unique to the check), then call lab_up; lab_down runs on EXIT.
 
 LAB=${LAB:-tvlab}
+LAB_REPOSITORY=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The phones behind WireGuard are set up with the installer's own library (and tunnelvision-phone).
+source "$LAB_REPOSITORY/scripts/lib/wireguard.sh"
 PHONE=$LAB-phone GATEWAY=$LAB-gw SERVER=$LAB-srv
 SERVER4=198.51.100.2 SERVER6=2001:db8:100::2
 in_phone() { ip netns exec "$PHONE" "$@"; }
@@ -70,26 +73,69 @@ CONF
 # named after the lab, since wireguard-go's control sockets share one directory.
 WG_GATEWAY=${LAB}wg WG_PHONE=${LAB}wgp
 lab_wireguard_up() {
-  local work=$1
+  local work=$1 keys=$1/wireguard
   ip -n "$PHONE" addr flush dev p0
   ip -n "$GATEWAY" addr flush dev g0
   ip -n "$PHONE" addr add 10.99.0.2/24 dev p0
   ip -n "$GATEWAY" addr add 10.99.0.1/24 dev g0
-  (umask 077; wg genkey >"$work/phone.key"; wg genkey >"$work/gateway.key")
-  wg pubkey <"$work/phone.key" >"$work/phone.pub"
-  wg pubkey <"$work/gateway.key" >"$work/gateway.pub"
+  # The gateway as scripts/install sets it up, with its interface and files in this run's folder.
+  wg_make_gateway_key "$keys"
+  wg_gateway_env "$keys" "$WG_GATEWAY" "$keys/wg0.conf" 51820 10.99.0.1:51820 10.77.0.1 10.77.0.0/24 fd77::/64
+  (umask 077; wg_gateway_config "$keys" 51820 10.77.0.0/24 fd77::/64 >"$keys/wg0.conf")
   in_gateway wireguard-go "$WG_GATEWAY" >/dev/null 2>&1 || return 1
-  in_phone wireguard-go "$WG_PHONE" >/dev/null 2>&1 || return 1
-  in_gateway wg set "$WG_GATEWAY" listen-port 51820 private-key "$work/gateway.key" \
-    peer "$(cat "$work/phone.pub")" allowed-ips 10.77.0.2/32,fd77::2/128
-  in_phone wg set "$WG_PHONE" private-key "$work/phone.key" \
-    peer "$(cat "$work/gateway.pub")" endpoint 10.99.0.1:51820 allowed-ips 0.0.0.0/0,::/0 persistent-keepalive 5
+  in_gateway wg setconf "$WG_GATEWAY" <(wg-quick strip "$keys/wg0.conf") || return 1
   ip -n "$GATEWAY" addr add 10.77.0.1/24 dev "$WG_GATEWAY"
   ip -n "$GATEWAY" addr add fd77::1/64 dev "$WG_GATEWAY" nodad
-  ip -n "$PHONE" addr add 10.77.0.2/24 dev "$WG_PHONE"
-  ip -n "$PHONE" addr add fd77::2/64 dev "$WG_PHONE" nodad
   ip -n "$GATEWAY" link set "$WG_GATEWAY" up
-  ip -n "$PHONE" link set "$WG_PHONE" up
-  ip -n "$PHONE" route replace default dev "$WG_PHONE"
-  ip -n "$PHONE" -6 route replace default dev "$WG_PHONE"
+  lab_phone_add "$work" phone >/dev/null || return 1
+  lab_phone_up "$work" phone "$PHONE" "$WG_PHONE"
+}
+
+# Another phone behind the same gateway, added with tunnelvision-phone as NAME: namespace
+# NAMESPACE with a veth of its own to the gateway (q0 10.98.0.2 ── g2 10.98.0.1), its tunnel
+# interface IF. Prints what tunnelvision-phone printed. lab_other_phone_down NAMESPACE IF undoes it.
+lab_other_phone_up() {
+  local work=$1 name=$2 namespace=$3 interface=$4
+  ip netns add "$namespace" || return 1
+  ip -n "$namespace" link set lo up
+  ip netns exec "$namespace" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+  ip link add q0 netns "$namespace" type veth peer name g2 netns "$GATEWAY"
+  ip -n "$namespace" addr add 10.98.0.2/24 dev q0
+  ip -n "$GATEWAY" addr add 10.98.0.1/24 dev g2
+  ip -n "$namespace" link set q0 up
+  ip -n "$GATEWAY" link set g2 up
+  # The printed configuration's endpoint is the gateway's 10.99.0.1, reached over this veth.
+  ip -n "$namespace" route add 10.99.0.0/24 via 10.98.0.1
+  lab_phone_add "$work" "$name" || return 1
+  lab_phone_up "$work" "$name" "$namespace" "$interface"
+}
+
+lab_other_phone_down() {
+  local namespace=$1 interface=$2 pid
+  for pid in $(ip netns pids "$namespace" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+  ip netns del "$namespace" 2>/dev/null || true
+  rm -rf "/var/run/wireguard/$interface.sock" "/etc/netns/$namespace"
+}
+
+# tunnelvision-phone in the gateway namespace, on this run's files and history.
+lab_phone_command() {
+  local work=$1
+  shift
+  TV_WIREGUARD="$work/wireguard" TVCTL="$TVCTL" TUNNELVISION_DB="$work/history.sqlite" \
+    in_gateway "$LAB_REPOSITORY/scripts/phone" "$@"
+}
+lab_phone_add() { lab_phone_command "$1" add "$2"; }
+
+# Brings phone NAME up in NAMESPACE as interface IF with the configuration tunnelvision-phone
+# printed for it: its keys, its addresses, the gateway as its only route.
+lab_phone_up() {
+  local work=$1 name=$2 namespace=$3 interface=$4 conf=$1/wireguard/phones/$2.conf address
+  ip netns exec "$namespace" wireguard-go "$interface" >/dev/null 2>&1 || return 1
+  ip netns exec "$namespace" wg setconf "$interface" <(wg-quick strip "$conf") || return 1
+  for address in $(sed -n 's/^Address = //p' "$conf" | tr ',' ' '); do
+    ip -n "$namespace" addr add "$address" dev "$interface" nodad 2>/dev/null || ip -n "$namespace" addr add "$address" dev "$interface"
+  done
+  ip -n "$namespace" link set "$interface" up
+  ip -n "$namespace" route replace default dev "$interface"
+  ip -n "$namespace" -6 route replace default dev "$interface"
 }

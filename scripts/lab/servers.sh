@@ -44,6 +44,8 @@ NGINX
     -cert "$work/tls/old.lab.pem" -key "$work/tls/old.lab.key" -www </dev/null >"$work/old-tls.log" 2>&1 &
   local records=() resolver
   for name in "${!LAB_ADDRESS[@]}"; do records+=("--address=/$name/${LAB_ADDRESS[$name]}"); done
+  # A second name of tls13.lab's address, for checks where only one phone resolves it.
+  records+=("--address=/cdn.lab/${LAB_ADDRESS[tls13.lab]}")
   if [ "$where" = gateway ]; then
     resolver=10.77.0.1
     in_gateway dnsmasq --no-resolv --no-hosts --listen-address=$resolver --bind-interfaces --pid-file="$work/dnsmasq.pid" \

@@ -3,7 +3,9 @@
 #
 #   /usr/bin/tunnelvisiond, /usr/bin/tvctl
 #   /usr/lib/tunnelvision/gateway                  the tap's routing (scripts/gateway)
-#   /usr/lib/tunnelvision/wireguard, wireguard.sh  the phone's wg0 and resolver (scripts/wireguard)
+#   /usr/lib/tunnelvision/wireguard                the phones' wg0 and resolver (scripts/wireguard)
+#   /usr/sbin/tunnelvision-phone                   adds and removes phones (scripts/phone)
+#   /usr/lib/tunnelvision/wireguard.sh             their WireGuard library (scripts/lib/wireguard.sh)
 #   /usr/share/tunnelvision/catalogues/*.json      requirement catalogues
 #   /lib/systemd/system/tunnelvisiond.service
 #   /usr/lib/sysusers.d/tunnelvision.conf, /usr/lib/tmpfiles.d/tunnelvision.conf
@@ -35,10 +37,11 @@ layout_build() {
 layout_stage() {
   local destination=${1:?layout_stage needs a destination} binaries=${2:?layout_stage needs the build directory}
   local root=${destination%/}
-  install -d "$root/usr/bin" "$root/usr/lib/tunnelvision" "$root/usr/share/tunnelvision/catalogues" \
+  install -d "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib/tunnelvision" "$root/usr/share/tunnelvision/catalogues" \
     "$root/lib/systemd/system" "$root/usr/lib/sysusers.d" "$root/usr/lib/tmpfiles.d" "$root/etc/tunnelvision"
   install -m 0755 "$binaries/tunnelvisiond" "$binaries/tvctl" "$root/usr/bin/"
   install -m 0755 scripts/gateway "$root/usr/lib/tunnelvision/gateway"
+  install -m 0755 scripts/phone "$root/usr/sbin/tunnelvision-phone"
   install -m 0755 scripts/wireguard "$root/usr/lib/tunnelvision/wireguard"
   install -m 0644 scripts/lib/wireguard.sh "$root/usr/lib/tunnelvision/wireguard.sh"
   install -m 0644 Catalogues/*.json "$root/usr/share/tunnelvision/catalogues/"

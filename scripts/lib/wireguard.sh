@@ -1,6 +1,11 @@
-# The WireGuard side of the gateway, shared by scripts/install (a real wg0 and the phone's QR
-# code) and scripts/lib/lab.sh (the same two configurations between network namespaces).
-# The files are in wg-quick's format; `wg-quick strip FILE` gives what `wg setconf` takes.
+# The WireGuard side of the gateway and its phones, shared by scripts/install (a real wg0),
+# scripts/phone (tunnelvision-phone: add and remove a phone) and the lab (the same files between
+# network namespaces). The files are in wg-quick's format; `wg-quick strip FILE` gives what
+# `wg setconf` takes.
+#
+# KEYS holds the gateway's key and one folder per phone: KEYS/phones/NAME/ with its private key,
+# its preshared key and its host number N, which gives it the N-th address of every client
+# network (the gateway is 1). KEYS/phones/NAME.conf is the phone's own configuration.
 
 # The N-th address of a client network: 10.77.0.0/24 → 10.77.0.N, fd77::/64 → fd77::N.
 # Only networks written with their host part empty are accepted.
@@ -8,79 +13,144 @@ wg_host_address() {
   local network=$1 number=$2 base=${1%/*}
   case "$network" in
     *:*/*) [[ "$base" == *:: ]] || { echo "wireguard: write $network as PREFIX::/LENGTH" >&2; return 1; }
-           echo "$base$number" ;;
+           echo "$base$(printf '%x' "$number")" ;;
     */*)   [[ "$base" =~ ^[0-9]+\.[0-9]+\.[0-9]+\.0$ ]] || { echo "wireguard: write $network as A.B.C.0/LENGTH" >&2; return 1; }
            echo "${base%.*}.$number" ;;
     *)     echo "wireguard: $network has no /LENGTH" >&2; return 1 ;;
   esac
 }
 
-# Keys for the gateway and one phone in DIRECTORY, made once: a second run keeps them, so a
-# phone that scanned the code before stays paired.
-wg_make_keys() {
-  local directory=$1
-  install -d -m 0700 "$directory"
-  (
-    umask 077
-    [ -s "$directory/gateway.key" ] || wg genkey >"$directory/gateway.key"
-    [ -s "$directory/phone.key" ] || wg genkey >"$directory/phone.key"
-    [ -s "$directory/phone.psk" ] || wg genpsk >"$directory/phone.psk"
-  )
+# A phone's name: what tvctl --phone takes and a file name, so letters, digits, . _ - only.
+wg_valid_phone_name() {
+  [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$ ]] ||
+    { echo "wireguard: a phone's name is 1 to 32 letters, digits, '.', '_' or '-' (not '$1')" >&2; return 1; }
 }
 
-# The phone's address in NETWORK as a host route (10.77.0.2/32, fd77::2/128).
-wg_phone_route() {
-  local address
-  address=$(wg_host_address "$1" 2) || return 1
-  if [[ "$1" == *:* ]]; then echo "$address/128"; else echo "$address/32"; fi
+# The gateway's key in KEYS, made once: a second run keeps it, so phones stay paired. A phone of
+# an install from before phones had names (KEYS/phone.key) becomes the phone called "phone".
+wg_make_gateway_key() {
+  local keys=$1
+  install -d -m 0700 "$keys" "$keys/phones"
+  (umask 077; [ -s "$keys/gateway.key" ] || wg genkey >"$keys/gateway.key")
+  if [ -s "$keys/phone.key" ] && [ ! -e "$keys/phones/phone" ]; then
+    install -d -m 0700 "$keys/phones/phone"
+    mv "$keys/phone.key" "$keys/phones/phone/private.key"
+    mv "$keys/phone.psk" "$keys/phones/phone/psk"
+    echo 2 >"$keys/phones/phone/number"
+    rm -f "$keys/phone.conf"
+  fi
 }
 
-# The gateway's wg0: KEYS PORT NETWORK… (each network gives the gateway .1 and the phone .2).
+# What tunnelvision-phone reads of the gateway, to KEYS/gateway.env: KEYS INTERFACE CONFIG PORT
+# ENDPOINT DNS NETWORK….
+wg_gateway_env() {
+  local keys=$1 interface=$2 config=$3 port=$4 endpoint=$5 dns=$6
+  shift 6
+  (umask 077; printf 'INTERFACE=%q\nCONFIG=%q\nPORT=%q\nENDPOINT=%q\nNETWORKS=%q\nDNS=%q\n' \
+    "$interface" "$config" "$port" "$endpoint" "$*" "$dns" >"$keys/gateway.env")
+}
+
+# The phones there are, one name a line, in the order of their numbers.
+wg_phones() {
+  local keys=$1 folder
+  for folder in "$keys"/phones/*/; do
+    [ -s "$folder/number" ] && echo "$(cat "$folder/number") $(basename "$folder")"
+  done | sort -n | cut -d' ' -f2
+}
+
+# The lowest host number no phone has (2…254).
+wg_free_number() {
+  local keys=$1 number=2
+  while cat "$keys"/phones/*/number 2>/dev/null | grep -qx "$number"; do number=$((number + 1)); done
+  ((number < 255)) || { echo "wireguard: every address of the client networks is taken" >&2; return 1; }
+  echo "$number"
+}
+
+# Makes phone NAME's keys and picks its number; refused when it exists.
+wg_make_phone() {
+  local keys=$1 name=$2 folder number
+  wg_valid_phone_name "$name" || return 1
+  folder="$keys/phones/$name"
+  [ ! -e "$folder" ] || { echo "wireguard: there is a phone called $name already" >&2; return 1; }
+  number=$(wg_free_number "$keys") || return 1
+  install -d -m 0700 "$folder"
+  (umask 077; wg genkey >"$folder/private.key"; wg genpsk >"$folder/psk"; echo "$number" >"$folder/number")
+}
+
+wg_phone_public_key() { wg pubkey <"$1/phones/$2/private.key"; }
+
+# Phone NAME's address in each NETWORK, as host routes joined by commas (10.77.0.2/32,fd77::2/128).
+wg_phone_routes() {
+  local keys=$1 name=$2 network address number routes=()
+  shift 2
+  number=$(cat "$keys/phones/$name/number") || return 1
+  for network in "$@"; do
+    address=$(wg_host_address "$network" "$number") || return 1
+    if [[ "$network" == *:* ]]; then routes+=("$address/128"); else routes+=("$address/32"); fi
+  done
+  local IFS=,
+  echo "${routes[*]}"
+}
+
+# Phone NAME's address in the first network of the family (4 or 6) among NETWORK….
+wg_phone_address() {
+  local keys=$1 name=$2 family=$3 network
+  shift 3
+  for network in "$@"; do
+    if { [ "$family" = 6 ] && [[ "$network" == *:* ]]; } || { [ "$family" = 4 ] && [[ "$network" != *:* ]]; }; then
+      wg_host_address "$network" "$(cat "$keys/phones/$name/number")"
+      return
+    fi
+  done
+  echo "wireguard: no IPv$family client network" >&2
+  return 1
+}
+
+# The gateway's wg0: KEYS PORT NETWORK…, with a peer for every phone in KEYS.
 wg_gateway_config() {
-  local keys=$1 port=$2 network address gateway=() phone=()
+  local keys=$1 port=$2 network address gateway=() name
   shift 2
   for network in "$@"; do
     address=$(wg_host_address "$network" 1) || return 1
     gateway+=("$address/${network#*/}")
-    phone+=("$(wg_phone_route "$network")")
   done
-  local IFS=,
   cat <<CONF
-# Written by TunnelVision (scripts/install): the gateway's side of the test phone's tunnel.
+# Written by TunnelVision (scripts/install, tunnelvision-phone): the gateway's side of the phones' tunnels.
 [Interface]
-Address = ${gateway[*]}
+Address = $(IFS=,; echo "${gateway[*]}")
 ListenPort = $port
 PrivateKey = $(cat "$keys/gateway.key")
-
-# The test phone
-[Peer]
-PublicKey = $(wg pubkey <"$keys/phone.key")
-PresharedKey = $(cat "$keys/phone.psk")
-AllowedIPs = ${phone[*]}
 CONF
+  for name in $(wg_phones "$keys"); do
+    cat <<CONF
+
+# Phone $name
+[Peer]
+PublicKey = $(wg_phone_public_key "$keys" "$name")
+PresharedKey = $(cat "$keys/phones/$name/psk")
+AllowedIPs = $(wg_phone_routes "$keys" "$name" "$@")
+CONF
+  done
 }
 
-# The phone's side: KEYS ENDPOINT DNS NETWORK…; all of the phone's traffic goes through the tunnel.
+# Phone NAME's side: KEYS NAME ENDPOINT DNS NETWORK…; all of its traffic goes through the tunnel.
 wg_phone_config() {
-  local keys=$1 endpoint=$2 dns=$3 network route phone=() everything=()
-  shift 3
+  local keys=$1 name=$2 endpoint=$3 dns=$4 network everything=()
+  shift 4
   for network in "$@"; do
-    route=$(wg_phone_route "$network") || return 1
-    phone+=("$route")
     everything+=("$([[ "$network" == *:* ]] && echo ::/0 || echo 0.0.0.0/0)")
   done
-  local IFS=,
   cat <<CONF
 [Interface]
-PrivateKey = $(cat "$keys/phone.key")
-Address = ${phone[*]}
+PrivateKey = $(cat "$keys/phones/$name/private.key")
+Address = $(wg_phone_routes "$keys" "$name" "$@")
 DNS = $dns
 
 [Peer]
 PublicKey = $(wg pubkey <"$keys/gateway.key")
-PresharedKey = $(cat "$keys/phone.psk")
+PresharedKey = $(cat "$keys/phones/$name/psk")
 Endpoint = $endpoint
-AllowedIPs = ${everything[*]}
+AllowedIPs = $(IFS=,; echo "${everything[*]}")
 PersistentKeepalive = 25
 CONF
 }

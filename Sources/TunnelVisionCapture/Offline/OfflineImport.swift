@@ -8,7 +8,8 @@ import TunnelVisionWire
 /// Reads a pcap or pcapng file as if it had crossed the tap: the same engine, the same store,
 /// its own capture session, and the packets copied (as raw IP, the capture files' link type)
 /// into the rotating capture files, so that an imported capture exports like a recorded one.
-/// The phone's end is the configured networks' or, without them, each flow's initiator.
+/// The phone's end is the configured networks' or, without them, each flow's initiator. An import
+/// never joins an open recording.
 public enum OfflineImport {
     public struct Summary: Sendable, Hashable {
         public var captureSession: Int64 = 0
@@ -81,7 +82,7 @@ public enum OfflineImport {
         } catch {
             throw .captureFiles(error)
         }
-        var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id),
+        var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id, tagging: .none),
                                 engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
         var readError: CaptureImportReader.ReadError?
         do { try reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) } } catch { readError = error }

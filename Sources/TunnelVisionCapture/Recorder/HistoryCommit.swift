@@ -9,6 +9,7 @@ struct HistoryCommit {
     let writer: CaptureFileWriter
     let history: CaptureHistory
     let captureSession: Int64
+    var tagging: RecordingTagging = .openRecordings
 
     /// A step that failed, and what it failed with.
     enum Failure: Error {
@@ -47,7 +48,7 @@ struct HistoryCommit {
             }
         }
         guard !batch.isEmpty else { return outcome }
-        do { outcome.rows = try history.write(batch, captureSession: captureSession) } catch {
+        do { outcome.rows = try history.write(batch, captureSession: captureSession, tagging: tagging) } catch {
             let failure = Failure.batch(error)
             guard carryOn(failure) else { return stopped(outcome, at: failure) }
         }

@@ -8,8 +8,9 @@ public protocol CaptureHistory: AnyObject {
     @discardableResult func closeInterruptedCaptureSessions() throws -> [Int64]
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession
     func endCaptureSession(id: Int64, at date: Date) throws
-    /// One transaction; flows are tagged with the open audit session in the statement that writes them.
-    func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64]
+    /// One transaction; flows are tagged with their phone's open recording in the statement that
+    /// writes them, unless `tagging` says never.
+    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging) throws -> [FlowHandle: Int64]
     func recordCaptureFile(_ file: CaptureFile) throws
     func captureFiles() throws -> [CaptureFile]
     func deleteCaptureFile(sequence: UInt32) throws

@@ -14,9 +14,10 @@ public final class RecordingLookup: Sendable {
     }
 
     /// Nil when the history does not answer: a leaf the recording did not ask for would be false evidence.
-    func presentation() -> RecordingPresentation? {
+    /// The recording is the one of the phone at CLIENT (issue 14), by the rule tagging follows.
+    func presentation(client: IPAddress) -> RecordingPresentation? {
         let open: AuditSession?
-        do { open = try history.openAuditSession() } catch { return nil }
+        do { open = try history.openAuditSession(client: client) } catch { return nil }
         guard let session = open else { return .installedAuthority }
         return RecordingPresentation(mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt)
     }

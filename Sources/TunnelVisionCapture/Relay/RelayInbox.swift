@@ -60,7 +60,7 @@ public final class RelayInbox: RelayObserver, Sendable {
 
     public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? {
         guard let recordings else { return .installedAuthority }
-        guard let presentation = recordings.presentation() else { return nil }
+        guard let presentation = recordings.presentation(client: leg.phone.address) else { return nil }
         if let session = presentation.sessionID { presentedFor.withLock { $0[leg.flowKey] = session } }
         return presentation
     }

@@ -15,7 +15,7 @@ enum CommandTree {
             CommandExample("tvctl findings 7", "What session 7's traffic shows, per requirement."),
         ],
         subcommands: [
-            StatusCommand.spec, ProjectCommands.group, SessionCommands.group, MarkCommand.spec,
+            StatusCommand.spec, ProjectCommands.group, PhoneCommands.group, SessionCommands.group, MarkCommand.spec,
             FlowsCommand.spec, FindingsCommand.spec, DiffCommand.spec, ExportCommand.spec,
             CatalogueCommands.group, CACommand.group, FixtureCommand.spec,
         ])

@@ -11,7 +11,7 @@ enum FlowsCommand {
         discussion: "Oldest first; with --newest, --limit keeps the newest N instead of the first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
         positionals: [.optional("SESSION", "The session's number.")],
         options: [
-            limitOption, newestOption, followOption, SharedOptions.json,
+            limitOption, newestOption, followOption, SessionCommands.StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl flows", "The flows of what is recording now."),
@@ -40,7 +40,8 @@ enum FlowsCommand {
         let readsAll = follows || context.wantsJSON
         let newest = context.arguments.flag(newestOption)
         let snapshot = try FlowSnapshot.read(
-            session: named, limit: readsAll ? Int.max : limit, newest: newest, library: context.library)
+            session: named, phone: context.arguments.value(SessionCommands.StartOption.phone),
+            limit: readsAll ? Int.max : limit, newest: newest, library: context.library)
         if follows {
             FlowsFollow(context: context, limit: limit, sessionID: snapshot.session.id).run(from: snapshot)
             return
@@ -72,14 +73,15 @@ struct FlowSnapshot {
 
     var projectName: String { project?.name ?? "" }
 
-    static func read(session named: Int64?, limit: Int, newest: Bool = false, library: ControlLibrary) throws(ControlError) -> FlowSnapshot {
+    static func read(
+        session named: Int64?, phone: String? = nil, limit: Int, newest: Bool = false, library: ControlLibrary
+    ) throws(ControlError) -> FlowSnapshot {
         try library.read { store in
             let session: AuditSession
             if let named {
                 session = try SessionReference.session(named, in: store)
             } else {
-                guard let open = try store.openAuditSession() else { throw ControlError.refusal(.noOpenRecording(purpose: .flows)) }
-                session = open
+                session = try OpenRecordingReference.session(phone: phone, purpose: .flows, in: store)
             }
             return FlowSnapshot(
                 session: session, project: try store.auditProject(id: session.projectID),

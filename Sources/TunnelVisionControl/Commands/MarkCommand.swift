@@ -7,9 +7,9 @@ enum MarkCommand {
 
     static let spec = CommandSpec(
         "mark", summary: "Mark an instant in the open recording: consent, login, logout or your own words.",
-        discussion: "The instant is taken when tvctl starts, before it opens the history. The answer says what was marked, when and in which recording, or that nothing was marked and why. With -i, one key marks at the moment it is pressed: c consent, l login, o logout, q quits.",
+        discussion: "The instant is taken when tvctl starts, before it opens the history. The answer says what was marked, when and in which recording, or that nothing was marked and why. While several phones are recorded, --phone says whose recording is marked. With -i, one key marks at the moment it is pressed: c consent, l login, o logout, q quits.",
         positionals: [.optional("WHAT", "consent, login, logout, or a text of your own (quoted).")],
-        options: [interactiveOption, SharedOptions.json],
+        options: [interactiveOption, SessionCommands.StartOption.phone, SharedOptions.json],
         examples: [
             CommandExample("tvctl mark consent", "The user has just given consent."),
             CommandExample("tvctl mark 'opened the diary'", "A marker with your own words."),
@@ -18,7 +18,7 @@ enum MarkCommand {
         action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let marking = OpenSessionMarking(library: context.library)
+        let marking = OpenSessionMarking(library: context.library, phone: context.arguments.value(SessionCommands.StartOption.phone))
         if context.arguments.flag(interactiveOption) {
             if let word = context.arguments.positional(0) {
                 throw .usage(.unexpectedArgument(word, command: context.command))

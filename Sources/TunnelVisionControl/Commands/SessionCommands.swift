@@ -6,7 +6,7 @@ import TunnelVisionStore
 enum SessionCommands {
     static let group = CommandSpec(
         group: "session", summary: "Start, end, list, show and delete recordings.",
-        discussion: "A session is one recording of a project: a baseline without the app, or one release of it. One is open at a time; every flow that starts while it is open is tagged with it.",
+        discussion: "A session is one recording of a project on one of the gateway's phones: a baseline without the app, or one release of it. One is open per phone at a time; every flow of that phone that starts while it is open is tagged with it, and no other phone's.",
         examples: [
             CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15'", "Record release 2.4.1 (310)."),
             CommandExample("tvctl session end", "End the open recording."),
@@ -28,15 +28,16 @@ enum SessionCommands {
             "inspection", "MODE",
             "What the relay presents: off, pinning, or a certificate to be refused (untrusted-issuer, wrong-name, expired). "
                 + "Default: pinning when the daemon inspects, else off.")
+        static let phone = OptionSpec.value("phone", "NAME", "The gateway's phone to record (needed when it has several).")
     }
 
     static let start = CommandSpec(
         "start", summary: "Start recording a project.",
-        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is on only while the daemon's relay runs with a CA loaded, and the session keeps that CA's fingerprint; whether the phone trusts it is yours to declare. Refused while another recording is open.",
+        discussion: "Say what is recorded (--baseline, or --release with --build) and on which phone. Inspection is on only while the daemon's relay runs with a CA loaded, and the session keeps that CA's fingerprint; whether the phone trusts it is yours to declare. The phone is the gateway's only one unless --phone names it. Refused while that phone is recorded already.",
         positionals: [ProjectCommands.projectArgument],
         options: [
             StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
-            StartOption.caTrusted, StartOption.inspection, StartOption.notes, SharedOptions.json,
+            StartOption.caTrusted, StartOption.inspection, StartOption.notes, StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
@@ -47,7 +48,7 @@ enum SessionCommands {
 
     static let end = CommandSpec(
         "end", summary: "End a recording (the open one unless named).",
-        positionals: [.optional("ID", "The session to end.")], options: [SharedOptions.json],
+        positionals: [.optional("ID", "The session to end.")], options: [StartOption.phone, SharedOptions.json],
         examples: [CommandExample("tvctl session end", "End whatever is recording.")],
         action: CommandContext.runs(end))
 
@@ -94,8 +95,7 @@ enum SessionCommands {
         let now = try context.storableNow()
         let (session, project) = try context.library.visit { store in
             let project = try ProjectReference(context.word(0)).resolve(in: store)
-            // The store refuses a second open session too; asking first lets the refusal name it.
-            if let open = try store.openAuditSession() { throw ControlError.refusal(.sessionAlreadyOpen(open.id)) }
+            let phone = try PhoneReference.phone(named: arguments.value(StartOption.phone), in: store)
             let beat = try store.latestHeartbeat()
             let running = beat.map { now.timeIntervalSince($0.at) <= DaemonStatus.silenceLimit } ?? false
             let settings = try? store.daemonSettings()
@@ -104,7 +104,7 @@ enum SessionCommands {
             let draft = AuditSessionDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
                 inspection: inspection, gatewayResolvers: settings?.resolverAddresses ?? [],
-                notes: arguments.value(StartOption.notes) ?? "")
+                notes: arguments.value(StartOption.notes) ?? "", phone: phone)
             return (try store.startAuditSession(draft, at: now), project)
         }
         if context.wantsJSON {
@@ -124,8 +124,8 @@ enum SessionCommands {
             if let named {
                 id = named
             } else {
-                guard let open = try store.openAuditSession() else { throw ControlError.refusal(.noOpenRecording(purpose: .end)) }
-                id = open.id
+                id = try OpenRecordingReference.session(
+                    phone: context.arguments.value(StartOption.phone), purpose: .end, in: store).id
             }
             let session = try store.endAuditSession(id: id, at: now)
             let project = try store.auditProject(id: session.projectID)

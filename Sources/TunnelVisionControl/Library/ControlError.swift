@@ -1,5 +1,6 @@
 import TunnelVisionExport
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// Everything a tvctl command can fail with, sorted by what the person can do about it.
 /// The exit code follows from the case: a refusal the user can act on is 1, a command line
@@ -59,10 +60,33 @@ public enum Refusal: Sendable, Equatable {
     case caTrustedWithoutInspection
     /// A recording that inspects was asked for and the daemon does not inspect.
     case inspectionModeUnavailable(InspectionMode)
+    /// Several phones are being recorded and the command did not say which.
+    case severalRecordings([OpenRecordingName], purpose: OpenRecordingPurpose)
+    /// The named phone has no open recording.
+    case phoneNotRecording(String, purpose: OpenRecordingPurpose)
+    /// `session start` on a gateway of several phones, without --phone: carries their names.
+    case phoneNotNamed(phones: [String])
+    /// No phone by that name: carries the names there are.
+    case phoneNotFound(String, phones: [String])
+    case phone(PhoneStoreError)
+    case publicKeyUnreadable
+    case phoneAdministrationNeedsRoot
+    case addressUnreadable(String)
 }
 
 public enum OpenRecordingPurpose: Sendable, Equatable {
     case mark, end, flows
+}
+
+/// An open recording as a refusal names it: its session and its phone.
+public struct OpenRecordingName: Sendable, Equatable {
+    public let sessionID: Int64
+    public let phone: String?
+
+    public init(_ session: AuditSession) {
+        sessionID = session.id
+        phone = session.phone?.name
+    }
 }
 
 /// Why two sessions cannot be compared (the release diff's own refusals, named by session).

@@ -58,6 +58,8 @@ public struct ControlLibrary: Sendable {
             return error
         case let error as AuditStoreError:
             return .refusal(Refusal(error))
+        case let error as PhoneStoreError:
+            return .refusal(.phone(error))
         case let error as HistoryError:
             return .historyUnanswered(problem(from: error))
         default:

@@ -18,8 +18,10 @@ struct DaemonStatus {
     /// The CA the running relay signs with (issue 12); nil when it was not running with one.
     let inspectingCAFingerprint: String?
     let relayPort: UInt16?
-    let recording: AuditRecording?
-    let recordingFlows: Int
+    /// Every open recording (one per phone), oldest first, with its flow count.
+    let recordings: [(recording: AuditRecording, flows: Int)]
+    var recording: AuditRecording? { recordings.first?.recording }
+    var recordingFlows: Int { recordings.first?.flows ?? 0 }
     let captureFiles: [CaptureFile]
     let historyBytes: UInt64
     let freeBytes: UInt64?
@@ -40,13 +42,14 @@ struct DaemonStatus {
                 let capture = try heartbeat?.captureSessionID.flatMap { id in
                     try snapshot.captureSessions().first { $0.id == id }
                 }
-                let recording = try snapshot.auditRecording()
+                let recordings = try snapshot.auditRecordings().map {
+                    (recording: $0, flows: try snapshot.flowCount(inAuditSession: $0.session.id))
+                }
                 return DaemonStatus(
                     heartbeat: heartbeat, captureSession: capture,
                     inspectionEnabled: settings?.inspectionEnabled ?? false,
                     inspectingCAFingerprint: settings?.inspectingCAFingerprint, relayPort: settings?.relayPort,
-                    recording: recording,
-                    recordingFlows: try recording.map { try snapshot.flowCount(inAuditSession: $0.session.id) } ?? 0,
+                    recordings: recordings,
                     captureFiles: try snapshot.captureFiles(),
                     historyBytes: fileBytes(location.path) + fileBytes(location.path + "-wal"),
                     freeBytes: freeBytes(in: location.directory))

@@ -6,6 +6,8 @@ public protocol AuditReading {
     func auditProjects() throws -> [AuditProject]
     func auditProject(id: Int64) throws -> AuditProject?
     func auditSession(id: Int64) throws -> AuditSession?
+    func openAuditSessions() throws -> [AuditSession]
+    func phones() throws -> [RegisteredPhone]
 }
 
 extension FlowStore: AuditReading {}
@@ -47,5 +49,45 @@ public enum SessionReference {
     public static func session(_ id: Int64, in store: some AuditReading) throws -> AuditSession {
         guard let session = try store.auditSession(id: id) else { throw ControlError.refusal(.sessionNotFound(id)) }
         return session
+    }
+}
+
+/// The recording a command acts on when it names no session: the named phone's, or else the
+/// only one open. Several open and none named is refused with their names, never guessed.
+public enum OpenRecordingReference {
+    public static func session(
+        phone: String?, purpose: OpenRecordingPurpose, in store: some AuditReading
+    ) throws -> AuditSession {
+        let open = try store.openAuditSessions()
+        if let phone {
+            guard let session = open.first(where: { $0.phone?.name == phone }) else {
+                throw ControlError.refusal(.phoneNotRecording(phone, purpose: purpose))
+            }
+            return session
+        }
+        switch open.count {
+        case 0: throw ControlError.refusal(.noOpenRecording(purpose: purpose))
+        case 1: return open[0]
+        default: throw ControlError.refusal(.severalRecordings(open.map(OpenRecordingName.init), purpose: purpose))
+        }
+    }
+}
+
+/// The phone `session start` records: the named one, or the gateway's only one. A gateway with
+/// no phones records the whole tap (nil); one with several needs to be told.
+public enum PhoneReference {
+    public static func phone(named name: String?, in store: some AuditReading) throws -> Phone? {
+        let phones = try store.phones().map(\.phone)
+        if let name {
+            guard let phone = phones.first(where: { $0.name == name }) else {
+                throw ControlError.refusal(.phoneNotFound(name, phones: phones.map(\.name)))
+            }
+            return phone
+        }
+        switch phones.count {
+        case 0: return nil
+        case 1: return phones[0]
+        default: throw ControlError.refusal(.phoneNotNamed(phones: phones.map(\.name)))
+        }
     }
 }

@@ -23,10 +23,12 @@ enum AuditPages {
     ) -> Page {
         var page = Page(style: style)
         page.heading(Wording.sessionTitle(session, project: projectName))
+        let phone: [(String, String)] = session.phone.map { [("Phone", Wording.recordedPhone($0))] } ?? []
         page.facts([
             ("Project", "\(session.projectID), \(projectName)"),
             ("Recorded", Wording.recorded(session.kind)),
             ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
+        ] + phone + [
             ("Tool", "TunnelVision \(session.environment.toolVersion)"),
             ("Inspection", Wording.sessionInspection(session.inspection)),
             ("CA", Wording.caTrust(session.inspection.caTrusted)),

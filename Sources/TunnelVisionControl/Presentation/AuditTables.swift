@@ -52,6 +52,22 @@ enum AuditTables {
         return table
     }
 
+    static func phones(
+        _ phones: [RegisteredPhone], handshakes: WireGuardHandshakes.Reading, now: Date, zone: TimeZone
+    ) -> TextTable {
+        var table = TextTable([.init("NAME"), .init("IPV4"), .init("IPV6"), .init("KEY SHA-256"), .init("HANDSHAKE"), .init("ADDED")])
+        for registered in phones {
+            let phone = registered.phone
+            let handshake = JSONShape.PhoneShape(registered, handshakes: handshakes, now: now).handshake
+            table.append([
+                phone.name, phone.ipv4.description, phone.ipv6.description, String(phone.keyFingerprint.prefix(16)),
+                handshake.ageSeconds.map { "\(handshake.state), \($0) s ago" } ?? handshake.state,
+                Formatting.dateTime(registered.addedAt, in: zone),
+            ])
+        }
+        return table
+    }
+
     static func markers(_ markers: [SessionMarker], zone: TimeZone) -> TextTable {
         var table = TextTable([.init("ID", .right), .init("AT"), .init("MARKER")])
         for marker in markers {

@@ -47,7 +47,9 @@ extension JSONShape {
         public let inspectionEnabled: Bool
         /// The CA the running relay signs with; absent when no relay runs with one.
         public let inspectionCASHA256: String?
+        /// The oldest open recording; `recordings` has every one (one per phone).
         public let recording: Session?
+        public let recordings: [Session]
         public let disk: Disk
 
         init(_ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, database: String) {
@@ -66,7 +68,10 @@ extension JSONShape {
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled
             inspectionCASHA256 = status.isRunning(at: now) ? status.inspectingCAFingerprint : nil
-            recording = status.recording.map { Session($0.session, projectName: $0.projectName, flowCount: status.recordingFlows) }
+            recordings = status.recordings.map {
+                Session($0.recording.session, projectName: $0.recording.projectName, flowCount: $0.flows)
+            }
+            recording = recordings.first
             disk = Disk(
                 historyBytes: status.historyBytes, captureFiles: status.captureFiles.count,
                 captureBytes: status.captureFiles.reduce(UInt64(0)) { $0 &+ $1.bytes }, freeBytes: status.freeBytes)

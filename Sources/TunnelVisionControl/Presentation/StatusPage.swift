@@ -18,7 +18,10 @@ enum StatusPage {
             facts.append(("Rates", Wording.rates(rates)))
         }
         facts.append(("Inspection", Wording.inspection(status, running: status.isRunning(at: now))))
-        facts.append(("Recording", status.recording.map { Wording.recording($0, flows: status.recordingFlows, now: now, zone: zone) } ?? "none"))
+        if status.recordings.isEmpty { facts.append(("Recording", "none")) }
+        for open in status.recordings {
+            facts.append(("Recording", Wording.recording(open.recording, flows: open.flows, now: now, zone: zone)))
+        }
         facts.append(("Disk", Wording.disk(history: status.historyBytes, captureFiles: status.captureFiles, free: status.freeBytes)))
         facts.append(("History", database))
         var page = Page(style: style)
@@ -62,7 +65,8 @@ extension Wording {
 
     static func recording(_ recording: AuditRecording, flows: Int, now: Date, zone: TimeZone) -> String {
         let session = recording.session
-        return "session \(session.id), \(self.recording(project: recording.projectName, kind: session.kind)), "
+        let phone = session.phone.map { " of phone \(quoted($0.name))" } ?? ""
+        return "session \(session.id)\(phone), \(self.recording(project: recording.projectName, kind: session.kind)), "
             + "since \(Formatting.time(session.startedAt, in: zone)) (\(Formatting.duration(now.timeIntervalSince(session.startedAt)))), "
             + plural(flows, "flow")
     }

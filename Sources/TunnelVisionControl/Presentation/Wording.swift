@@ -1,6 +1,7 @@
 import Glibc
 import TunnelVisionExport
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// Every sentence tvctl says to a person, in one place. An error says what happened and what
 /// to do in one sentence; a confirmation says what was done and where.
@@ -58,6 +59,80 @@ public enum Wording {
         case .inspectionModeUnavailable(let mode):
             "Nothing was started: a \(AuditSerialization.name(of: mode)) recording needs the daemon's relay running with a CA loaded, and none is; "
                 + "start it with inspection = on, or start with --inspection off."
+        case .severalRecordings(let open, let purpose):
+            severalRecordings(open, purpose: purpose)
+        case .phoneNotRecording(let phone, .mark):
+            "Nothing was marked: phone \(quoted(phone)) is not being recorded; 'tvctl session list' shows what is."
+        case .phoneNotRecording(let phone, _):
+            "Phone \(quoted(phone)) is not being recorded: 'tvctl session list' shows the recordings there are."
+        case .phoneNotNamed(let phones):
+            "This gateway has several phones (\(phones.map(quoted).joined(separator: ", "))): say which one is recorded with --phone NAME."
+        case .phoneNotFound(let name, let phones) where phones.isEmpty:
+            "There is no phone \(quoted(name)): this gateway has none yet; its administrator adds one with 'tunnelvision-phone add NAME'."
+        case .phoneNotFound(let name, let phones):
+            "There is no phone \(quoted(name)): the phones are \(phones.map(quoted).joined(separator: ", "))."
+        case .phone(let error):
+            sentence(for: error)
+        case .phoneAdministrationNeedsRoot:
+            "Phones are the gateway administrator's: run 'sudo tunnelvision-phone add NAME' (or remove NAME), which also sets up WireGuard."
+        case .publicKeyUnreadable:
+            "That is not a WireGuard public key: give the 44 characters 'wg pubkey' prints."
+        case .addressUnreadable(let text):
+            "\(quoted(text)) is not an IP address: give the phone's tunnel IPv4 and IPv6 addresses."
+        }
+    }
+
+    /// "Several phones are being recorded": names each recording and asks for the one meant.
+    static func severalRecordings(_ open: [OpenRecordingName], purpose: OpenRecordingPurpose) -> String {
+        let list = open.map { recording in
+            recording.phone.map { "session \(recording.sessionID) of phone \(quoted($0))" } ?? "session \(recording.sessionID)"
+        }.joined(separator: ", ")
+        return switch purpose {
+        case .mark: "Nothing was marked: several phones are being recorded (\(list)); say which with --phone NAME."
+        case .end: "Several phones are being recorded (\(list)): say which to end with --phone NAME or the session's number."
+        case .flows: "Several phones are being recorded (\(list)): say which with --phone NAME or the session's number."
+        }
+    }
+
+    static let noPhones =
+        "This gateway has no phones: its administrator adds one with 'sudo tunnelvision-phone add NAME'; until then a recording holds the whole tap."
+
+    static func handshakesUnread(_ reason: String) -> String {
+        "The latest WireGuard handshakes could not be read (\(reason)); 'sudo tvctl phone list' reads them."
+    }
+
+    static func handshake(_ handshake: JSONShape.PhoneShape.Handshake) -> String {
+        switch (handshake.state, handshake.ageSeconds) {
+        case ("live", let age?): "live, \(age) s ago"
+        case ("stale", let age?): "none for \(age) s: the tunnel is down"
+        case ("never", _): "never: the phone has not connected since the gateway started"
+        case ("notAPeer", _): "none: no running WireGuard interface has this phone as a peer"
+        default: "unknown: \(handshake.unreadable ?? "not read")"
+        }
+    }
+
+    static func phoneAdded(_ phone: Phone) -> String {
+        "Phone \(quoted(phone.name)) recorded: \(phone.ipv4), \(phone.ipv6), WireGuard key SHA-256 \(phone.keyFingerprint)."
+    }
+
+    static func recordedPhone(_ phone: Phone) -> String {
+        "\(phone.name): \(phone.ipv4), \(phone.ipv6); WireGuard key SHA-256 \(phone.keyFingerprint.prefix(16))…"
+    }
+
+    static func phoneRemoved(_ name: String) -> String {
+        "Phone \(quoted(name)) forgotten; its recordings keep it as it was."
+    }
+
+    static func sentence(for error: PhoneStoreError) -> String {
+        switch error {
+        case .emptyName: "A phone needs a name: give one that is not empty."
+        case .nameTaken(let name): "There is already a phone called \(quoted(name)): choose another name."
+        case .addressTaken(let address, let other): "Phone \(quoted(other)) already has the address \(address): give each phone its own."
+        case .keyTaken(let other): "Phone \(quoted(other)) already has this WireGuard key: give each phone its own key."
+        case .notFound(let name): "There is no phone \(quoted(name)): 'tvctl phone list' shows the phones there are."
+        case .wrongFamily(let address): "\(address) is not of the family its option asks for: give an IPv4 address to --ipv4 and an IPv6 address to --ipv6."
+        case .recording(let name, let session):
+            "Phone \(quoted(name)) is being recorded in session \(session): end it with 'tvctl session end \(session)' first."
         }
     }
 

@@ -29,6 +29,22 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         public let osVersion: String
     }
 
+    /// The phone recorded, as the gateway knew it when the recording started.
+    public struct RecordedPhone: Encodable, Sendable, Hashable {
+        public let name: String
+        public let addresses: [String]
+        public let publicKey: String
+        /// SHA-256 of the WireGuard public key's 32 bytes, lower-case hex.
+        public let keyFingerprint: String
+
+        public init(_ phone: Phone) {
+            name = phone.name
+            addresses = phone.addresses.map(\.description)
+            publicKey = phone.publicKey
+            keyFingerprint = phone.keyFingerprint
+        }
+    }
+
     public struct Inspection: Encodable, Sendable, Hashable {
         /// off / pinning / untrusted-issuer / wrong-name / expired: what the relay presented.
         public let mode: String
@@ -78,6 +94,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         public let endedAt: Date?
         public let notes: String
         public let device: Device
+        /// Absent for a recording of the whole tap (no phone named).
+        public let phone: RecordedPhone?
         /// The tool that recorded the session; `exportedWith` is the one that exported it.
         public let toolVersion: String
         public let inspection: Inspection
@@ -94,6 +112,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             self.endedAt = endedAt ?? session.endedAt
             notes = session.notes
             device = Device(model: session.environment.deviceModel, osVersion: session.environment.osVersion)
+            phone = session.phone.map(RecordedPhone.init)
             toolVersion = session.environment.toolVersion
             inspection = Inspection(
                 mode: AuditSerialization.name(of: session.inspection.mode),
@@ -130,7 +149,9 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             allowlist: project.allowlist.map { AllowlistItem(pattern: $0.pattern.text, note: $0.note) })
         // The bundle is built of an ended session only: `endedAt` is its end, never absent.
         self.session = Session(session, markers: markers, endedAt: endedAt)
-        attribution = EvidenceWording.Note.attribution
+        attribution = session.phone.map {
+            EvidenceWording.Note.attribution(phone: $0.name, addresses: $0.addresses.map(\.description))
+        } ?? EvidenceWording.Note.attribution
         self.keyLog = keyLog
         notIncluded = EvidenceWording.Note.notIncluded(keyLog: keyLog)
         labInfrastructure = EvidenceWording.Note.labInfrastructure

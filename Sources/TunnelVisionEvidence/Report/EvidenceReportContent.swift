@@ -38,6 +38,9 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.started, Words.instant(session.startedAt), staysWithNext: true),
             EvidenceReportFact(Label.ended, Words.instant(bundle.sessionEnd)),
             EvidenceReportFact(Label.device, "\(session.device.model), \(session.device.osVersion)"),
+        ]
+        if let phone = session.phone { facts.append(EvidenceReportFact(Label.phone, Words.recordedPhone(phone))) }
+        facts += [
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),

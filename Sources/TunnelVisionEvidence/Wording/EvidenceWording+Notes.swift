@@ -10,6 +10,15 @@ extension EvidenceWording {
             + "Traffic of every app on the phone crossed the tunnel: the session holds what the phone sent and received "
             + "while it was open, not only the audited app's."
 
+        /// session.json of a phone's recording: the same rule, for that phone's traffic alone.
+        public static func attribution(phone: String, addresses: [String]) -> String {
+            "A connection belongs to this session when its phone end is one of the tunnel addresses of phone \(phone) "
+                + "(\(addresses.joined(separator: ", "))) and it was first written to the history while the session was open, "
+                + "or was still active and written again during it. The tag is never changed afterwards. No other phone's "
+                + "traffic, and none of the gateway's own, belongs to it. Traffic of every app on that phone crossed the "
+                + "tunnel: the session holds what the phone sent and received while it was open, not only the audited app's."
+        }
+
         /// session.json: what the bundle does not hold, and whether it holds the key log.
         public static func notIncluded(keyLog: EvidenceKeyLog) -> String {
             let keys: String

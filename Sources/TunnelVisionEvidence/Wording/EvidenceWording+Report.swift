@@ -293,6 +293,7 @@ extension EvidenceWording.Report {
         public static let started = "Started"
         public static let ended = "Ended"
         public static let device = "Device"
+        public static let phone = "Phone"
         public static let recordedWith = "Recorded with"
         public static let exportedWith = "Exported with"
         public static let exportedAt = "Exported at"
@@ -322,5 +323,11 @@ extension EvidenceWording.Report {
         public static let notAssessed = "Not assessed"
         public static let notApplicable = "Not applicable"
         public static let inAll = "In all"
+    }
+
+    /// The recorded phone as the session section names it: which tunnel addresses its traffic
+    /// came from and which WireGuard key it was.
+    public static func recordedPhone(_ phone: EvidenceSessionDocument.RecordedPhone) -> String {
+        "\(phone.name): tunnel addresses \(phone.addresses.joined(separator: ", ")); WireGuard key SHA-256 \(phone.keyFingerprint)"
     }
 }

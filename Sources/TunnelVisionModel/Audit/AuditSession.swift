@@ -84,12 +84,16 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     /// SHA-256 of the CA the relay made for this recording alone (untrusted-issuer), once it made
     /// one; nil in every other mode.
     public let validationIssuerFingerprint: String?
+    /// The phone recorded, as it was at the start; nil for a recording of the whole tap (a
+    /// gateway with no phones, or a history from before phones).
+    public let phone: Phone?
 
     public init(
         id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
         inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], startedAt: Date, endedAt: Date?, notes: String,
-        validationIssuerFingerprint: String? = nil
+        validationIssuerFingerprint: String? = nil, phone: Phone? = nil
     ) {
+        self.phone = phone
         self.id = id
         self.projectID = projectID
         self.kind = kind
@@ -113,11 +117,14 @@ public struct AuditSessionDraft: Sendable, Hashable {
     public var inspection: InspectionConditions
     public var gatewayResolvers: [IPAddress]
     public var notes: String
+    /// Whose traffic is recorded; nil records the whole tap, and only while no phone is recorded.
+    public var phone: Phone?
 
     public init(
         projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], notes: String = ""
+        inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], notes: String = "", phone: Phone? = nil
     ) {
+        self.phone = phone
         self.projectID = projectID
         self.kind = kind
         self.environment = environment
@@ -160,4 +167,6 @@ public enum OpenSessionMarkerOutcome: Sendable, Hashable {
     case placed(SessionMarker, in: AuditRecording)
     /// Not an error: nothing was placed because nothing is being recorded.
     case noOpenSession
+    /// Nothing was placed: several phones are being recorded and none was named.
+    case severalOpen([AuditRecording])
 }

@@ -58,12 +58,23 @@ public struct FlowUpsert: Sendable, Hashable {
     public let handle: FlowHandle
     public let rowID: Int64?
     public let state: FlowState
+    /// The phone's end of the flow: the address whose open recording tags it. Nil when the
+    /// writer cannot tell, and then only a recording of the whole tap tags it.
+    public let client: IPAddress?
 
-    public init(handle: FlowHandle, rowID: Int64?, state: FlowState) {
+    public init(handle: FlowHandle, rowID: Int64?, state: FlowState, client: IPAddress? = nil) {
+        self.client = client
         self.handle = handle
         self.rowID = rowID
         self.state = state
     }
+}
+
+/// Whether a batch's flows may join an open recording. A live capture's do; an offline import's
+/// never: old traffic read now is not what a phone is doing while it is recorded.
+public enum RecordingTagging: Sendable, Hashable {
+    case openRecordings
+    case none
 }
 
 /// One packet row: which flow, when, which way, how long on the wire, where its bytes are.

@@ -54,7 +54,7 @@ final class WatchedHistory: CaptureHistory {
         try store.beginCaptureSession(toolVersion: toolVersion, input: input, at: date)
     }
     func endCaptureSession(id: Int64, at date: Date) throws { try store.endCaptureSession(id: id, at: date) }
-    func write(_ batch: HistoryBatch, captureSession: Int64) throws -> [FlowHandle: Int64] {
+    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging) throws -> [FlowHandle: Int64] {
         let files = Dictionary(uniqueKeysWithValues: try store.captureFiles().map { ($0.sequence, $0.path) })
         for packet in batch.packets where packet.location.isCaptured {
             let path = files[packet.location.fileSequence]
