@@ -59,24 +59,30 @@ struct FlowChangeMarkerTests {
         let step = try #require(Schema.migrations.firstIndex { $0.contains("flows_changed") })
         let old = try FlowStore(path: db.path, migratingTo: step)
         let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
-        let project = try old.createAuditProject(projectDraft(), at: at(0))
-        let session = try old.startAuditSession(sessionDraft(project: project.id), at: at(1))
-        // Rows as the previous version wrote them: its upserts know no marker.
+        // Rows as the previous version wrote them: its recordings had no phone, its upserts knew
+        // no marker (today's writes name columns of later steps).
+        let sessionID: Int64 = 1
         try old.access { db in
+            try db.execute("INSERT INTO audit_projects (id, name, created_at) VALUES (1, 'Acme', 0)")
+            try db.execute("""
+                INSERT INTO audit_sessions (id, project_id, kind, device_model, os_version, tool_version,
+                    inspection_enabled, ca_trusted, started_at)
+                VALUES (1, 1, 0, 'phone', 'os', '0.1', 0, 0, 1)
+                """)
             for port in 10..<13 {
                 try db.execute("""
                     INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen, audit_session_id)
-                    VALUES (\(capture.id), 17, '10.77.0.2', \(port), '10.0.0.1', 53, \(port), \(port), \(session.id))
+                    VALUES (\(capture.id), 17, '10.77.0.2', \(port), '10.0.0.1', 53, \(port), \(port), \(sessionID))
                     """)
             }
         }
-        let ids = try old.reading { try $0.flows(inAuditSession: session.id) }.map(\.id)
+        let ids = try old.reading { try $0.flows(inAuditSession: sessionID) }.map(\.id)
         #expect(ids.count == 3)
         let migrated = try db.open()
         #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
-        let read = try migrated.reading { try $0.flowsChanged(inAuditSession: session.id, after: .start) }
+        let read = try migrated.reading { try $0.flowsChanged(inAuditSession: sessionID, after: .start) }
         #expect(read.flows.map(\.id) == ids)
         let more = try migrated.insert([udpFlow(port: 99, at: at(9))], captureSession: capture.id)
-        #expect(try migrated.reading { try $0.flowsChanged(inAuditSession: session.id, after: read.next) }.flows.map(\.id) == more)
+        #expect(try migrated.reading { try $0.flowsChanged(inAuditSession: sessionID, after: read.next) }.flows.map(\.id) == more)
     }
 }
