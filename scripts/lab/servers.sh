@@ -8,6 +8,30 @@
 LAB_ADDRESS6=2001:db8:100::80
 declare -A LAB_ADDRESS=([tls13.lab]=198.51.100.13 [tls12.lab]=198.51.100.12 [plain.lab]=198.51.100.80 [old.lab]=198.51.100.10)
 
+# A leaf for NAME signed by the lab CA, into WORK/tls/NAME.{key,pem}.
+lab_leaf() {
+  local work=$1 name=$2
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=$name" -keyout "$work/tls/$name.key" -out "$work/tls/$name.csr" 2>/dev/null
+  openssl x509 -req -in "$work/tls/$name.csr" -CA "$work/tls/ca.pem" -CAkey "$work/tls/ca.key" -CAcreateserial -days 2 \
+    -extfile <(printf 'subjectAltName=DNS:%s' "$name") -out "$work/tls/$name.pem" 2>/dev/null
+}
+
+# The head of an nginx configuration whose files all live in DIR; the caller writes its servers
+# and the closing brace of http.
+nginx_preamble() {
+  local dir=$1
+  cat <<NGINX
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $dir/body; proxy_temp_path $dir/proxy;
+  fastcgi_temp_path $dir/fastcgi; uwsgi_temp_path $dir/uwsgi; scgi_temp_path $dir/scgi;
+NGINX
+}
+
 servers_up() {
   local work=$1 where=$2  # where: server | gateway (the resolver's place)
   local address name
@@ -16,20 +40,8 @@ servers_up() {
   mkdir -p "$work/tls" "$work/nginx"
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=lab CA" \
     -keyout "$work/tls/ca.key" -out "$work/tls/ca.pem" 2>/dev/null
-  for name in tls13.lab tls12.lab old.lab; do
-    openssl req -newkey rsa:2048 -nodes -subj "/CN=$name" -keyout "$work/tls/$name.key" -out "$work/tls/$name.csr" 2>/dev/null
-    openssl x509 -req -in "$work/tls/$name.csr" -CA "$work/tls/ca.pem" -CAkey "$work/tls/ca.key" -CAcreateserial -days 2 \
-      -extfile <(printf 'subjectAltName=DNS:%s' "$name") -out "$work/tls/$name.pem" 2>/dev/null
-  done
-  cat >"$work/nginx/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi; uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
+  for name in tls13.lab tls12.lab old.lab; do lab_leaf "$work" "$name"; done
+  { nginx_preamble "$work/nginx"; cat <<NGINX
   server { listen ${LAB_ADDRESS[tls13.lab]}:443 ssl; server_name tls13.lab;
            ssl_certificate $work/tls/tls13.lab.pem; ssl_certificate_key $work/tls/tls13.lab.key;
            ssl_protocols TLSv1.3; location / { return 200 "tls13\n"; } }
@@ -39,6 +51,7 @@ http {
   server { listen ${LAB_ADDRESS[plain.lab]}:80; listen [$LAB_ADDRESS6]:80; server_name plain.lab; location / { return 200 "plain\n"; } }
 }
 NGINX
+  } >"$work/nginx/nginx.conf"
   in_server nginx -c "$work/nginx/nginx.conf"
   in_server setsid openssl s_server -quiet -accept "${LAB_ADDRESS[old.lab]}:443" -tls1 -cipher 'DEFAULT:@SECLEVEL=0' \
     -cert "$work/tls/old.lab.pem" -key "$work/tls/old.lab.key" -www </dev/null >"$work/old-tls.log" 2>&1 &
@@ -68,23 +81,14 @@ h2_server_up() {
   local work=$1 address=$2
   ip -n "$SERVER" addr add "$address/24" dev s0
   mkdir -p "$work/h2"
-  openssl req -newkey rsa:2048 -nodes -subj "/CN=h2.lab" -keyout "$work/tls/h2.lab.key" -out "$work/tls/h2.lab.csr" 2>/dev/null
-  openssl x509 -req -in "$work/tls/h2.lab.csr" -CA "$work/tls/ca.pem" -CAkey "$work/tls/ca.key" -CAcreateserial -days 2 \
-    -extfile <(printf 'subjectAltName=DNS:h2.lab') -out "$work/tls/h2.lab.pem" 2>/dev/null
-  cat >"$work/h2/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/h2/nginx.pid;
-error_log $work/h2/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $work/h2/body; proxy_temp_path $work/h2/proxy;
-  fastcgi_temp_path $work/h2/fastcgi; uwsgi_temp_path $work/h2/uwsgi; scgi_temp_path $work/h2/scgi;
+  lab_leaf "$work" h2.lab
+  { nginx_preamble "$work/h2"; cat <<NGINX
   server { listen $address:443 ssl http2; server_name h2.lab;
            ssl_certificate $work/tls/h2.lab.pem; ssl_certificate_key $work/tls/h2.lab.key;
            location / { return 200 "h2\n"; } }
 }
 NGINX
+  } >"$work/h2/nginx.conf"
   in_server nginx -c "$work/h2/nginx.conf"
 }
 
