@@ -215,5 +215,11 @@ enum Schema {
         DROP INDEX audit_sessions_single_open;
         CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;
         """,
+        // 11 (issue 17): what the passive tap's libpcap counted as dropped over a capture session,
+        // by the kernel and by the interface. NULL: an input without such a count (TUN, file).
+        """
+        ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
+        ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
+        """,
     ]
 }

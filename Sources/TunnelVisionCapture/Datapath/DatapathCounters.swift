@@ -13,6 +13,12 @@ public final class DatapathCounters: Sendable {
     public let slotWaits = Atomic<UInt64>(0)
     /// Times the recorder freed no slot within the bound and packets went on without waiting.
     public let recorderStuck = Atomic<UInt64>(0)
+    /// The passive tap's libpcap counts since it opened (issue 17): packets the kernel dropped
+    /// because the capture buffer was full, and packets the interface dropped. Only an input that
+    /// has such counts sets `countsTapDrops`.
+    public let countsTapDrops = Atomic<Bool>(false)
+    public let tapKernelDrops = Atomic<UInt64>(0)
+    public let tapInterfaceDrops = Atomic<UInt64>(0)
     /// Packets the kernel refused when written back into the TUN device.
     public let forwardFailures = Atomic<UInt64>(0)
     /// Rises while the input thread runs; the watchdog is fed only while it moves.

@@ -218,6 +218,12 @@ public final class Recorder: @unchecked Sendable {
         }
         unrecordedAtLastBeat = status.packetsDropped
         recordLosses(now: now)
+        if counters.countsTapDrops.load(ordering: .acquiring) {
+            let drops = PassiveTapDrops(kernel: counters.tapKernelDrops.load(ordering: .relaxed),
+                                        interface: counters.tapInterfaceDrops.load(ordering: .relaxed))
+            // Totals: a failed write is made good by the next heartbeat's.
+            try? history.recordTapDrops(drops, captureSession: session.id)
+        }
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
         status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
         do {
