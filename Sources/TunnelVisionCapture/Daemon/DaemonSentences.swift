@@ -16,6 +16,7 @@ public enum DaemonMessage: Sendable, Hashable {
     case recorderBehind(packets: UInt64)
     case recorderStuck(waitedMilliseconds: Int)
     case recorderCaughtUp(afterNanoseconds: Int64, forwarded: UInt64, withoutRow: UInt64)
+    case recorderStuckAtStop(afterNanoseconds: Int64, forwarded: UInt64, withoutRow: UInt64)
     case retentionDeleted(files: Int, bytesAfter: UInt64)
     case retentionShortfall(RetentionShortfall)
     case retentionFailed(cause: String)
@@ -50,6 +51,10 @@ public enum DaemonMessage: Sendable, Hashable {
             "the recorder caught up after \(Self.seconds(nanoseconds)) s; meanwhile \(forwarded) packets were forwarded without waiting: "
                 + "\(forwarded - min(forwarded, withoutRow)) kept as rows without bytes, \(withoutRow) without a row (counted as queueFull in packet_losses); "
                 + "packets wait for a slot again"
+        case .recorderStuckAtStop(let nanoseconds, let forwarded, let withoutRow):
+            "the tap stopped while the recorder was stuck, for \(Self.seconds(nanoseconds)) s; meanwhile \(forwarded) packets were "
+                + "forwarded without waiting: \(forwarded - min(forwarded, withoutRow)) kept as rows without bytes, \(withoutRow) "
+                + "without a row (counted as queueFull in packet_losses)"
         case .retentionDeleted(let files, let bytes):
             "retention deleted \(files) capture files; \(bytes) bytes of captures remain"
         case .retentionShortfall(.sizeCapHeldByEvidence(let evidence, let total)):
@@ -100,7 +105,7 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .retentionShortfall, .impossibleTimestamps: .warning
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }

@@ -34,18 +34,34 @@ public final class RecorderSlotWait {
         self.pause = pause
     }
 
+    /// Ends a stuck spell once the recorder has emptied half its queue; called with every packet
+    /// and whenever the tap's loop comes round, so an end is said even when no packet follows.
+    public func noteProgress() {
+        guard let spell = stuck, ring.depth <= ring.slotCount / 2 else { return }
+        stuck = nil
+        let (forwarded, withoutRow) = counts(since: spell)
+        log.say(.recorderCaughtUp(afterNanoseconds: now() - spell.since, forwarded: forwarded, withoutRow: withoutRow))
+    }
+
+    /// At the tap's stop: a spell still open is said with its counts.
+    public func finish() {
+        guard let spell = stuck else { return }
+        stuck = nil
+        let (forwarded, withoutRow) = counts(since: spell)
+        log.say(.recorderStuckAtStop(afterNanoseconds: now() - spell.since, forwarded: forwarded, withoutRow: withoutRow))
+    }
+
+    private func counts(since spell: (since: Int64, withoutBytes: UInt64, withoutRow: UInt64)) -> (UInt64, UInt64) {
+        (counters.queueFull.load(ordering: .relaxed) &- spell.withoutBytes, counters.unrecorded.load(ordering: .relaxed) &- spell.withoutRow)
+    }
+
     /// Whether packets are being forwarded without waiting because the recorder is stuck.
     public var recorderTakenAsStuck: Bool { stuck != nil }
 
     /// A free slot, or nil when the packet is to be forwarded without one: at once when the
     /// backlog says forward or the recorder is stuck, after the bound when it has just stuck.
     public func nextSlot() -> UnsafeMutableRawBufferPointer? {
-        if let spell = stuck, ring.depth <= ring.slotCount / 2 {
-            stuck = nil
-            let withoutBytes = counters.queueFull.load(ordering: .relaxed) &- spell.withoutBytes
-            let withoutRow = counters.unrecorded.load(ordering: .relaxed) &- spell.withoutRow
-            log.say(.recorderCaughtUp(afterNanoseconds: now() - spell.since, forwarded: withoutBytes, withoutRow: withoutRow))
-        }
+        noteProgress()
         if let slot = ring.reserve() { return slot }
         guard backlog == .wait, stuck == nil else { return nil }
         let start = now()

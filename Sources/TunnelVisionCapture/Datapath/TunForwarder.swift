@@ -35,8 +35,10 @@ public final class TunForwarder: @unchecked Sendable {
     /// Runs until `stop()`; meant for a thread of its own.
     public func run() {
         var descriptor = pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0)
+        defer { slots.finish() }
         while !stopping.load(ordering: .acquiring) {
             counters.loops.add(1, ordering: .relaxed)
+            slots.noteProgress()
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             for _ in 0..<256 where !forwardOne() { break }
         }

@@ -112,6 +112,26 @@ import TunnelVisionModel
         #expect(harness.counters.recorderStuck.load(ordering: .relaxed) == 1)
     }
 
+    @Test func aSpellEndsWhenTheQueueEmptiesEvenWithoutAnotherPacketAndOneOpenAtStopIsSaidThen() {
+        let harness = Harness()
+        harness.fill()
+        let slots = harness.wait(.wait, milliseconds: 10)
+        #expect(slots.nextSlot() == nil)
+        harness.forwardWithoutSlot()
+        harness.drain(4)
+        slots.noteProgress()
+        #expect(!slots.recorderTakenAsStuck)
+        #expect(harness.lines.count == 2)
+        #expect(harness.lines[1].hasPrefix("the recorder caught up after 0.0 s; meanwhile 1 packets were forwarded without waiting: 1 kept"))
+        harness.fill()
+        #expect(slots.nextSlot() == nil)
+        slots.finish()
+        #expect(harness.lines.count == 4)
+        #expect(harness.lines[3].hasPrefix("the tap stopped while the recorder was stuck, for 0.0 s; meanwhile 0 packets"))
+        slots.finish()
+        #expect(harness.lines.count == 4)
+    }
+
     /// The real threads: a recorder slower than the tap never makes a packet go without a slot.
     @Test func aSlowRecorderOnItsOwnThreadSlowsTheTapAndLosesNothing() async {
         let ring = PacketRing(slotCount: 8, slotCapacity: 8)
