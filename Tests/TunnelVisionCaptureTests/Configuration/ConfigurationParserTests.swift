@@ -128,9 +128,9 @@ import TunnelVisionModel
     @Test func whenTheRecorderIsBehindPacketsWaitUnlessTheConfigurationSaysForward() throws {
         let defaults = try parse([])
         #expect(defaults.recorderBacklog == .wait)
-        #expect(defaults.recorderWaitMilliseconds == 250)
+        #expect(defaults.recorderWaitMilliseconds == 1_000)
         #expect(defaults.publishedSettings.pairs["when_recorder_behind"] == "wait")
-        #expect(defaults.publishedSettings.pairs["recorder_wait_ms"] == "250")
+        #expect(defaults.publishedSettings.pairs["recorder_wait_ms"] == "1000")
         let forward = try parse(["--config", "/etc/test.conf", "--recorder-wait-ms", "40"], file: "when_recorder_behind = forward\n")
         #expect(forward.recorderBacklog == .forward)
         #expect(forward.recorderWaitMilliseconds == 40)
