@@ -73,12 +73,6 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public var attributedNameAllowed: Bool?
         /// Why the relay passed the connection through untouched (RelaySpliceReason).
         public var relayReason: String?
-
-        init(reason: String, statement: String, flows: [Int64]) {
-            self.reason = reason
-            self.statement = statement
-            self.flows = flows
-        }
     }
 
     public struct Check: Encodable, Sendable, Hashable {
