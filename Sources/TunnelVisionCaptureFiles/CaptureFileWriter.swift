@@ -104,7 +104,9 @@ public final class CaptureFileWriter {
             // Leave no half record behind: whatever reached the file is cut off again.
             _ = ftruncate(file.descriptor, off_t(start))
             _ = lseek(file.descriptor, off_t(start), SEEK_SET)
-            throw .from(errno: failure, path: file.path, directory: configuration.directory)
+            let error = CaptureWriteError.from(errno: failure, path: file.path, directory: configuration.directory)
+            if case .noSpace = error { finishAfterNoSpace(file, at: Date(nanosecondsSinceEpoch: timestampNanoseconds)) }
+            throw error
         }
         file.length = start + recordLength
         file.unflushed = true
@@ -127,6 +129,16 @@ public final class CaptureFileWriter {
     public func close(at instant: Date) throws(CaptureWriteError) {
         guard let file = open else { return }
         try flush()
+        Glibc.close(file.descriptor)
+        open = nil
+        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
+    }
+
+    /// A full file system still takes small records into the slack of this file's last block, so
+    /// capture would flap between written and not while the disk is full. The file ends here
+    /// instead: capture resumes in a new file, once there is room for one.
+    private func finishAfterNoSpace(_ file: OpenFile, at instant: Date) {
+        _ = fdatasync(file.descriptor)
         Glibc.close(file.descriptor)
         open = nil
         changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
