@@ -252,5 +252,13 @@ enum Schema {
                 json_extract(e.value, '$[2]'), r.file_seq, r.first_offset + json_extract(e.value, '$[3]')
             FROM packet_runs r, json_each(r.entries) e;
         """,
+        // 12 (issue 15): whether a TCP connection carried payload, so that one whose start was
+        // seen and that sent nothing has its own gap (NULL for flows stored before: not known);
+        // and a HelloRetryRequest stored before a retry read alone was told from the ServerHello
+        // read after one is marked as not told apart (3), not left claiming to be the retry (1).
+        """
+        ALTER TABLE flows ADD COLUMN tcp_payload INTEGER;
+        UPDATE flows SET server_from_hrr = 3 WHERE server_from_hrr = 1;
+        """,
     ]
 }
