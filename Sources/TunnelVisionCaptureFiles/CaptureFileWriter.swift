@@ -30,6 +30,14 @@ public struct CaptureFileConfiguration: Sendable, Hashable {
     }
 }
 
+/// A record put into the writer's gather buffer, not yet written.
+public struct StagedRecord: Sendable, Hashable {
+    /// Where it starts once written.
+    public let location: CaptureLocation
+    let payloadOffset: Int
+    let capturedLength: Int
+}
+
 /// A file the writer opened or finished, for the history's `capture_files` table.
 public enum CaptureFileChange: Sendable, Hashable {
     case opened(CaptureFile)
@@ -51,6 +59,11 @@ public final class CaptureFileWriter {
     private var pending: [UInt8] = []
     private let recordHeader = UnsafeMutableRawBufferPointer.allocate(
         byteCount: PcapFormat.recordHeaderLength, alignment: 4)
+    /// Staged records (see `stage`): allocated at the first, then reused, so that no batch costs
+    /// fresh pages.
+    private var gather: UnsafeMutableRawBufferPointer?
+    private var gathered = 0
+    public static let gatherBytes = 1 << 20
 
     private struct OpenFile {
         let descriptor: Int32
@@ -78,6 +91,7 @@ public final class CaptureFileWriter {
     deinit {
         if let open { Glibc.close(open.descriptor) }
         recordHeader.deallocate()
+        gather?.deallocate()
     }
 
     /// The file being written, as it stands now.
@@ -135,6 +149,69 @@ public final class CaptureFileWriter {
         file.unflushed = true
         open = file
         return CaptureLocation(fileSequence: file.sequence, offset: start)
+    }
+
+    // MARK: Staged records
+
+    /// Puts a record into the gather buffer and says where it will start in the file, or nil
+    /// when the records staged so far must go out first (`writeStaged`): the buffer has no room
+    /// for it, or it belongs in a new file. Unlike `bufferBytes`, nothing is promised before the
+    /// write: the owner hands a staged packet on only once `writeStaged` said whether it landed,
+    /// so a failed write costs those packets their bytes, never a row that points at nothing.
+    public func stage(_ packet: UnsafeRawBufferPointer, timestampNanoseconds: Int64) throws(CaptureWriteError) -> StagedRecord? {
+        let captured = min(UInt32(clamping: packet.count), configuration.snapshotLength)
+        let recordLength = PcapFormat.recordHeaderLength + Int(captured)
+        if needsNewFile(recordLength: UInt64(recordLength)) {
+            guard gathered == 0 else { return nil }
+            try rotate(at: Date(nanosecondsSinceEpoch: timestampNanoseconds))
+        }
+        guard var file = open else { throw .sequencesExhausted }
+        let buffer = gather ?? .allocate(byteCount: max(Self.gatherBytes, recordLength), alignment: 64)
+        gather = buffer
+        guard buffer.count - gathered >= recordLength else { return nil }
+        let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: timestampNanoseconds)
+        let header = buffer.baseAddress! + gathered
+        header.storeBytes(of: seconds.littleEndian, toByteOffset: 0, as: UInt32.self)
+        header.storeBytes(of: microseconds.littleEndian, toByteOffset: 4, as: UInt32.self)
+        header.storeBytes(of: captured.littleEndian, toByteOffset: 8, as: UInt32.self)
+        header.storeBytes(of: UInt32(clamping: packet.count).littleEndian, toByteOffset: 12, as: UInt32.self)
+        if let source = packet.baseAddress {
+            (header + PcapFormat.recordHeaderLength).copyMemory(from: source, byteCount: Int(captured))
+        }
+        let record = StagedRecord(location: CaptureLocation(fileSequence: file.sequence, offset: file.length),
+                                  payloadOffset: gathered + PcapFormat.recordHeaderLength, capturedLength: Int(captured))
+        gathered += recordLength
+        file.length += UInt64(recordLength)
+        open = file
+        return record
+    }
+
+    /// What a staged record holds: readable until the next `stage`.
+    public func stagedBytes(_ record: StagedRecord) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: gather.map { $0.baseAddress! + record.payloadOffset }, count: record.capturedLength)
+    }
+
+    /// Hands every staged record to the kernel in one write. On failure the file is cut back to
+    /// what it held before them, and none of them is in it; a full disk ends the file at `instant`.
+    /// The owner writes what it staged before `flush()` and `close(at:)`.
+    public func writeStaged(at instant: Date) throws(CaptureWriteError) {
+        guard gathered > 0, let buffer = gather else { return }
+        let count = gathered
+        gathered = 0
+        guard var file = open else { return }
+        if let failure = writeAll(descriptor: file.descriptor, header: UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
+                                  payload: UnsafeRawBufferPointer(start: nil, count: 0)) {
+            _ = ftruncate(file.descriptor, off_t(file.written))
+            _ = lseek(file.descriptor, off_t(file.written), SEEK_SET)
+            file.length = file.written
+            open = file
+            let error = CaptureWriteError.from(errno: failure, path: file.path, directory: configuration.directory)
+            if case .noSpace = error { finishAfterNoSpace(file, at: instant) }
+            throw error
+        }
+        file.written = file.length
+        file.unflushed = true
+        open = file
     }
 
     /// Hands the gathered records to the kernel in one write. On failure the file is cut back to

@@ -3,9 +3,19 @@ import Synchronization
 /// A bounded queue of packets from one producer thread to one consumer thread, allocated once.
 /// The producer reads straight into a slot, so a packet is never copied on its way to the
 /// recorder; when every slot is taken the producer learns it at once and never waits.
+///
+/// Neither side polls: the consumer sleeps on `filled` until a packet is published, a producer that
+/// chooses to wait for room sleeps on `freed`. The consumer rings `freed` once per eighth of the
+/// ring it empties, not per slot, so a producer held at a full ring wakes to a run of free slots
+/// instead of trading one wake-up per packet.
 public final class PacketRing: @unchecked Sendable {
     public let slotCount: Int
     public let slotCapacity: Int
+    /// Rung with every publish; may be shared by rings that one consumer drains.
+    public let filled: Doorbell
+    /// Rung as the consumer frees slots.
+    public let freed = Doorbell()
+    private let freedPerRing: Int
     private let storage: UnsafeMutableRawPointer
     private let starts: UnsafeMutablePointer<Int>
     private let lengths: UnsafeMutablePointer<Int>
@@ -15,9 +25,11 @@ public final class PacketRing: @unchecked Sendable {
     private let published = Atomic<Int>(0)
     private let consumed = Atomic<Int>(0)
 
-    public init(slotCount: Int, slotCapacity: Int) {
+    public init(slotCount: Int, slotCapacity: Int, filled: Doorbell = Doorbell()) {
         self.slotCount = max(1, slotCount)
         self.slotCapacity = max(1, slotCapacity)
+        self.filled = filled
+        freedPerRing = max(1, self.slotCount / 8)
         storage = .allocate(byteCount: self.slotCount * self.slotCapacity, alignment: 64)
         starts = .allocate(capacity: self.slotCount)
         lengths = .allocate(capacity: self.slotCount)
@@ -56,6 +68,7 @@ public final class PacketRing: @unchecked Sendable {
         wireLengths[index] = wireLength
         stamps[index] = timestampNanoseconds
         published.store(next + 1, ordering: .releasing)
+        filled.ring()
     }
 
     // MARK: Consumer side
@@ -67,13 +80,20 @@ public final class PacketRing: @unchecked Sendable {
         var next = consumed.load(ordering: .relaxed)
         let end = min(published.load(ordering: .acquiring), next + limit)
         let count = end - next
+        var freedSinceRing = 0
         while next < end {
             let index = next % slotCount
             body(UnsafeRawBufferPointer(start: storage + index * slotCapacity + starts[index], count: lengths[index]),
                  wireLengths[index], stamps[index])
             next += 1
             consumed.store(next, ordering: .releasing)
+            freedSinceRing += 1
+            if freedSinceRing >= freedPerRing, freed.hasSleeper {
+                freed.ring()
+                freedSinceRing = 0
+            }
         }
+        if count > 0 { freed.ring() }
         return count
     }
 }

@@ -6,10 +6,17 @@ public struct RecorderQueues: Sendable {
 
     public static let headerBytes = 128
 
+    /// Rung when either queue receives a packet: the recorder sleeps on it while both are empty.
+    public var filled: Doorbell { packets.filled }
+
     public init(packetSlots: Int, packetCapacity: Int) {
-        packets = PacketRing(slotCount: packetSlots, slotCapacity: packetCapacity)
-        headers = PacketRing(slotCount: max(64, packetSlots * 4), slotCapacity: Self.headerBytes)
+        let filled = Doorbell()
+        packets = PacketRing(slotCount: packetSlots, slotCapacity: packetCapacity, filled: filled)
+        headers = PacketRing(slotCount: max(64, packetSlots * 4), slotCapacity: Self.headerBytes, filled: filled)
     }
+
+    /// Whether a packet or a header waits for the recorder.
+    public var hasWaitingPackets: Bool { packets.depth > 0 || headers.depth > 0 }
 
     /// Copies a packet into the first queue with room, counting what found the recorder behind.
     func offer(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64, counters: DatapathCounters) {

@@ -11,7 +11,9 @@ import TunnelVisionModel
 /// half its queue again, so the phone never loses its connection. Each stuck spell is said twice,
 /// as it starts and as it ends, with the counts the heartbeat and `packet_losses` hold.
 ///
-/// Owned by the input thread; `now` and `pause` are handed in so that tests can drive it.
+/// Owned by the input thread; `now` and `pause` are handed in so that tests can drive it. By
+/// default a pause sleeps until the recorder rings the ring's `freed` bell (or a few ms pass,
+/// for the bound): the tap costs nothing while it waits and moves as soon as there is room.
 public final class RecorderSlotWait {
     private let ring: PacketRing
     private let backlog: RecorderBacklog
@@ -24,15 +26,20 @@ public final class RecorderSlotWait {
     private var stuck: (since: Int64, withoutBytes: UInt64, withoutRow: UInt64)?
 
     public init(ring: PacketRing, backlog: RecorderBacklog, waitMilliseconds: Int, counters: DatapathCounters, log: DaemonLog,
-                now: @escaping () -> Int64, pause: @escaping () -> Void = { usleep(50) }) {
+                now: @escaping () -> Int64, pause: (() -> Void)? = nil) {
         self.ring = ring
         self.backlog = backlog
         boundNanoseconds = Int64(max(0, waitMilliseconds)) * 1_000_000
         self.counters = counters
         self.log = log
         self.now = now
-        self.pause = pause
+        self.pause = pause ?? { [ring] in
+            ring.freed.wait(timeoutNanoseconds: Self.pauseNanoseconds) { ring.reserve() != nil }
+        }
     }
+
+    /// The longest a pause sleeps without a ring: how finely the bound is kept.
+    static let pauseNanoseconds: Int64 = 5_000_000
 
     /// Ends a stuck spell once the recorder has emptied half its queue; called with every packet
     /// and whenever the tap's loop comes round, so an end is said even when no packet follows.

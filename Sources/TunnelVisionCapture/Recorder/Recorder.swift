@@ -54,6 +54,14 @@ public final class Recorder: @unchecked Sendable {
     private var captureBlockedUntil: Int64?
     private var notCapturedWhileBlocked: UInt64 = 0
     private var rotated = false
+    /// Packets whose bytes wait in the writer for one write with the rest of their round.
+    private var staged: [StagedPacket] = []
+
+    private struct StagedPacket {
+        let record: StagedRecord
+        let wireLength: Int
+        let timestampNanoseconds: Int64
+    }
 
     /// Called after each heartbeat that found the input thread alive: the watchdog's food.
     public var onHeartbeat: (@Sendable () -> Void)?
@@ -82,7 +90,10 @@ public final class Recorder: @unchecked Sendable {
     deinit { segmentScratch.deallocate() }
 
     /// Asks the thread to drain what is queued, commit it, close the file and return.
-    public func stop() { stopping.store(true, ordering: .releasing) }
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        queues.filled.ring()
+    }
 
     /// The status as of the last heartbeat (read after `run()` returned, or from its thread).
     public var lastStatus: DaemonHeartbeat { status }
@@ -94,7 +105,9 @@ public final class Recorder: @unchecked Sendable {
         lastHeartbeat = lastCommit
         while true {
             let stopRequested = stopping.load(ordering: .acquiring)
-            let moved = queues.packets.drain(limit: 1024, recordQueued) + queues.headers.drain(limit: 1024, recordHeadersOnly)
+            var moved = queues.packets.drain(limit: 1024, recordQueued)
+            writeStaged()
+            moved += queues.headers.drain(limit: 1024, recordHeadersOnly)
             let now = clock.now()
             if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds {
                 commit(now: now)
@@ -107,7 +120,11 @@ public final class Recorder: @unchecked Sendable {
             }
             if moved == 0 {
                 if stopRequested { break }
-                usleep(500)
+                // Asleep until the input publishes, or until the next commit or heartbeat is due.
+                let due = min(lastCommit + cadence.commitNanoseconds, lastHeartbeat + cadence.heartbeatNanoseconds)
+                queues.filled.wait(timeoutNanoseconds: min(max(due - clock.now(), 0), 100_000_000)) {
+                    queues.hasWaitingPackets || stopping.load(ordering: .acquiring)
+                }
             }
         }
         let now = clock.now()
@@ -130,22 +147,57 @@ public final class Recorder: @unchecked Sendable {
         }
     }
 
+    /// A packet's bytes are staged, and it reaches the engine once they were written (or not) in
+    /// one write with the others of its round; a packet that is not captured waits for those
+    /// before it, so the engine sees packets in the order the queue held them.
     private func recordCaptured(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
-        var location = CaptureLocation.notCaptured
-        if captureBlockedUntil.map({ timestampNanoseconds >= $0 }) ?? true {
-            do {
-                location = try writer.write(packet, timestampNanoseconds: timestampNanoseconds)
-                if captureBlockedUntil != nil {
-                    log.say(.captureResumed(notCaptured: notCapturedWhileBlocked))
-                    captureBlockedUntil = nil
-                    notCapturedWhileBlocked = 0
-                }
-            } catch {
-                suspendCapture(error, now: timestampNanoseconds)
-            }
+        if captureOpen(at: timestampNanoseconds), let record = stage(packet, timestampNanoseconds: timestampNanoseconds) {
+            staged.append(StagedPacket(record: record, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds))
+            return
         }
-        if location.isCaptured { status.packetsRecorded += 1 } else { countNotCaptured() }
-        feed(packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: location)
+        writeStaged()
+        countNotCaptured()
+        feed(packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: .notCaptured)
+    }
+
+    private func captureOpen(at timestampNanoseconds: Int64) -> Bool {
+        captureBlockedUntil.map { timestampNanoseconds >= $0 } ?? true
+    }
+
+    private func stage(_ packet: UnsafeRawBufferPointer, timestampNanoseconds: Int64) -> StagedRecord? {
+        do {
+            if let record = try writer.stage(packet, timestampNanoseconds: timestampNanoseconds) { return record }
+            writeStaged()
+            guard captureOpen(at: timestampNanoseconds) else { return nil }
+            return try writer.stage(packet, timestampNanoseconds: timestampNanoseconds)
+        } catch {
+            suspendCapture(error, now: timestampNanoseconds)
+            return nil
+        }
+    }
+
+    /// Writes the staged packets' bytes in one go, then hands the packets to the engine: as
+    /// captured where the write went through, as not captured where it failed.
+    private func writeStaged() {
+        guard let last = staged.last else { return }
+        var written = true
+        do {
+            try writer.writeStaged(at: Date(nanosecondsSinceEpoch: last.timestampNanoseconds))
+            if captureBlockedUntil != nil {
+                log.say(.captureResumed(notCaptured: notCapturedWhileBlocked))
+                captureBlockedUntil = nil
+                notCapturedWhileBlocked = 0
+            }
+        } catch {
+            written = false
+            suspendCapture(error, now: last.timestampNanoseconds)
+        }
+        for packet in staged {
+            if written { status.packetsRecorded += 1 } else { countNotCaptured() }
+            feed(writer.stagedBytes(packet.record), wireLength: packet.wireLength, timestampNanoseconds: packet.timestampNanoseconds,
+                 location: written ? packet.record.location : .notCaptured)
+        }
+        staged.removeAll(keepingCapacity: true)
     }
 
     private func recordHeadersOnly(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
