@@ -49,7 +49,9 @@ public enum CaptureFileChange: Sendable, Hashable {
 /// Records go straight to the kernel, one `writev` each, so that a failed write can be undone
 /// exactly (the file is cut back to the record's start) and every location it returned points
 /// at bytes the kernel holds; or, with `bufferBytes`, in large writes, for an owner that stops at
-/// its first failure. `flush()` is the barrier before a database batch commits.
+/// its first failure; or staged (`stage`, `writeStaged`), a round of records in one write whose
+/// locations count only once it went through, for the live recorder. `flush()` is the barrier
+/// before a database batch commits.
 public final class CaptureFileWriter {
     public private(set) var configuration: CaptureFileConfiguration
     private var nextSequence: UInt32?
@@ -63,7 +65,8 @@ public final class CaptureFileWriter {
     /// fresh pages.
     private var gather: UnsafeMutableRawBufferPointer?
     private var gathered = 0
-    public static let gatherBytes = 1 << 20
+    /// The gather buffer's size; settable before the first `stage` (tests make it small).
+    var gatherCapacity = 1 << 20
 
     private struct OpenFile {
         let descriptor: Int32
@@ -166,9 +169,12 @@ public final class CaptureFileWriter {
             try rotate(at: Date(nanosecondsSinceEpoch: timestampNanoseconds))
         }
         guard var file = open else { throw .sequencesExhausted }
-        let buffer = gather ?? .allocate(byteCount: max(Self.gatherBytes, recordLength), alignment: 64)
-        gather = buffer
-        guard buffer.count - gathered >= recordLength else { return nil }
+        if gathered == 0, (gather?.count ?? 0) < recordLength {
+            // An empty buffer always takes the record: it grows, never below its usual size.
+            gather?.deallocate()
+            gather = .allocate(byteCount: max(gatherCapacity, recordLength), alignment: 64)
+        }
+        guard let buffer = gather, buffer.count - gathered >= recordLength else { return nil }
         let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: timestampNanoseconds)
         let header = buffer.baseAddress! + gathered
         header.storeBytes(of: seconds.littleEndian, toByteOffset: 0, as: UInt32.self)

@@ -170,4 +170,45 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(results[1].locations == results[0].locations)
         #expect(results[1].files == results[0].files)
     }
+
+    /// Issue 17: the live recorder stages records and writes them a round at a time; with the
+    /// gather buffer full or a file to rotate, staging says so and the owner writes first. The
+    /// files and the locations are the same byte for byte as one write per record.
+    @Test func stagedRecordsWriteTheSameFilesAndLocationsAsOneWriteEach() throws {
+        let sent = packets(40)
+        var results: [(locations: [CaptureLocation], files: [String: Data])] = []
+        var refusals = 0
+        for staging in [false, true] {
+            let directory = try TemporaryDirectory()
+            let writer = try CaptureFileWriter(configuration: .init(directory: directory.path, rotationBytes: 2_000), highestSequenceInHistory: 0)
+            writer.gatherCapacity = 600
+            var locations: [CaptureLocation] = []
+            for (index, packet) in sent.enumerated() {
+                let stamp = noon + Int64(index) * 1_000_000
+                guard staging else {
+                    locations.append(try writer.write(packet, at: stamp))
+                    continue
+                }
+                let stage = { try packet.withUnsafeBytes { try writer.stage($0, timestampNanoseconds: stamp) } }
+                var record = try stage()
+                if record == nil {
+                    refusals += 1
+                    try writer.writeStaged(at: Date(nanosecondsSinceEpoch: stamp))
+                    record = try stage()
+                }
+                let staged = try #require(record)
+                #expect(Array(writer.stagedBytes(staged)) == packet)
+                locations.append(staged.location)
+            }
+            try writer.writeStaged(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+            try writer.close(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+            let files = try Dictionary(uniqueKeysWithValues: directory.names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory.file($0)))) })
+            results.append((locations, files))
+        }
+        #expect(results[0].files.count > 3)
+        // Both causes: rotation (every 2,000 bytes) and a full buffer (600 bytes hold four records).
+        #expect(refusals > results[0].files.count)
+        #expect(results[1].locations == results[0].locations)
+        #expect(results[1].files == results[0].files)
+    }
 }

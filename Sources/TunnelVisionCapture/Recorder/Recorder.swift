@@ -22,6 +22,10 @@ public struct RecorderCadence: Sendable, Hashable {
 /// feeds the flow engine, and commits the engine's batches — the capture flushed first, so no
 /// row ever points at bytes that are not in the file. When the capture cannot be written, packets
 /// still become rows, marked not captured, and writing resumes by itself.
+///
+/// A round's bytes go to the file in large writes (staged in the writer, issue 17), and its
+/// packets reach the engine once that write said where they are; with nothing queued the thread
+/// sleeps until the input rings or the next commit or heartbeat is due.
 public final class Recorder: @unchecked Sendable {
     private let queues: RecorderQueues
     private let counters: DatapathCounters
