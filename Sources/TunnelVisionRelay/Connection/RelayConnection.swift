@@ -52,6 +52,8 @@ final class RelayConnection {
     /// The phone sent its last byte after the handshake; the server's answer still goes to it.
     private var phoneHalfClosed = false
     private var upstreamShutdownPending = false
+    /// Where this connection's upstream session is kept for the next connection to resume.
+    private var upstreamSessionKey: UpstreamSessions.Key?
 
     static let keyLogLineLimit = 32
     static let closingSeconds: Int64 = 5
@@ -227,8 +229,8 @@ final class RelayConnection {
         case .closing, .closed:
             break
         }
-        if !phoneOut.isEmpty { phoneInterest.insert(.write) }
-        if !upstreamOut.isEmpty { upstreamInterest.insert(.write) }
+        if !phoneOut.isEmpty || phoneTLS?.isAttached == true && phoneTLS!.pendingOutput > 0 { phoneInterest.insert(.write) }
+        if !upstreamOut.isEmpty || upstreamTLS?.isAttached == true && upstreamTLS!.pendingOutput > 0 { upstreamInterest.insert(.write) }
         context.loop.set(phone, phoneInterest)
         if upstream >= 0 { context.loop.set(upstream, upstreamInterest) }
     }
@@ -298,7 +300,12 @@ final class RelayConnection {
         _ = SSL_set1_host(session.ssl, serverName)
         let protocols = RelayTLS.wireProtocols(report.offeredApplicationProtocols)
         if !protocols.isEmpty { _ = SSL_set_alpn_protos(session.ssl, protocols, UInt32(protocols.count)) }
-        RelayTLS.apply(RelayVersionRange(offer: reading?.offer), to: session.ssl)
+        let versions = RelayVersionRange(offer: reading?.offer)
+        RelayTLS.apply(versions, to: session.ssl)
+        let key = UpstreamSessions.Key(
+            destination: leg.originalDestination.description, serverName: serverName, applicationProtocols: protocols, versions: versions)
+        context.upstreamSessions.offer(key, to: session.ssl)
+        upstreamSessionKey = key
         SSL_set_connect_state(session.ssl)
         upstreamTLS = session
         stage = .upstreamHandshake
@@ -427,12 +434,15 @@ final class RelayConnection {
             }
             if outcome.phase != .established { return moved }
         }
+        // The handshake is done and its bytes have moved: OpenSSL takes each socket over.
+        if !phoneSession.isAttached, phoneOut.isEmpty { phoneSession.attach(to: phone) }
+        if !upstreamSession.isAttached, upstreamOut.isEmpty { upstreamSession.attach(to: upstream) }
         if phoneHalfClosed {
             if phoneWasReset {
                 beginClosing(reset: true)
                 return true
             }
-            if upstreamShutdownPending, upstreamOut.isEmpty {
+            if upstreamShutdownPending, upstreamOut.isEmpty, upstreamSession.pendingOutput == 0 {
                 upstreamShutdownPending = false
                 shutdown(upstream, Int32(SHUT_WR))
             }
@@ -458,6 +468,10 @@ final class RelayConnection {
             break
         }
         moved = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream) || moved
+        if phoneSession.socketEnded, !phoneEnded {
+            phoneEnded = true
+            phoneWasReset = phoneWasReset || phoneSession.socketWasReset
+        }
         if phoneEnded, !phoneHalfClosed, phoneSession.pendingInput == 0 {
             if phoneWasReset { apply(outcome.phoneClosed(reset: true)) } else { phoneFinishedSending(closeNotify: false) }
             return true
@@ -482,6 +496,10 @@ final class RelayConnection {
             break
         }
         moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
+        if upstreamSession.socketEnded, !upstreamEnded {
+            upstreamEnded = true
+            upstreamWasReset = upstreamWasReset || upstreamSession.socketWasReset
+        }
         if upstreamEnded, upstreamSession.pendingInput == 0 {
             if phoneHalfClosed { beginClosing(reset: upstreamWasReset) } else { apply(outcome.upstreamClosed()) }
             return true
@@ -525,6 +543,8 @@ final class RelayConnection {
 
     /// Reads what the socket has (bounded by one chunk) into a session's input.
     private func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
+        // Attached, OpenSSL reads the socket itself.
+        guard !session.isAttached else { return false }
         let (bytes, moved) = readChunk(from: descriptor, ended: &ended, reset: &reset)
         if let bytes { session.feed(bytes) }
         return moved
@@ -534,6 +554,11 @@ final class RelayConnection {
     /// The phone's first TLS byte moves the outcome machine into `answering`.
     @discardableResult
     private func flushTLS(_ session: TLSSession, into queue: inout ByteQueue, descriptor: Int32) -> Bool {
+        if session.isAttached {
+            let waiting = session.pendingOutput
+            session.flushUnwritten()
+            return session.pendingOutput < waiting
+        }
         var moved = false
         if !queue.isEmpty {
             let (written, _) = queue.flush(to: descriptor)
@@ -678,7 +703,11 @@ final class RelayConnection {
     private func pumpClosing() -> Bool {
         let (_, phoneError) = phoneOut.flush(to: phone)
         let upstreamError = upstream >= 0 ? upstreamOut.flush(to: upstream).error : 0
-        if (phoneOut.isEmpty || phoneError != 0) && (upstreamOut.isEmpty || upstreamError != 0 || upstream < 0) {
+        // Attached sessions write their last plaintext, then their close_notify, themselves.
+        let phoneWaits = phoneTLS.map { $0.isAttached && $0.flushUnwritten() == .wantsMore } ?? false
+        let upstreamWaits = upstreamTLS.map { $0.isAttached && upstream >= 0 && $0.flushUnwritten() == .wantsMore } ?? false
+        if (phoneOut.isEmpty || phoneError != 0) && !phoneWaits
+            && (upstreamOut.isEmpty || upstreamError != 0 || upstream < 0) && !upstreamWaits {
             finish()
         }
         return false
@@ -715,7 +744,8 @@ final class RelayConnection {
     }
 
     /// The server's table of descriptors, so that a new upstream descriptor finds this connection.
-    weak var loopRegistry: ConnectionRegistry?
+    // The server outlives its connections (it abandons them before it ends).
+    unowned var loopRegistry: ConnectionRegistry?
 }
 
 /// The loop's side of the descriptor table.
@@ -741,5 +771,10 @@ extension RelayConnection: TLSSessionDelegate {
 
     func tlsSessionSelectProtocol(_ session: TLSSession) -> String? {
         report.upstream?.applicationProtocol
+    }
+
+    func tlsSession(_ session: TLSSession, receivedResumable ticket: OpaquePointer) -> Bool {
+        guard session === upstreamTLS, let upstreamSessionKey else { return false }
+        return context.upstreamSessions.keep(ticket, for: upstreamSessionKey)
     }
 }
