@@ -37,6 +37,8 @@ final class TLSSession {
     /// Attached: the socket's end, seen by a read (FIN without close_notify, or a reset).
     private(set) var socketEnded = false
     private(set) var socketWasReset = false
+    /// The peer's close_notify was read (as against a bare FIN, which reads as a close once attached).
+    private var receivedCloseNotify = false
     // Unowned, not weak: a weak reference gives the connection a side table, and every retain of it a slow path.
     unowned var delegate: TLSSessionDelegate?
 
@@ -57,7 +59,9 @@ final class TLSSession {
         SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
         SSL_set_info_callback(ssl) { ssl, situation, value in
             guard let ssl, situation & tv_SSL_CB_READ_ALERT() != 0, let session = TLSSession.owner(of: ssl) else { return }
-            session.delegate?.tlsSession(session, receivedAlert: UInt8(truncatingIfNeeded: value))
+            let code = UInt8(truncatingIfNeeded: value)
+            if code == 0 { session.receivedCloseNotify = true }
+            session.delegate?.tlsSession(session, receivedAlert: code)
         }
     }
 
@@ -77,7 +81,7 @@ final class TLSSession {
     /// Ciphertext fed and not yet read by OpenSSL (0 once attached: the socket holds it).
     var pendingInput: Int { input.map { Int(BIO_ctrl_pending($0)) } ?? 0 }
     /// Bytes on their way to the peer: ciphertext in the memory BIO, or, once attached, plaintext not yet taken.
-    var pendingOutput: Int { output.map { Int(BIO_ctrl_pending($0)) } ?? unwritten.count }
+    var pendingOutput: Int { output.map { Int(BIO_ctrl_pending($0)) } ?? unwritten.count + (closeNotifyWaits ? 1 : 0) }
     var isAttached: Bool { socket != nil }
 
     /// Moves up to `limit` encrypted bytes for the peer into `buffer`.
@@ -100,6 +104,10 @@ final class TLSSession {
         socket = descriptor
         // Whole socket reads instead of a header, then a body.
         SSL_set_read_ahead(ssl, 1)
+        // OpenSSL 3 answers a FIN without close_notify with a fatal decode_error alert and ends
+        // the session, which would cut off the answer still owed to a phone that half-closed.
+        // Ignored, the FIN reads as a close; the info callback tells a real close_notify apart.
+        _ = SSL_set_options(ssl, tv_SSL_OP_IGNORE_UNEXPECTED_EOF())
         return true
     }
 
@@ -118,7 +126,7 @@ final class TLSSession {
         var count = 0
         let result = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count)
         if result == 1 { return (count, .done) }
-        if socket != nil, let reset = socketEnd(after: result) {
+        if socket != nil, let reset = socketEnd(after: result, closeNotify: receivedCloseNotify) {
             socketEnded = true
             socketWasReset = socketWasReset || reset
             ERR_clear_error()
@@ -145,7 +153,8 @@ final class TLSSession {
     /// Attached: retries the plaintext the socket did not take; `.done` once none is left.
     @discardableResult
     func flushUnwritten() -> TLSProgress {
-        guard !unwritten.isEmpty else { return .done }
+        if closeNotifyWaits { shutdown() }
+        guard !unwritten.isEmpty else { return closeNotifyWaits ? .wantsMore : .done }
         let (written, progress) = unwritten.withContiguousBytes { encrypt($0) }
         unwritten.drop(written)
         // A broken socket takes nothing more: the connection hears of it from epoll.
@@ -155,7 +164,7 @@ final class TLSSession {
             shutdownWaits = false
             shutdown()
         }
-        return .done
+        return closeNotifyWaits ? .wantsMore : .done
     }
 
     private func encrypt(_ bytes: UnsafeRawBufferPointer) -> (Int, TLSProgress) {
@@ -175,8 +184,10 @@ final class TLSSession {
 
     /// Attached: whether a failed read met the socket's end: nil when it did not, else whether
     /// it was a reset (OpenSSL 3 calls a FIN without close_notify an unexpected EOF).
-    private func socketEnd(after result: Int32) -> Bool? {
+    private func socketEnd(after result: Int32, closeNotify: Bool) -> Bool? {
         switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_ZERO_RETURN:
+            return closeNotify ? nil : false
         case SSL_ERROR_SYSCALL:
             return errno != 0
         case SSL_ERROR_SSL:
@@ -192,10 +203,15 @@ final class TLSSession {
             shutdownWaits = true
             return
         }
-        if isHandshakeDone { _ = SSL_shutdown(ssl) }
+        if isHandshakeDone {
+            let result = SSL_shutdown(ssl)
+            // Attached to a full socket, the alert waits in OpenSSL's buffer: retried by flushUnwritten.
+            closeNotifyWaits = socket != nil && result < 0 && SSL_get_error(ssl, result) == SSL_ERROR_WANT_WRITE
+        }
         ERR_clear_error()
     }
     private var shutdownWaits = false
+    private var closeNotifyWaits = false
 
     private func progress(after result: Int32) -> TLSProgress {
         switch SSL_get_error(ssl, result) {
