@@ -100,13 +100,6 @@ public final class RelayServer: @unchecked Sendable {
 
     /// Runs the loop on the calling thread until `stop`.
     public func run() {
-        // OpenSSL's socket BIO writes with write(2), not send(MSG_NOSIGNAL): a write to a phone
-        // or server that reset would raise SIGPIPE and end the whole daemon. Blocked on this
-        // thread only, the write answers EPIPE instead and the rest of the process is untouched.
-        var pipe = sigset_t()
-        sigemptyset(&pipe)
-        sigaddset(&pipe, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipe, nil)
         while true {
             requests.lock()
             let stopping = stopRequested, forgetting = forgetRequested

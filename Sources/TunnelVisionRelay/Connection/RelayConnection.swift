@@ -229,8 +229,8 @@ final class RelayConnection {
         case .closing, .closed:
             break
         }
-        if !phoneOut.isEmpty || phoneTLS?.isAttached == true && phoneTLS!.pendingOutput > 0 { phoneInterest.insert(.write) }
-        if !upstreamOut.isEmpty || upstreamTLS?.isAttached == true && upstreamTLS!.pendingOutput > 0 { upstreamInterest.insert(.write) }
+        if !phoneOut.isEmpty { phoneInterest.insert(.write) }
+        if !upstreamOut.isEmpty { upstreamInterest.insert(.write) }
         context.loop.set(phone, phoneInterest)
         if upstream >= 0 { context.loop.set(upstream, upstreamInterest) }
     }
@@ -434,15 +434,12 @@ final class RelayConnection {
             }
             if outcome.phase != .established { return moved }
         }
-        // The handshake is done and its bytes have moved: OpenSSL takes each socket over.
-        if !phoneSession.isAttached, phoneOut.isEmpty { phoneSession.attach(to: phone) }
-        if !upstreamSession.isAttached, upstreamOut.isEmpty { upstreamSession.attach(to: upstream) }
         if phoneHalfClosed {
             if phoneWasReset {
                 beginClosing(reset: true)
                 return true
             }
-            if upstreamShutdownPending, upstreamOut.isEmpty, upstreamSession.pendingOutput == 0 {
+            if upstreamShutdownPending, upstreamOut.isEmpty {
                 upstreamShutdownPending = false
                 shutdown(upstream, Int32(SHUT_WR))
             }
@@ -468,10 +465,6 @@ final class RelayConnection {
             break
         }
         moved = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream) || moved
-        if phoneSession.socketEnded, !phoneEnded {
-            phoneEnded = true
-            phoneWasReset = phoneWasReset || phoneSession.socketWasReset
-        }
         if phoneEnded, !phoneHalfClosed, phoneSession.pendingInput == 0 {
             if phoneWasReset { apply(outcome.phoneClosed(reset: true)) } else { phoneFinishedSending(closeNotify: false) }
             return true
@@ -496,10 +489,6 @@ final class RelayConnection {
             break
         }
         moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
-        if upstreamSession.socketEnded, !upstreamEnded {
-            upstreamEnded = true
-            upstreamWasReset = upstreamWasReset || upstreamSession.socketWasReset
-        }
         if upstreamEnded, upstreamSession.pendingInput == 0 {
             if phoneHalfClosed { beginClosing(reset: upstreamWasReset) } else { apply(outcome.upstreamClosed()) }
             return true
@@ -543,8 +532,6 @@ final class RelayConnection {
 
     /// Reads what the socket has (bounded by one chunk) into a session's input.
     private func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
-        // Attached, OpenSSL reads the socket itself.
-        guard !session.isAttached else { return false }
         let (bytes, moved) = readChunk(from: descriptor, ended: &ended, reset: &reset)
         if let bytes { session.feed(bytes) }
         return moved
@@ -554,11 +541,6 @@ final class RelayConnection {
     /// The phone's first TLS byte moves the outcome machine into `answering`.
     @discardableResult
     private func flushTLS(_ session: TLSSession, into queue: inout ByteQueue, descriptor: Int32) -> Bool {
-        if session.isAttached {
-            let waiting = session.pendingOutput
-            session.flushUnwritten()
-            return session.pendingOutput < waiting
-        }
         var moved = false
         if !queue.isEmpty {
             let (written, _) = queue.flush(to: descriptor)
@@ -703,11 +685,7 @@ final class RelayConnection {
     private func pumpClosing() -> Bool {
         let (_, phoneError) = phoneOut.flush(to: phone)
         let upstreamError = upstream >= 0 ? upstreamOut.flush(to: upstream).error : 0
-        // Attached sessions write their last plaintext, then their close_notify, themselves.
-        let phoneWaits = phoneTLS.map { $0.isAttached && $0.flushUnwritten() == .wantsMore } ?? false
-        let upstreamWaits = upstreamTLS.map { $0.isAttached && upstream >= 0 && $0.flushUnwritten() == .wantsMore } ?? false
-        if (phoneOut.isEmpty || phoneError != 0) && !phoneWaits
-            && (upstreamOut.isEmpty || upstreamError != 0 || upstream < 0) && !upstreamWaits {
+        if (phoneOut.isEmpty || phoneError != 0) && (upstreamOut.isEmpty || upstreamError != 0 || upstream < 0) {
             finish()
         }
         return false

@@ -104,22 +104,6 @@ struct ByteQueue {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// The waiting bytes, in one piece.
-    func withContiguousBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[head...])) }
-    }
-
-    /// Forgets the first `count` bytes (taken by their consumer).
-    mutating func drop(_ count: Int) {
-        head = min(head + max(count, 0), storage.count)
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: storage.capacity <= 256 * 1024)
-            head = 0
-        } else {
-            compact()
-        }
-    }
-
     /// Writes what the descriptor takes; answers the errno that stopped it (0 when drained or EAGAIN).
     mutating func flush(to descriptor: Int32) -> (written: Int, error: Int32) {
         var total = 0
