@@ -1,22 +1,13 @@
 import Foundation
 
 /// Stored as 0…3. Born from the port, raised by what is observed, never lowered.
-public enum TLSInspectionStatus: UInt8, Sendable, Hashable, CaseIterable {
+public enum TLSInspectionStatus: UInt8, Sendable, Hashable, CaseIterable, NamedByCase {
     case plaintext = 0
     case encrypted = 1
     /// The relay completed a handshake with the phone on its own certificate.
     case inspected = 2
     /// The phone refused the relay's certificate (or the host was remembered as refusing).
     case notInspectable = 3
-
-    public var name: String {
-        switch self {
-        case .plaintext: "plaintext"
-        case .encrypted: "encrypted"
-        case .inspected: "inspected"
-        case .notInspectable: "notInspectable"
-        }
-    }
 
     /// What a new flow starts as: TCP to a remote 443 is encrypted, everything else plaintext.
     public static func born(proto: TransportProtocol, remotePort: UInt16) -> TLSInspectionStatus {
@@ -86,6 +77,8 @@ public struct FlowState: Sendable, Hashable {
     public var streamOpening: StreamOpening?
     /// What the relay saw, when it was offered the connection.
     public var relay: RelayRecord?
+    /// For TCP: whether its start was seen with no payload after it, or payload crossed (issue 15).
+    public var tcpPayload: TCPPayloadSighting?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
@@ -110,6 +103,16 @@ public struct FlowState: Sendable, Hashable {
         self.streamOpening = streamOpening
         self.httpHost = httpHost
         self.relay = relay
+    }
+
+    /// Takes one TCP segment into `tcpPayload`: a SYN starts "nothing sent", a payload byte
+    /// either way ends it for good.
+    public mutating func noteTCPSegment(opensConnection: Bool, payloadBytes: Int) {
+        if payloadBytes > 0 {
+            tcpPayload = .carried
+        } else if opensConnection, tcpPayload == nil {
+            tcpPayload = .noneSinceStart
+        }
     }
 
     public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }

@@ -91,6 +91,10 @@ import TunnelVisionModel
         (["--client-network", "10.0.0.0/33"], .invalidValue(key: "client_network", value: "10.0.0.0/33")),
         (["--client-network", "fd00::/129"], .invalidValue(key: "client_network", value: "fd00::/129")),
         (["--client-network", "10.0.0.300/24"], .invalidValue(key: "client_network", value: "10.0.0.300/24")),
+        // Found by the Configuration fuzz target: an empty item of a list trapped the parser.
+        (["--client-network", "10.0.0.0/24, ,fd00::/64"], .invalidValue(key: "client_network", value: "10.0.0.0/24, ,fd00::/64")),
+        (["--client-network", "10.0.0.0/"], .invalidValue(key: "client_network", value: "10.0.0.0/")),
+        (["--client-network", "/24"], .invalidValue(key: "client_network", value: "/24")),
         (["--inspection", "maybe"], .invalidValue(key: "inspection", value: "maybe")),
         (["--tun", "a-name-longer-than-15"], .invalidValue(key: "tun", value: "a-name-longer-than-15")),
         (["--keep-days", "0"], .outOfRange(key: "keep_days", value: "0", lowest: "1", highest: "36500")),
