@@ -66,6 +66,7 @@ extension FlowEngine {
             apply(hello, slot: slot)
         }
         if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
+        if let host = reading.upgrade.requestedHost { table[slot].state.socksHost = host }
         if !table[slot].relayOwnsServerSide {
             if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
             if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }

@@ -44,6 +44,7 @@ enum FlowColumns {
         ("quic_end", .withGroup(leader: "quic_version")),
         ("http_host", .keepFirst),
         ("client_early_data", .withGroup(leader: "client_versions_form")),
+        ("socks_host", .keepFirst),
     ]
 
     /// The change marker a written row takes (issue 17): above every other, read off the index.
@@ -151,6 +152,7 @@ enum FlowColumns {
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
             .optionalText(flow.httpHost),
             .optionalInteger(client.map { $0.offersEarlyData ? 1 : 0 }),
+            .optionalText(flow.socksHost),
         ]
     }
 
@@ -203,6 +205,7 @@ enum FlowColumns {
                 omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,
                 hasEncryptedClientHello: offer.hasEncryptedClientHello, offersEarlyData: true)
         }
+        state.socksHost = row.textOrNil(next())
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
         state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)

@@ -215,5 +215,10 @@ enum Schema {
         DROP INDEX audit_sessions_single_open;
         CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;
         """,
+        // 11 (issue 16): the domain a SOCKS CONNECT request named, the name a stream through a
+        // SOCKS proxy announced.
+        """
+        ALTER TABLE flows ADD COLUMN socks_host TEXT;
+        """,
     ]
 }

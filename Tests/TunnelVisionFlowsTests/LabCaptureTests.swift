@@ -42,6 +42,10 @@ import TunnelVisionModel
         Case(file: "starttls-postgres.pcap", port: 5432, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
         Case(file: "starttls-mysql.pcap", port: 3306, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
         Case(file: "connect-proxy.pcap", port: 3128, opening: .httpRequest, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks5-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks5-password-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks4a-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks4-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
         // Resumed sessions: no certificate was sent, because the session was resumed.
         Case(file: "tls13-resumed.pcap", port: 4444, opening: .tlsHandshake, answer: tls13, visibility: "notSent"),
         Case(file: "tls13-early-data.pcap", port: 4444, opening: .tlsHandshake, answer: tls13, visibility: "notSent"),
@@ -60,6 +64,18 @@ import TunnelVisionModel
         #expect(flow.quic == expected.quic)
         #expect(flow.certificateVisibility.name == expected.visibility)
         if expected.visibility == "notSent" { #expect(flow.serverCertificates == .notSent(.resumedSession)) }
+    }
+
+    /// curl --socks5-hostname and --socks4a hand the proxy the name; --socks4 only an address.
+    @Test(arguments: [("socks5-proxy.pcap", "wire.test" as String?), ("socks5-password-proxy.pcap", "wire.test"),
+                      ("socks4a-proxy.pcap", "wire.test"), ("socks4-proxy.pcap", nil)])
+    func aSOCKSRequestKeepsTheDomainItNamed(_ file: String, host: String?) throws {
+        let flow = try #require(try CaptureReading(lab: file).flow(toPort: 1080))
+        #expect(flow.socksHost == host)
+        #expect(flow.name?.origin == .sni)  // the ClientHello's own name comes first
+        var unnamed = flow
+        unnamed.sni = nil
+        #expect(unnamed.name.map { FlowName(text: $0.text, origin: $0.origin) } == host.map { FlowName(text: $0, origin: .socksRequest) })
     }
 
     @Test func aDraftReadDoesNotRaiseTheFlowToEncrypted() throws {

@@ -28,7 +28,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
 
     public struct Name: Encodable, Sendable, Hashable {
         public let text: String
-        /// sni / httpHost / dns.
+        /// sni / httpHost / socksRequest / dns.
         public let origin: String
     }
 
@@ -94,6 +94,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let sni: String?
     /// The host the phone's HTTP request named (its Host field or absolute target).
     public let httpHost: String?
+    /// The domain the phone's SOCKS CONNECT request named.
+    public let socksHost: String?
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
@@ -145,6 +147,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         name = flow.name.map { Name(text: $0.text, origin: $0.origin.rawValue) }
         sni = flow.sni
         httpHost = flow.httpHost
+        socksHost = flow.socksHost
         dnsName = flow.resolvedName?.name
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
