@@ -64,6 +64,10 @@ extension FlowEngine {
         }
         if let hello = reading.client.reading {
             apply(hello, slot: slot)
+            if hello.offer?.offersEarlyData == true {
+                let answer = table[slot].relayOwnsServerSide ? nil : reading.server.earlyDataAnswer
+                table[slot].state.earlyData = EarlyDataReading(wasSent: reading.earlyDataSent ?? false, serverAnswer: answer)
+            }
         }
         if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
         if let host = reading.upgrade.requestedHost { table[slot].state.socksHost = host }
@@ -94,15 +98,21 @@ extension FlowEngine {
         }
         guard let header = QUICLongHeader(payload) else { return }
         let end: QUICEnd = direction == .outbound ? .client : .server
-        // On 443 a long header is taken for QUIC as it stands; elsewhere only once an Initial of
-        // the connection has opened, its tag the proof.
-        let onQUICPort = table[slot].remote.port == 443
-        if onQUICPort, header.hasFixedBit { note(header.version, end: end, slot: slot) }
+        // On 443 a long header of a published version family is taken for QUIC as it stands;
+        // elsewhere, or of another version, only once an Initial of the connection has opened,
+        // its tag the proof.
+        let asItStands = table[slot].remote.port == 443 && header.hasFixedBit && header.version.isOfAPublishedFamily
+        if asItStands { note(header.version, end: end, slot: slot) }
         guard header.version.hasReadableInitials, var reader = quicReader(slot: slot, header: header, end: end) else { return }
         table[slot].reading = nil  // Taken out while it changes, so that it is not copied.
         reader.read(datagram: payload, from: end == .client ? .client : .server)
-        if reader.isProven, !onQUICPort || !header.hasFixedBit { note(header.version, end: end, slot: slot) }
-        if let hello = reader.clientHello { apply(hello, slot: slot) }
+        if reader.isProven, !asItStands { note(header.version, end: end, slot: slot) }
+        if let hello = reader.clientHello {
+            apply(hello, slot: slot)
+            if hello.offer?.offersEarlyData == true {
+                table[slot].state.earlyData = EarlyDataReading(wasSent: reader.clientSentZeroRTT, serverAnswer: reader.earlyDataAnswer)
+            }
+        }
         if let answer = reader.serverAnswer { table[slot].state.serverTLS = answer }
         if let certificates = reader.serverCertificates { table[slot].state.serverCertificates = certificates }
         if reader.isSettled {

@@ -151,7 +151,7 @@ enum FlowColumns {
             .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
             .optionalText(flow.httpHost),
-            .optionalInteger(client.map { $0.offersEarlyData ? 1 : 0 }),
+            .optionalInteger(client.map { $0.offersEarlyData ? (flow.earlyData ?? EarlyDataReading()).storedValue : 0 }),
             .optionalText(flow.socksHost),
         ]
     }
@@ -199,7 +199,9 @@ enum FlowColumns {
                 end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
         }
         state.httpHost = row.textOrNil(next())
-        if row.bool(next()), let offer = state.clientTLS {
+        let earlyData = row.int64(next())
+        if earlyData & 1 == 1, let offer = state.clientTLS {
+            state.earlyData = EarlyDataReading(storedValue: earlyData)
             state.clientTLS = ClientTLSOffer(
                 versionsForm: offer.versionsForm, versions: offer.versions, applicationProtocols: offer.applicationProtocols,
                 omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,

@@ -78,6 +78,30 @@ import TunnelVisionModel
         #expect(unnamed.name.map { FlowName(text: $0.text, origin: $0.origin) } == host.map { FlowName(text: $0, origin: .socksRequest) })
     }
 
+    /// openssl s_client -early_data against openssl s_server: accepted (the client says so; the
+    /// wire cannot), refused by a full handshake, refused by a HelloRetryRequest, and a ticket
+    /// that allows none, so that none is offered.
+    @Test(arguments: [
+        ("tls13-early-data.pcap", UInt16(4444), EarlyDataReading(wasSent: true, serverAnswer: .notVisible) as EarlyDataReading?),
+        ("tls13-early-data-full-handshake.pcap", 4446, EarlyDataReading(wasSent: true, serverAnswer: .refusedByServerHello)),
+        ("tls13-early-data-retry.pcap", 4447, EarlyDataReading(wasSent: true, serverAnswer: .refusedByHelloRetryRequest)),
+        ("tls13-early-data-not-allowed.pcap", 4445, nil),
+        ("tls13-resumed.pcap", 4444, nil),
+    ])
+    func earlyDataIsReadAsFarAsTheWireShowsIt(_ file: String, port: UInt16, expected: EarlyDataReading?) throws {
+        let flow = try #require(try CaptureReading(lab: file).flow(toPort: port))
+        #expect(flow.earlyData == expected)
+        #expect(flow.clientTLS?.offersEarlyData == (expected != nil))
+    }
+
+    /// aioquic resuming with a ticket and writing stream data before its handshake completes.
+    @Test func quicZeroRTTPacketsAreEarlyDataSent() throws {
+        let flows = try CaptureReading(lab: "quic-early-data-port-4434.pcap").flows.filter { $0.key.endpointB.port == 4434 || $0.key.endpointA.port == 4434 }
+        #expect(flows.count == 2)
+        #expect(flows.filter { $0.earlyData == nil }.count == 1)  // the first connection, for the ticket
+        #expect(flows.filter { $0.earlyData == EarlyDataReading(wasSent: true, serverAnswer: .notVisible) }.count == 1)
+    }
+
     @Test func aDraftReadDoesNotRaiseTheFlowToEncrypted() throws {
         let draft = try #require(try CaptureReading(lab: "quic-draft-29-port-784.pcap").flow(toPort: 784))
         let v1 = try #require(try CaptureReading(lab: "quic-v1-port-4433.pcap").flow(toPort: 4433))

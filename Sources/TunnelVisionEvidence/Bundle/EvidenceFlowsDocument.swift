@@ -43,6 +43,16 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         /// Present (true) when the ClientHello offered 0-RTT early data; whether the server
         /// accepted it is not visible outside the encrypted handshake.
         public let earlyDataOffered: Bool?
+        /// With an offer: what the wire showed of the early data, and the sentence that says it.
+        public let earlyData: EarlyData?
+    }
+
+    public struct EarlyData: Encodable, Sendable, Hashable {
+        /// The phone's early data crossed the tap before the server's answer.
+        public let sent: Bool
+        /// notVisible / refusedByHelloRetryRequest / refusedByServerHello; absent while unread.
+        public let serverAnswer: String?
+        public let statement: String
     }
 
     public struct ServerTLS: Encodable, Sendable, Hashable {
@@ -159,13 +169,19 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
                 omittedApplicationProtocols: offer.omittedApplicationProtocols,
                 droppedIdentifiers: offer.droppedIdentifiers,
                 encryptedClientHello: offer.hasEncryptedClientHello,
-                earlyDataOffered: offer.offersEarlyData ? true : nil)
+                earlyDataOffered: offer.offersEarlyData ? true : nil,
+                earlyData: offer.offersEarlyData ? Self.earlyData(flow.earlyData ?? EarlyDataReading()) : nil)
         }
         serverTLS = flow.serverTLS.map(Self.serverTLS)
         quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }
         serverCertificate = Self.certificate(flow.certificateVisibility)
         self.relay = relay.map(Relay.init)
         self.findingIDs = findingIDs
+    }
+
+    static func earlyData(_ reading: EarlyDataReading) -> EarlyData {
+        EarlyData(sent: reading.wasSent, serverAnswer: reading.serverAnswer?.name,
+                  statement: EvidenceWording.Note.earlyData(reading))
     }
 
     private static func serverTLS(_ answer: ServerTLSAnswer) -> ServerTLS {

@@ -82,6 +82,8 @@ public struct FlowState: Sendable, Hashable {
     public var httpHost: String?
     /// The domain the phone's SOCKS CONNECT request named; only on a stream that opened with one.
     public var socksHost: String?
+    /// What the wire showed of the early data the ClientHello offered; nil when none was offered.
+    public var earlyData: EarlyDataReading?
     public var resolvedName: ResolvedName?
     public var serverTLS: ServerTLSAnswer?
     public var serverCertificates: ServerCertificateReading?

@@ -25,6 +25,8 @@ public struct QUICHandshakeReader: Sendable {
     /// one the client proposed.
     public private(set) var openedClientVersion: QUICVersion?
     public private(set) var openedServerVersion: QUICVersion?
+    /// The client sent 0-RTT packets: its early data crossed the tap.
+    public private(set) var clientSentZeroRTT = false
 
     private static let maximumConnectionIDs = 4
     /// A HelloRetryRequest and a ServerHello; a certificate never travels in Initials.
@@ -39,6 +41,8 @@ public struct QUICHandshakeReader: Sendable {
     public var serverAnswer: ServerTLSAnswer? { serverProgress.answer }
     /// Only a resumption says anything of the certificate here: it was not sent.
     public var serverCertificates: ServerCertificateReading? { serverProgress.certificates }
+    /// What the server's hellos prove of early data, were it offered.
+    public var earlyDataAnswer: EarlyDataReading.ServerAnswer? { serverProgress.earlyDataAnswer }
     /// Whether one Initial has opened with its keys.
     public var isProven: Bool { openedClientVersion != nil || openedServerVersion != nil }
     /// Nothing more is to be learnt, or the datagrams are not QUIC.
@@ -61,6 +65,7 @@ public struct QUICHandshakeReader: Sendable {
             // A client Initial cut short by the capture still names the connection ID.
             if sender == .client, header.isInitial, connectionIDs.isEmpty { remember(Array(header.destinationConnectionID)) }
             guard let (length, _) = InitialPacket.lengthAndPacketNumberOffset(header) else { return }
+            if sender == .client, header.isZeroRTT { clientSentZeroRTT = true }
             if header.isInitial {
                 switch sender {
                 case .client: readClientInitial(header)
