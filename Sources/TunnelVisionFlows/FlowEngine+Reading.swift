@@ -126,7 +126,9 @@ extension FlowEngine {
     /// open; nil for a flow that has none, or whose reading ended.
     private func quicReader(slot: Int, header: QUICLongHeader, end: QUICEnd) -> QUICHandshakeReader? {
         if case .quic(let reader)? = table[slot].reading { return reader }
-        guard table[slot].reading == nil, !table[slot].quicReadingEnded, end == .client, header.isInitial else { return nil }
+        // A 0-RTT packet may overtake the Initial it follows: it begins the reading too.
+        guard table[slot].reading == nil, !table[slot].quicReadingEnded, end == .client,
+              header.isInitial || header.isZeroRTT else { return nil }
         return QUICHandshakeReader()
     }
 

@@ -17,6 +17,7 @@ public struct QUICHandshakeReader: Sendable {
     private var serverProgress = ServerAnswerProgress()
     private var unopenedClientInitials = 0
     private var serverDatagramsAfterClient = 0
+    private var unprovenZeroRTT = 0
 
     public private(set) var clientHello: ClientHelloReading?
     public private(set) var isClientSettled = false
@@ -35,6 +36,8 @@ public struct QUICHandshakeReader: Sendable {
     public static let unopenedClientInitialLimit = 4
     /// Server datagrams read, once the client's hello is, before its answer is given up.
     static let serverDatagramLimit = 16
+    /// Client 0-RTT packets seen before an Initial opened, before the flow is taken for something else.
+    static let unprovenZeroRTTLimit = 16
 
     public init() {}
 
@@ -47,7 +50,8 @@ public struct QUICHandshakeReader: Sendable {
     public var isProven: Bool { openedClientVersion != nil || openedServerVersion != nil }
     /// Nothing more is to be learnt, or the datagrams are not QUIC.
     public var isSettled: Bool {
-        (isClientSettled && isServerSettled) || (!isProven && unopenedClientInitials >= Self.unopenedClientInitialLimit)
+        (isClientSettled && isServerSettled)
+            || (!isProven && (unopenedClientInitials >= Self.unopenedClientInitialLimit || unprovenZeroRTT >= Self.unprovenZeroRTTLimit))
     }
 
     /// Reads one datagram from `sender`: every coalesced long-header packet in it, Initials opened.
@@ -65,7 +69,11 @@ public struct QUICHandshakeReader: Sendable {
             // A client Initial cut short by the capture still names the connection ID.
             if sender == .client, header.isInitial, connectionIDs.isEmpty { remember(Array(header.destinationConnectionID)) }
             guard let (length, _) = InitialPacket.lengthAndPacketNumberOffset(header) else { return }
-            if sender == .client, header.isZeroRTT { clientSentZeroRTT = true }
+            if sender == .client, header.isZeroRTT {
+                clientSentZeroRTT = true
+                // Before any Initial opened, such packets prove nothing: a few are waited past.
+                if !isProven { unprovenZeroRTT += 1 }
+            }
             if header.isInitial {
                 switch sender {
                 case .client: readClientInitial(header)
