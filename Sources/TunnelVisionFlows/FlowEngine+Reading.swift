@@ -45,7 +45,12 @@ extension FlowEngine {
         case .inbound:
             // Our own TLS server's bytes are not the server's reading (issue 12).
             guard !table[slot].relayOwnsServerSide else { return }
-            guard reading.outbound.base != nil || reading.carriesDNS,
+            if reading.inbound.base == nil, !reading.outboundPayloadSeen, StreamOpeningDetector.beginsWithServerHello(payload) {
+                // Neither the SYN-ACK nor the phone's bytes were captured, yet a ServerHello
+                // record names itself: its segment starts the server's TLS stream.
+                reading.inbound.base = sequence
+            }
+            guard reading.outbound.base != nil || reading.carriesDNS || reading.serverAnswersUnseenHello || reading.inbound.base != nil && !reading.outboundPayloadSeen,
                   reading.inbound.insert(sequence: sequence, payload: payload) else { return }
             if reading.inbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
             var answers: [DNSResponse] = []

@@ -90,6 +90,17 @@ struct TCPStreamReading {
     /// (which the opening rule calls unrecognised, yet servers answer in TLS), or started it after
     /// a cleartext prelude.
     var clientSpeaksTLS: Bool { clientTLSOffset != nil }
+    /// The phone's bytes went uncaptured, yet the server's began with a ServerHello: its answer
+    /// is read, though nothing of the offer is.
+    private(set) var serverAnswersUnseenHello = false
+
+    /// Called with the server's first in-order bytes while none of the phone's were captured.
+    mutating func noteServerFirst(_ stream: UnsafeRawBufferPointer) {
+        guard !outboundPayloadSeen, !clientSpeaksTLS, !serverAnswersUnseenHello,
+              StreamOpeningDetector.beginsWithServerHello(stream) else { return }
+        serverAnswersUnseenHello = true
+        serverTLSOffset = 0
+    }
 
     mutating func readOutbound(certificates: inout CertificateSummaryCache) {
         outbound.bytes.contiguous.withUnsafeBytes { stream in
@@ -133,7 +144,10 @@ struct TCPStreamReading {
             dnsOffset = offset
             return
         }
-        guard clientSpeaksTLS else { return }
+        if !clientSpeaksTLS, !outboundPayloadSeen {
+            inbound.bytes.contiguous.withUnsafeBytes { noteServerFirst($0) }
+        }
+        guard clientSpeaksTLS || serverAnswersUnseenHello else { return }
         inbound.bytes.contiguous.withUnsafeBytes { stream in
             if serverTLSOffset == nil {
                 if case .upgraded(let prelude, _)? = upgrade.decision {

@@ -207,6 +207,31 @@ import TunnelVisionWire
         #expect(flow?.quic == (isQUIC ? QUICReading(version: QUICVersion(version), end: .client) : nil))
     }
 
+    /// Issue 16: where only the server's direction was captured, a ServerHello names itself: its
+    /// answer is read (SYN-ACK seen or not); the phone's offer and opening stay unread.
+    @Test(arguments: [true, false])
+    func aServerHelloIsReadWhenThePhonesBytesWentUncaptured(withSYNACK: Bool) {
+        var run = Run(FlowEngineConfiguration(clientNetworks: [IPNetwork("10.6.0.0/16")!]))
+        let serverHello = PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0xC02F, extensions: []),
+                                                        recordVersion: 0x0303)
+        if withSYNACK {
+            run.feed(PacketBuilder.tcp(from: Self.server, to: Self.phone, sequence: 700, acknowledgement: 101, flags: [.syn, .ack]), at: Self.start)
+        }
+        run.feed(PacketBuilder.tcp(from: Self.server, to: Self.phone, sequence: 701, acknowledgement: 281, flags: .ack, payload: serverHello), at: Self.start + 1)
+        let flow = run.flush(at: Self.start + 2).flows.last?.state
+        #expect(flow?.serverTLS == .negotiated(TLSNegotiation(version: .tls12, cipherSuite: CipherSuite(0xC02F))))
+        #expect(flow?.clientTLS == nil)
+        #expect(flow?.streamOpening == nil)
+    }
+
+    @Test func aServerFirstStreamThatIsNotAServerHelloIsNotRead() {
+        var run = Run(FlowEngineConfiguration(clientNetworks: [IPNetwork("10.6.0.0/16")!]))
+        run.feed(PacketBuilder.tcp(from: Self.server, to: Self.phone, sequence: 700, acknowledgement: 101, flags: [.syn, .ack]), at: Self.start)
+        run.feed(PacketBuilder.tcp(from: Self.server, to: Self.phone, sequence: 701, flags: .ack, payload: Array("220 mail ready\r\n".utf8)), at: Self.start + 1)
+        let flow = run.flush(at: Self.start + 2).flows.last?.state
+        #expect(flow?.serverTLS == nil)
+    }
+
     /// Issue 16: a ClientHello record names itself, SYN or not; the opening stays unproven.
     @Test func withoutTheStreamsStartAClientHelloIsReadButNotAsTheOpening() {
         var run = Run()
