@@ -252,7 +252,21 @@ enum Schema {
                 json_extract(e.value, '$[2]'), r.file_seq, r.first_offset + json_extract(e.value, '$[3]')
             FROM packet_runs r, json_each(r.entries) e;
         """,
-        // 12 (issue 16): the domain a SOCKS CONNECT request named, the name a stream through a
+        // 12 (issue 15): whether a TCP connection carried payload, so that one whose start was
+        // seen and that sent nothing has its own gap (NULL for flows stored before: not known);
+        // and a HelloRetryRequest stored before a retry read alone was told from the ServerHello
+        // read after one is marked as not told apart (3), not left claiming to be the retry (1).
+        """
+        ALTER TABLE flows ADD COLUMN tcp_payload INTEGER;
+        UPDATE flows SET server_from_hrr = 3 WHERE server_from_hrr = 1;
+        """,
+        // 13 (issue 17): what the passive tap's libpcap counted as dropped over a capture session,
+        // by the kernel and by the interface. NULL: an input without such a count (TUN, file).
+        """
+        ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
+        ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
+        """,
+        // 14 (issue 16): the domain a SOCKS CONNECT request named, the name a stream through a
         // SOCKS proxy announced.
         """
         ALTER TABLE flows ADD COLUMN socks_host TEXT;

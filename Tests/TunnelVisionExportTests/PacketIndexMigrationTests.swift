@@ -37,10 +37,10 @@ struct PacketIndexMigrationTests {
             try db.transaction(immediate: true) {
                 // Tables come in the order they were made; flows name sessions made after them.
                 try db.execute("PRAGMA defer_foreign_keys = ON")
-                // The columns that version had: later steps add some (issue 16's SOCKS host).
+                // Only the columns that version had: later steps add columns of their own.
                 for table in tables {
-                    let columns = try db.statement("SELECT name FROM pragma_table_info('\(table)', 'main')").rows { $0.text(0) }
-                        .joined(separator: ", ")
+                    let columns = try db.statement("SELECT name FROM pragma_table_info('\(table)', 'main')")
+                        .rows { $0.text(0) }.joined(separator: ", ")
                     try db.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM today.\(table)")
                 }
                 let insert = try db.statement(

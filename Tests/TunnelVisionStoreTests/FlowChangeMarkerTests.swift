@@ -76,7 +76,7 @@ struct FlowChangeMarkerTests {
                     """)
             }
         }
-        // Read by id alone: the flow columns of later steps are not there yet.
+        // Read with that step's own SQL: today's flow reads name columns of later steps too.
         let ids = try old.access { db in
             try db.statement("SELECT id FROM flows WHERE audit_session_id = ? ORDER BY id").bind(.integer(sessionID)).rows { $0.int64(0) }
         }
