@@ -93,7 +93,8 @@ enum EvidenceCaptureWriter {
     ) throws {
         var written = 0
         for packet in packets {
-            guard let comment = comments[packet.flowID], bundle.contains(flowID: packet.flowID) else {
+            // Comments were made only for the flows of the bundle, checked above.
+            guard let comment = comments[packet.flowID] else {
                 throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID)
             }
             let copied: Bool
