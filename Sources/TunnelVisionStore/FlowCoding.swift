@@ -6,24 +6,7 @@ enum FlowCoding {
     /// Written by hand rather than through JSONSerialization: a flow is written at every flush,
     /// and the daemon's ingest rate is bounded by what a flush costs.
     static func json(_ strings: [String]) -> String {
-        "[" + strings.map(quoted).joined(separator: ",") + "]"
-    }
-
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        "[" + strings.map(JSONText.quoted).joined(separator: ",") + "]"
     }
 
     static func strings(_ text: String) -> [String] {
@@ -62,11 +45,11 @@ enum FlowCoding {
     }
 
     private static func certificateJSON(_ certificate: CertificateSummary) -> String {
-        var fields = ["\"issuer\":" + quoted(certificate.issuer)]
+        var fields = ["\"issuer\":" + JSONText.quoted(certificate.issuer)]
         if let notAfter = certificate.notAfter { fields.append("\"notAfter\":\(notAfter.nanosecondsSinceEpoch)") }
         if let notBefore = certificate.notBefore { fields.append("\"notBefore\":\(notBefore.nanosecondsSinceEpoch)") }
         fields += [
-            "\"sha256\":" + quoted(certificate.sha256), "\"subject\":" + quoted(certificate.subject),
+            "\"sha256\":" + JSONText.quoted(certificate.sha256), "\"subject\":" + JSONText.quoted(certificate.subject),
             "\"truncated\":\(certificate.namesTruncated)",
         ]
         return "{" + fields.joined(separator: ",") + "}"

@@ -22,8 +22,8 @@ enum RelayFactsColumns {
         r.upstream_alpn, r.key_log
         """
 
-    static func read(_ row: Row) -> StoredRelayFacts {
-        StoredRelayFacts(flowID: row.int64(0), facts: RelayFlowFacts(
+    static func read(_ row: Row) -> (flowID: Int64, facts: RelayFlowFacts) {
+        (flowID: row.int64(0), facts: RelayFlowFacts(
             decision: row.text(1), event: row.textOrNil(2), alert: row.int64OrNil(3).flatMap(UInt8.init(exactly:)),
             reason: row.textOrNil(4), upstreamVerified: row.isNull(5) ? nil : row.bool(5),
             upstreamVerification: row.textOrNil(6), upstreamApplicationProtocol: row.textOrNil(7),

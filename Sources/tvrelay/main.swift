@@ -117,18 +117,7 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
         lock.unlock()
     }
 
-    private func quote(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
-    }
+    private func quote(_ text: String) -> String { JSONText.quoted(text) }
 }
 
 do {

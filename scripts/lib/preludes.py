@@ -23,17 +23,23 @@ def read_line(connection):
     return line
 
 
-def smtp(connection):
-    connection.sendall(b"220 wire.test ESMTP ready\r\n")
+def dialogue(connection, greeting, answer, upgrades, ready, refusal):
+    """A line protocol up to its upgrade: a line in `upgrades` is answered with `ready` and hands
+    the connection to TLS; any other gets what `answer` gives for it, or else `refusal`."""
+    connection.sendall(greeting)
     while True:
         line = read_line(connection).strip().upper()
-        if line.startswith(b"EHLO") or line.startswith(b"HELO"):
-            connection.sendall(b"250-wire.test\r\n250 STARTTLS\r\n")
-        elif line == b"STARTTLS":
-            connection.sendall(b"220 2.0.0 Ready to start TLS\r\n")
+        if line in upgrades:
+            connection.sendall(ready)
             return
-        else:
-            connection.sendall(b"502 5.5.2 Not implemented\r\n")
+        connection.sendall(answer(line) or refusal)
+
+
+def smtp(connection):
+    def hello(line):
+        return b"250-wire.test\r\n250 STARTTLS\r\n" if line.startswith((b"EHLO", b"HELO")) else None
+    dialogue(connection, b"220 wire.test ESMTP ready\r\n", hello,
+             (b"STARTTLS",), b"220 2.0.0 Ready to start TLS\r\n", b"502 5.5.2 Not implemented\r\n")
 
 
 def imap(connection):
@@ -50,29 +56,13 @@ def imap(connection):
 
 
 def pop3(connection):
-    connection.sendall(b"+OK wire.test ready\r\n")
-    while True:
-        line = read_line(connection).strip().upper()
-        if line == b"CAPA":
-            connection.sendall(b"+OK\r\nSTLS\r\n.\r\n")
-        elif line == b"STLS":
-            connection.sendall(b"+OK Begin TLS\r\n")
-            return
-        else:
-            connection.sendall(b"-ERR unknown\r\n")
+    dialogue(connection, b"+OK wire.test ready\r\n", {b"CAPA": b"+OK\r\nSTLS\r\n.\r\n"}.get,
+             (b"STLS",), b"+OK Begin TLS\r\n", b"-ERR unknown\r\n")
 
 
 def ftp(connection):
-    connection.sendall(b"220 wire.test FTP ready\r\n")
-    while True:
-        line = read_line(connection).strip().upper()
-        if line in (b"AUTH TLS", b"AUTH SSL"):
-            connection.sendall(b"234 AUTH TLS successful\r\n")
-            return
-        if line == b"FEAT":
-            connection.sendall(b"211-Features:\r\n AUTH TLS\r\n211 End\r\n")
-        else:
-            connection.sendall(b"502 unknown\r\n")
+    dialogue(connection, b"220 wire.test FTP ready\r\n", {b"FEAT": b"211-Features:\r\n AUTH TLS\r\n211 End\r\n"}.get,
+             (b"AUTH TLS", b"AUTH SSL"), b"234 AUTH TLS successful\r\n", b"502 unknown\r\n")
 
 
 def postgres(connection):

@@ -1,5 +1,6 @@
 /// A document a catalogue cites, as it identifies itself, and the digest of the PDF it was checked against.
-public struct CatalogueSource: Sendable, Hashable {
+/// Encodable because findings.json cites it key for key.
+public struct CatalogueSource: Encodable, Sendable, Hashable {
     /// "BSI TR-03161-1".
     public let document: String
     public let title: String
@@ -10,8 +11,9 @@ public struct CatalogueSource: Sendable, Hashable {
     public let sha256: String
 }
 
-/// The Prüfaspekt a requirement belongs to: its number and name in the document.
-public struct RequirementAspect: Sendable, Hashable {
+/// The Prüfaspekt a requirement belongs to: its number and name in the document (findings.json
+/// writes it key for key).
+public struct RequirementAspect: Encodable, Sendable, Hashable {
     public let number: Int
     public let name: String
 }

@@ -109,9 +109,4 @@ public struct Finding: Sendable, Hashable {
     public let flowIDs: [Int64]
 
     public var kind: FindingKind { evidence.kind }
-
-    init(evidence: FindingEvidence, flowIDs: [Int64]) {
-        self.evidence = evidence
-        self.flowIDs = flowIDs
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionModel
 
 /// What every command reaches for: its arguments, the library over the chosen history, and
 /// the way it answers (a table for people, JSON for scripts).
@@ -46,6 +47,12 @@ struct CommandContext {
 
     /// A required positional word (the parser has checked it is there).
     func word(_ index: Int) -> String { arguments.positional(index) ?? "" }
+
+    /// The session id a positional word names, refused as usage when it is not one.
+    func sessionID(_ index: Int) throws(ControlError) -> Int64 { try SessionReference.id(word(index), command: command) }
+
+    /// The project the first positional word names, by id or unique name.
+    func project(in store: some AuditReading) throws -> AuditProject { try ProjectReference(word(0)).resolve(in: store) }
 
     /// Deleting asks a person and needs `--yes` from a script.
     func confirm(_ question: String) throws(ControlError) {

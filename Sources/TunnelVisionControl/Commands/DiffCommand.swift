@@ -15,8 +15,8 @@ enum DiffCommand {
         action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let firstID = try SessionReference.id(context.word(0), command: context.command)
-        let secondID = try SessionReference.id(context.word(1), command: context.command)
+        let firstID = try context.sessionID(0)
+        let secondID = try context.sessionID(1)
         let (first, second) = try SessionEvidence.read(firstID, secondID, library: context.library)
         // Built outside the visit: a refusal here is a rule of the model, not a history that
         // did not answer, and must not be classified as one.

@@ -24,7 +24,7 @@ enum ExportCommand {
         action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let id = try SessionReference.id(context.word(0), command: context.command)
+        let id = try context.sessionID(0)
         let output = URL(fileURLWithPath: context.arguments.value("output") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let captures = context.arguments.value("captures").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let progress = ExportProgress(context: context)

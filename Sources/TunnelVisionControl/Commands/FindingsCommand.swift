@@ -17,7 +17,7 @@ enum FindingsCommand {
         action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let id = try SessionReference.id(context.word(0), command: context.command)
+        let id = try context.sessionID(0)
         let read = try SessionEvidence.read(sessionID: id, library: context.library)
         let catalogue = try CatalogueCommands.catalogue(for: read.project)
         let assessment = SessionAssessment(

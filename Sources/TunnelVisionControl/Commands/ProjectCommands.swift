@@ -125,7 +125,7 @@ enum ProjectCommands {
 
     static func show(_ context: CommandContext) throws(ControlError) {
         let (project, sessions) = try context.library.read { store in
-            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            let project = try context.project(in: store)
             let sessions = try store.auditSessions(forProject: project.id).map {
                 AuditTables.SessionRow(session: $0, projectName: project.name, flowCount: try store.flowCount(inAuditSession: $0.id))
             }
@@ -151,7 +151,7 @@ enum ProjectCommands {
             throw .usage(.missingOption("--name, --bundle-id or --catalogue", command: context.command))
         }
         let project = try context.library.visit { store in
-            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            let project = try context.project(in: store)
             var draft = AuditProjectDraft(project)
             if let newName {
                 try refuseTakenName(newName, except: project.id, in: store)
@@ -167,7 +167,7 @@ enum ProjectCommands {
     static func delete(_ context: CommandContext) throws(ControlError) {
         let library = context.library
         let (project, sessions) = try library.read { store in
-            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            let project = try context.project(in: store)
             return (project, try store.auditSessions(forProject: project.id).count)
         }
         try context.confirm(Wording.confirmProjectDeletion(project, sessions: sessions))
@@ -178,7 +178,7 @@ enum ProjectCommands {
     static func allow(_ context: CommandContext) throws(ControlError) {
         let entry = try allowlistEntry(context.word(1), note: context.arguments.value(noteOption), context: context)
         let project = try context.library.visit { store in
-            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            let project = try context.project(in: store)
             var draft = AuditProjectDraft(project)
             draft.allowlist.append(entry)
             return try store.updateAuditProject(id: project.id, with: draft)
@@ -195,7 +195,7 @@ enum ProjectCommands {
         // The pattern as stored is its canonical text; what was typed may differ in case or a trailing dot.
         let text = (try? DomainPattern(parsing: typed))?.text ?? typed
         let project = try context.library.visit { store in
-            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            let project = try context.project(in: store)
             var draft = AuditProjectDraft(project)
             guard draft.allowlist.contains(where: { $0.pattern.text == text }) else {
                 throw ControlError.refusal(.patternNotInAllowlist(text, project: project.name))

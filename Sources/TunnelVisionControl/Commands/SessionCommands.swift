@@ -94,7 +94,7 @@ enum SessionCommands {
         }
         let now = try context.storableNow()
         let (session, project) = try context.library.visit { store in
-            let project = try ProjectReference(context.word(0)).resolve(in: store)
+            let project = try context.project(in: store)
             let phone = try PhoneReference.phone(named: arguments.value(StartOption.phone), in: store)
             let beat = try store.latestHeartbeat()
             let running = beat.map { now.timeIntervalSince($0.at) <= DaemonStatus.silenceLimit } ?? false
@@ -160,7 +160,7 @@ enum SessionCommands {
     }
 
     static func show(_ context: CommandContext) throws(ControlError) {
-        let id = try SessionReference.id(context.word(0), command: context.command)
+        let id = try context.sessionID(0)
         let (session, projectName, flows, markers) = try context.library.read { store in
             let session = try SessionReference.session(id, in: store)
             let project = try store.auditProject(id: session.projectID)
@@ -175,7 +175,7 @@ enum SessionCommands {
     }
 
     static func delete(_ context: CommandContext) throws(ControlError) {
-        let id = try SessionReference.id(context.word(0), command: context.command)
+        let id = try context.sessionID(0)
         let library = context.library
         let (session, projectName, flows) = try library.read { store in
             let session = try SessionReference.session(id, in: store)

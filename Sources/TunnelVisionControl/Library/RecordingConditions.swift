@@ -8,12 +8,6 @@ public struct RecordingConditions: Sendable, Hashable {
     public let osVersion: String
     public let caTrusted: Bool
 
-    public init(deviceModel: String, osVersion: String, caTrusted: Bool) {
-        self.deviceModel = deviceModel
-        self.osVersion = osVersion
-        self.caTrusted = caTrusted
-    }
-
     /// `toolVersion` is the running build's (`Invocation.toolVersion`).
     public func environment(toolVersion: String) -> AuditEnvironment {
         AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: toolVersion)

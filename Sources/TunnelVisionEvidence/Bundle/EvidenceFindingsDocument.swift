@@ -5,21 +5,8 @@ import TunnelVisionModel
 /// findings.json: the catalogue cited, a verdict per requirement, the findings, and how far each
 /// of the five checks got. It cites flows by id and no packet.
 public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
-    public struct Source: Encodable, Sendable, Hashable {
-        public let document: String
-        public let title: String
-        public let version: String
-        public let date: String
-        public let sha256: String
-
-        init(_ source: CatalogueSource) {
-            document = source.document
-            title = source.title
-            version = source.version
-            date = source.date
-            sha256 = source.sha256
-        }
-    }
+    /// A document the catalogue cites, with the keys the catalogue gives it.
+    public typealias Source = CatalogueSource
 
     public struct TLSMinimum: Encodable, Sendable, Hashable {
         public let minimumVersion: EvidenceTLSVersion
@@ -32,10 +19,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public let tls: TLSMinimum
     }
 
-    public struct Aspect: Encodable, Sendable, Hashable {
-        public let number: Int
-        public let name: String
-    }
+    public typealias Aspect = RequirementAspect
 
     public struct RequirementEntry: Encodable, Sendable, Hashable {
         public let id: String
@@ -89,12 +73,6 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public var attributedNameAllowed: Bool?
         /// Why the relay passed the connection through untouched (RelaySpliceReason).
         public var relayReason: String?
-
-        init(reason: String, statement: String, flows: [Int64]) {
-            self.reason = reason
-            self.statement = statement
-            self.flows = flows
-        }
     }
 
     public struct Check: Encodable, Sendable, Hashable {
@@ -128,8 +106,8 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         self.sessionID = sessionID
         verdicts = EvidenceWording.Note.verdicts
         self.catalogue = Catalogue(
-            identifier: catalogue.identifier, source: Source(catalogue.source),
-            tls: TLSMinimum(minimumVersion: EvidenceTLSVersion(minimum), source: Source(catalogue.tlsSource)))
+            identifier: catalogue.identifier, source: catalogue.source,
+            tls: TLSMinimum(minimumVersion: EvidenceTLSVersion(minimum), source: catalogue.tlsSource))
         requirements = assessment.requirements.map { Self.entry(of: $0, identifiers: identifiers) }
         findings = assessment.findings.findings.map { finding in
             Self.entry(of: finding, id: identifiers.id(of: finding), minimum: minimum)
@@ -155,7 +133,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         case .notAssessed(let reason): ("notAssessed", reason.rawValue)
         }
         return RequirementEntry(
-            id: requirement.id, aspect: Aspect(number: requirement.aspect.number, name: requirement.aspect.name),
+            id: requirement.id, aspect: requirement.aspect,
             title: requirement.title, testDepth: requirement.testDepth.rawValue, rule: requirement.rule.name.rawValue,
             contraryKinds: requirement.rule.contraryKinds.map(\.rawValue),
             supportingKinds: requirement.rule.supportingKinds.map(\.rawValue),

@@ -62,14 +62,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let end: String
     }
 
-    public struct Certificate: Encodable, Sendable, Hashable {
-        public let subject: String
-        public let issuer: String
-        public let notBefore: Date?
-        public let notAfter: Date?
-        public let sha256: String
-        public let namesTruncated: Bool
-    }
+    /// A certificate of the chain, with the keys the reading has.
+    public typealias Certificate = CertificateSummary
 
     public struct ServerCertificate: Encodable, Sendable, Hashable {
         /// presented / notSent / encryptedInHandshake / replacedByInspection / noNegotiation / notRead.
@@ -181,12 +175,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     private static func certificate(_ visibility: CertificateVisibility) -> ServerCertificate {
         switch visibility {
         case .presented(let chain, let complete):
-            let certificates = chain.map {
-                Certificate(
-                    subject: $0.subject, issuer: $0.issuer, notBefore: $0.notBefore, notAfter: $0.notAfter,
-                    sha256: $0.sha256, namesTruncated: $0.namesTruncated)
-            }
-            return ServerCertificate(visibility: visibility.name, chain: certificates, chainIsComplete: complete, absence: nil)
+            return ServerCertificate(visibility: visibility.name, chain: chain, chainIsComplete: complete, absence: nil)
         case .notSent(let absence):
             return ServerCertificate(visibility: visibility.name, chain: nil, chainIsComplete: nil, absence: absence.name)
         default:

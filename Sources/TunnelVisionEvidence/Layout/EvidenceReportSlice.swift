@@ -5,27 +5,15 @@ import Foundation
 struct EvidenceReportSlice: Sendable, Hashable {
     var height: CGFloat
     /// Dropped at the top of a page.
-    var spaceBefore: CGFloat
+    var spaceBefore: CGFloat = 0
     /// No page break between this slice and the next.
-    var keepsWithNext: Bool
+    var keepsWithNext = false
     /// Placed relative to the slice's own top edge.
     var marks: [EvidenceReportMark]
     /// The table this slice is a row of: its header is repeated when the slice opens a page.
-    var rowOfTable: Int?
+    var rowOfTable: Int? = nil
     /// The table this slice is the header of.
-    var headerOfTable: Int?
-
-    init(
-        height: CGFloat, spaceBefore: CGFloat = 0, keepsWithNext: Bool = false, marks: [EvidenceReportMark],
-        rowOfTable: Int? = nil, headerOfTable: Int? = nil
-    ) {
-        self.height = height
-        self.spaceBefore = spaceBefore
-        self.keepsWithNext = keepsWithNext
-        self.marks = marks
-        self.rowOfTable = rowOfTable
-        self.headerOfTable = headerOfTable
-    }
+    var headerOfTable: Int? = nil
 }
 
 /// The spacing the composer leaves; one place, so that every list and table looks alike.

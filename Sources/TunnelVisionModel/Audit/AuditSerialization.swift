@@ -1,32 +1,16 @@
 /// The kinds as they are written: the integers of the `kind` columns and the names every JSON
 /// document (tvctl's and the bundle's) gives them. Both are formats: never renumber or rename a case.
 public enum AuditSerialization {
-    public enum SessionKindCode: Int64, Sendable, CaseIterable {
+    public enum SessionKindCode: Int64, Sendable, CaseIterable, NamedByCase {
         case baseline = 0
         case audit = 1
-
-        public var name: String {
-            switch self {
-            case .baseline: "baseline"
-            case .audit: "audit"
-            }
-        }
     }
 
-    public enum MarkerKindCode: Int64, Sendable, CaseIterable {
+    public enum MarkerKindCode: Int64, Sendable, CaseIterable, NamedByCase {
         case consentGiven = 0
         case loggedIn = 1
         case loggedOut = 2
         case custom = 3
-
-        public var name: String {
-            switch self {
-            case .consentGiven: "consentGiven"
-            case .loggedIn: "loggedIn"
-            case .loggedOut: "loggedOut"
-            case .custom: "custom"
-            }
-        }
     }
 
     public static func code(of kind: AuditSessionKind) -> SessionKindCode {

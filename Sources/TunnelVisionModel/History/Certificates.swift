@@ -1,7 +1,8 @@
 import Foundation
 
-/// One certificate of a chain as read from the wire: nothing is validated.
-public struct CertificateSummary: Sendable, Hashable {
+/// One certificate of a chain as read from the wire: nothing is validated. Encodable because a
+/// chain in flows.json (and `tvctl flows --json`) is written key for key as it is read.
+public struct CertificateSummary: Encodable, Sendable, Hashable {
     /// RFC 4514 text, escaped.
     public let subject: String
     public let issuer: String
@@ -22,19 +23,12 @@ public struct CertificateSummary: Sendable, Hashable {
     }
 }
 
-public enum CertificateAbsence: UInt8, Sendable, Hashable {
+public enum CertificateAbsence: UInt8, Sendable, Hashable, NamedByCase {
     /// The session was resumed: up to TLS 1.2, ChangeCipherSpec or NewSessionTicket came first;
     /// in TLS 1.3 (and QUIC) the ServerHello accepted a pre-shared key.
     case resumedSession = 0
     /// ServerKeyExchange or ServerHelloDone came without a Certificate.
     case noCertificateMessage = 1
-
-    public var name: String {
-        switch self {
-        case .resumedSession: "resumedSession"
-        case .noCertificateMessage: "noCertificateMessage"
-        }
-    }
 }
 
 /// What the server's certificate message showed (SSL 3.0 to TLS 1.2 only).

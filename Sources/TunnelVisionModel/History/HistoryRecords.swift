@@ -162,19 +162,11 @@ public struct SessionCapturedPacket: Sendable, Hashable {
     }
 }
 
-/// Why packets the tap saw have no row in the history (issue 15). Stored as its raw value:
-/// never renumber a case.
-public enum PacketLossReason: Int64, Sendable, Hashable, CaseIterable {
+/// Why packets the tap saw have no row in the history (issue 15). Stored as its raw value and
+/// written by its name: never renumber or rename a case.
+public enum PacketLossReason: Int64, Sendable, Hashable, CaseIterable, NamedByCase {
     /// Both of the recorder's queues were full: not even the packet's headers could be kept.
     case queueFull = 0
     /// The history refused the batch that held the packet's row.
     case batchFailed = 1
-
-    /// The key documents write.
-    public var name: String {
-        switch self {
-        case .queueFull: "queueFull"
-        case .batchFailed: "batchFailed"
-        }
-    }
 }

@@ -69,14 +69,3 @@ public struct RelayFactsRecord: Sendable, Hashable {
         self.facts = facts
     }
 }
-
-/// The relay's facts as the history holds them, for the report and the export's key log.
-public struct StoredRelayFacts: Sendable, Hashable {
-    public let flowID: Int64
-    public let facts: RelayFlowFacts
-
-    public init(flowID: Int64, facts: RelayFlowFacts) {
-        self.flowID = flowID
-        self.facts = facts
-    }
-}

@@ -1,22 +1,13 @@
 import Foundation
 
 /// Stored as 0…3. Born from the port, raised by what is observed, never lowered.
-public enum TLSInspectionStatus: UInt8, Sendable, Hashable, CaseIterable {
+public enum TLSInspectionStatus: UInt8, Sendable, Hashable, CaseIterable, NamedByCase {
     case plaintext = 0
     case encrypted = 1
     /// The relay completed a handshake with the phone on its own certificate.
     case inspected = 2
     /// The phone refused the relay's certificate (or the host was remembered as refusing).
     case notInspectable = 3
-
-    public var name: String {
-        switch self {
-        case .plaintext: "plaintext"
-        case .encrypted: "encrypted"
-        case .inspected: "inspected"
-        case .notInspectable: "notInspectable"
-        }
-    }
 
     /// What a new flow starts as: TCP to a remote 443 is encrypted, everything else plaintext.
     public static func born(proto: TransportProtocol, remotePort: UInt16) -> TLSInspectionStatus {

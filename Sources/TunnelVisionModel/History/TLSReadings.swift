@@ -92,18 +92,10 @@ public struct QUICVersion: Sendable, Hashable, RawRepresentable {
 }
 
 /// How a TCP stream opened: the phone's first in-order bytes, when the stream's start was seen.
-public enum StreamOpening: UInt8, Sendable, Hashable, CaseIterable {
+public enum StreamOpening: UInt8, Sendable, Hashable, CaseIterable, NamedByCase {
     case tlsHandshake = 0
     case httpRequest = 1
     case unrecognised = 2
-
-    public var name: String {
-        switch self {
-        case .tlsHandshake: "tlsHandshake"
-        case .httpRequest: "httpRequest"
-        case .unrecognised: "unrecognised"
-        }
-    }
 }
 
 /// What the phone's ClientHello offered.

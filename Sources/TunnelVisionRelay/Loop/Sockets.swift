@@ -54,19 +54,21 @@ enum Sockets {
     }
 
     static func peer(of descriptor: Int32) -> Endpoint? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
-        }
-        return result == 0 ? endpoint(of: storage) : nil
+        address(of: descriptor) { getpeername($0, $1, $2) }
     }
 
     static func local(of descriptor: Int32) -> Endpoint? {
+        address(of: descriptor) { getsockname($0, $1, $2) }
+    }
+
+    /// getpeername or getsockname: each fills a socket address of the descriptor's.
+    private static func address(
+        of descriptor: Int32, _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+    ) -> Endpoint? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { read(descriptor, $0, &length) }
         }
         return result == 0 ? endpoint(of: storage) : nil
     }

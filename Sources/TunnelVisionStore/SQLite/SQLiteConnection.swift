@@ -73,25 +73,15 @@ final class SQLiteConnection {
     /// Inside another transaction it is a savepoint of that one, so that several store calls
     /// can form one transaction (`FlowStore.inOneTransaction`).
     func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
-        if sqlite3_get_autocommit(handle) == 0 {
-            try execute("SAVEPOINT nested")
-            do {
-                let value = try body()
-                try execute("RELEASE nested")
-                return value
-            } catch {
-                try? execute("ROLLBACK TO nested")
-                try? execute("RELEASE nested")
-                throw error
-            }
-        }
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        let nested = sqlite3_get_autocommit(handle) == 0
+        try execute(nested ? "SAVEPOINT nested" : immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try execute(nested ? "RELEASE nested" : "COMMIT")
             return value
         } catch {
-            try? execute("ROLLBACK")
+            // A rolled-back savepoint stays open until it is released.
+            for undo in nested ? ["ROLLBACK TO nested", "RELEASE nested"] : ["ROLLBACK"] { try? execute(undo) }
             throw error
         }
     }

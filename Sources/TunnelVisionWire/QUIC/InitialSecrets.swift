@@ -49,50 +49,32 @@ struct InitialProtection {
     let retryType: UInt8
 
     init?(_ version: QUICVersion) {
-        let salt: [UInt8]
-        switch version.rawValue {
-        case 0x0000_0001, 0xFF00_0021...0xFF00_0022: salt = Self.v1
-        case 0x6B33_43CF:
-            (self.salt, labelPrefix, initialType, retryType) = (Self.v2, "quicv2 ", 1, 0)
-            return
-        case 0xFF00_001D...0xFF00_0020: salt = Self.draft29
-        case 0xFF00_0017...0xFF00_001C, 0xFACE_B002, 0xFACE_B00E: salt = Self.draft23
-        case 0xFF00_0016, 0xFACE_B001: salt = Self.draft22
-        case 0x5430_3530: salt = Self.t050
-        case 0x5430_3531: salt = Self.t051
-        default: return nil
-        }
-        (self.salt, labelPrefix, initialType, retryType) = (salt, "quic ", 0, 3)
+        guard let entry = Self.published.first(where: { $0.versions.contains { $0.contains(version.rawValue) } })
+        else { return nil }
+        salt = entry.salt
+        (labelPrefix, initialType, retryType) = entry.isVersion2 ? ("quicv2 ", 1, 0) : ("quic ", 0, 3)
     }
 
-    private static let v1: [UInt8] = [
-        0x38, 0x76, 0x2C, 0xF7, 0xF5, 0x59, 0x34, 0xB3, 0x4D, 0x17,
-        0x9A, 0xE6, 0xA4, 0xC8, 0x0C, 0xAD, 0xCC, 0xBB, 0x7F, 0x0A,
+    /// Versions, their salt in hex, and whether they take v2's labels and packet types.
+    private static let table: [(versions: [ClosedRange<UInt32>], salt: String, isVersion2: Bool)] = [
+        ([0x0000_0001...0x0000_0001, 0xFF00_0021...0xFF00_0022], "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", false),
+        ([0x6B33_43CF...0x6B33_43CF], "0dede3def700a6db819381be6e269dcbf9bd2ed9", true),
+        ([0xFF00_001D...0xFF00_0020], "afbfec289993d24c9e9786f19c6111e04390a899", false),
+        ([0xFF00_0017...0xFF00_001C, 0xFACE_B002...0xFACE_B002, 0xFACE_B00E...0xFACE_B00E], "c3eef712c72ebb5a11a7d2432bb46365bef9f502", false),
+        ([0xFF00_0016...0xFF00_0016, 0xFACE_B001...0xFACE_B001], "7fbcdb0e7c66bbe9193a96cd21519ebd7a02644a", false),
+        ([0x5430_3530...0x5430_3530], "7ff579e5acd072915580304c43a2367c60488310", false),
+        ([0x5430_3531...0x5430_3531], "7a4edef4e7ccee5fa4506c19124fc8ccda6e033d", false),
     ]
-    private static let v2: [UInt8] = [
-        0x0D, 0xED, 0xE3, 0xDE, 0xF7, 0x00, 0xA6, 0xDB, 0x81, 0x93,
-        0x81, 0xBE, 0x6E, 0x26, 0x9D, 0xCB, 0xF9, 0xBD, 0x2E, 0xD9,
-    ]
-    private static let draft29: [UInt8] = [
-        0xAF, 0xBF, 0xEC, 0x28, 0x99, 0x93, 0xD2, 0x4C, 0x9E, 0x97,
-        0x86, 0xF1, 0x9C, 0x61, 0x11, 0xE0, 0x43, 0x90, 0xA8, 0x99,
-    ]
-    private static let draft23: [UInt8] = [
-        0xC3, 0xEE, 0xF7, 0x12, 0xC7, 0x2E, 0xBB, 0x5A, 0x11, 0xA7,
-        0xD2, 0x43, 0x2B, 0xB4, 0x63, 0x65, 0xBE, 0xF9, 0xF5, 0x02,
-    ]
-    private static let draft22: [UInt8] = [
-        0x7F, 0xBC, 0xDB, 0x0E, 0x7C, 0x66, 0xBB, 0xE9, 0x19, 0x3A,
-        0x96, 0xCD, 0x21, 0x51, 0x9E, 0xBD, 0x7A, 0x02, 0x64, 0x4A,
-    ]
-    private static let t050: [UInt8] = [
-        0x7F, 0xF5, 0x79, 0xE5, 0xAC, 0xD0, 0x72, 0x91, 0x55, 0x80,
-        0x30, 0x4C, 0x43, 0xA2, 0x36, 0x7C, 0x60, 0x48, 0x83, 0x10,
-    ]
-    private static let t051: [UInt8] = [
-        0x7A, 0x4E, 0xDE, 0xF4, 0xE7, 0xCC, 0xEE, 0x5F, 0xA4, 0x50,
-        0x6C, 0x19, 0x12, 0x4F, 0xC8, 0xCC, 0xDA, 0x6E, 0x03, 0x3D,
-    ]
+
+    /// The table with its salts as bytes, read once.
+    private static let published = table.map { entry in
+        (versions: entry.versions, salt: bytes(hex: entry.salt), isVersion2: entry.isVersion2)
+    }
+
+    private static func bytes(hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8).map { UInt8(($0 & 0x0F) + ($0 > 0x39 ? 9 : 0)) }
+        return stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+    }
 }
 
 extension QUICVersion {
