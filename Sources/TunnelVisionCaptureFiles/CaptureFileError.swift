@@ -29,7 +29,8 @@ public enum CaptureReadError: Error, Sendable, Hashable {
 
 /// What went wrong writing the capture.
 public enum CaptureWriteError: Error, Sendable, Hashable {
-    /// The capture directory cannot hold the bytes; the file was left as it was before.
+    /// The capture directory cannot hold the bytes; the file was cut back to before the record and
+    /// finished there, so that the next write, once there is room, opens a new one.
     case noSpace(directory: String)
     /// Any other I/O failure, with its errno, on the named path.
     case io(path: String, errno: Int32)

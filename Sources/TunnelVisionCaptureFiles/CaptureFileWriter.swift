@@ -9,17 +9,24 @@ public struct CaptureFileConfiguration: Sendable, Hashable {
     /// Whether `flush()` waits for the storage device (fdatasync) or only hands the bytes to the
     /// kernel. A crash of the daemon loses nothing either way; a power cut needs the first.
     public var flushReachesStorage: Bool
+    /// 0: every record goes to the kernel as it is written, and a failed write fails that record
+    /// alone. More: records gather in memory up to this many bytes and go out together, at the
+    /// latest at `flush()` — for a writer that stops at its first failure (an offline import),
+    /// since a failed write then loses every record gathered since the last flush.
+    public var bufferBytes: Int
 
     public init(
         directory: String,
         snapshotLength: UInt32 = PcapFormat.defaultSnapshotLength,
         rotationBytes: UInt64 = 64 * 1024 * 1024,
-        flushReachesStorage: Bool = true
+        flushReachesStorage: Bool = true,
+        bufferBytes: Int = 0
     ) {
         self.directory = directory
         self.snapshotLength = max(1, snapshotLength)
         self.rotationBytes = rotationBytes
         self.flushReachesStorage = flushReachesStorage
+        self.bufferBytes = max(0, bufferBytes)
     }
 }
 
@@ -33,12 +40,15 @@ public enum CaptureFileChange: Sendable, Hashable {
 ///
 /// Records go straight to the kernel, one `writev` each, so that a failed write can be undone
 /// exactly (the file is cut back to the record's start) and every location it returned points
-/// at bytes the kernel holds. `flush()` is the barrier before a database batch commits.
+/// at bytes the kernel holds; or, with `bufferBytes`, in large writes, for an owner that stops at
+/// its first failure. `flush()` is the barrier before a database batch commits.
 public final class CaptureFileWriter {
     public private(set) var configuration: CaptureFileConfiguration
     private var nextSequence: UInt32?
     private var open: OpenFile?
     private var changes: [CaptureFileChange] = []
+    /// Records not yet handed to the kernel (only with `bufferBytes` > 0).
+    private var pending: [UInt8] = []
     private let recordHeader = UnsafeMutableRawBufferPointer.allocate(
         byteCount: PcapFormat.recordHeaderLength, alignment: 4)
 
@@ -48,7 +58,10 @@ public final class CaptureFileWriter {
         let path: String
         let createdAt: Date
         let snapshotLength: UInt32
+        /// With the records still in `pending`.
         var length: UInt64
+        /// What the kernel holds.
+        var written: UInt64
         var unflushed: Bool
     }
 
@@ -100,20 +113,52 @@ public final class CaptureFileWriter {
 
         let start = file.length
         let payload = UnsafeRawBufferPointer(rebasing: packet.prefix(Int(captured)))
+        if configuration.bufferBytes > 0 {
+            pending.append(contentsOf: UnsafeRawBufferPointer(recordHeader))
+            pending.append(contentsOf: payload)
+            file.length = start + recordLength
+            file.unflushed = true
+            open = file
+            if pending.count >= configuration.bufferBytes { try writePending() }
+            return CaptureLocation(fileSequence: file.sequence, offset: start)
+        }
         if let failure = writeAll(descriptor: file.descriptor, header: UnsafeRawBufferPointer(recordHeader), payload: payload) {
             // Leave no half record behind: whatever reached the file is cut off again.
             _ = ftruncate(file.descriptor, off_t(start))
             _ = lseek(file.descriptor, off_t(start), SEEK_SET)
-            throw .from(errno: failure, path: file.path, directory: configuration.directory)
+            let error = CaptureWriteError.from(errno: failure, path: file.path, directory: configuration.directory)
+            if case .noSpace = error { finishAfterNoSpace(file, at: Date(nanosecondsSinceEpoch: timestampNanoseconds)) }
+            throw error
         }
         file.length = start + recordLength
+        file.written = file.length
         file.unflushed = true
         open = file
         return CaptureLocation(fileSequence: file.sequence, offset: start)
     }
 
+    /// Hands the gathered records to the kernel in one write. On failure the file is cut back to
+    /// what it held before them, and they are gone: the writer's owner stops there.
+    private func writePending() throws(CaptureWriteError) {
+        guard var file = open, !pending.isEmpty else { return }
+        let failure = pending.withUnsafeBytes { bytes in
+            writeAll(descriptor: file.descriptor, header: bytes, payload: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        pending.removeAll(keepingCapacity: true)
+        if let failure {
+            _ = ftruncate(file.descriptor, off_t(file.written))
+            _ = lseek(file.descriptor, off_t(file.written), SEEK_SET)
+            file.length = file.written
+            open = file
+            throw .from(errno: failure, path: file.path, directory: configuration.directory)
+        }
+        file.written = file.length
+        open = file
+    }
+
     /// Makes every record written so far durable before the batch that points at them commits.
     public func flush() throws(CaptureWriteError) {
+        try writePending()
         guard var file = open, file.unflushed else { return }
         if configuration.flushReachesStorage, fdatasync(file.descriptor) != 0 {
             let failure = errno
@@ -127,6 +172,16 @@ public final class CaptureFileWriter {
     public func close(at instant: Date) throws(CaptureWriteError) {
         guard let file = open else { return }
         try flush()
+        Glibc.close(file.descriptor)
+        open = nil
+        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
+    }
+
+    /// A full file system still takes small records into the slack of this file's last block, so
+    /// capture would flap between written and not while the disk is full. The file ends here
+    /// instead: capture resumes in a new file, once there is room for one.
+    private func finishAfterNoSpace(_ file: OpenFile, at instant: Date) {
+        _ = fdatasync(file.descriptor)
         Glibc.close(file.descriptor)
         open = nil
         changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
@@ -158,7 +213,8 @@ public final class CaptureFileWriter {
         }
         nextSequence = sequence == .max ? nil : sequence + 1
         let file = OpenFile(descriptor: descriptor, sequence: sequence, path: path, createdAt: instant,
-                            snapshotLength: configuration.snapshotLength, length: UInt64(header.count), unflushed: true)
+                            snapshotLength: configuration.snapshotLength, length: UInt64(header.count), written: UInt64(header.count),
+                            unflushed: true)
         open = file
         changes.append(.opened(CaptureFile(sequence: sequence, path: path, createdAt: instant, closedAt: nil, bytes: file.length)))
     }

@@ -6,6 +6,7 @@ extension FlowEngine {
 
     mutating func readTCP(_ segment: TCPSegment, direction: Direction, slot: Int, at now: Int64) {
         table[slot].lifecycle.note(segment.flags, direction: direction)
+        table[slot].state.noteTCPSegment(opensConnection: segment.flags.contains(.syn), payloadBytes: segment.payload.count)
         guard case .tcp(var reading)? = table[slot].reading else { return }
         table[slot].reading = nil  // Taken out while it changes, so that it is not copied.
         defer { settle(reading, slot: slot) }

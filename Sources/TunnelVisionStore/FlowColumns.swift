@@ -17,6 +17,8 @@ enum FlowColumns {
         case withGroup(leader: String)
         /// Follows `dns_name`: replaced only while no name was stored.
         case whileNoDNSName
+        /// Raised, never lowered; an absent value leaves the stored one.
+        case raisedUnlessAbsent
     }
 
     static let all: [(name: String, update: Update)] = [
@@ -44,6 +46,7 @@ enum FlowColumns {
         ("quic_end", .withGroup(leader: "quic_version")),
         ("http_host", .keepFirst),
         ("client_early_data", .withGroup(leader: "client_versions_form")),
+        ("tcp_payload", .raisedUnlessAbsent),
     ]
 
     /// The change marker a written row takes (issue 17): above every other, read off the index.
@@ -94,6 +97,8 @@ enum FlowColumns {
                 return "\(name) = CASE WHEN ?\(position[leader]!) IS NULL THEN \(name) ELSE \(new) END"
             case .whileNoDNSName:
                 return "\(name) = CASE WHEN dns_name IS NULL THEN \(new) ELSE \(name) END"
+            case .raisedUnlessAbsent:
+                return "\(name) = MAX(COALESCE(\(name), \(new)), COALESCE(\(new), \(name)))"
             }
         }
         return """
@@ -143,7 +148,7 @@ enum FlowColumns {
             serverKind,
             .optionalInteger(negotiation.map { Int64($0.version.rawValue) }),
             .optionalInteger(negotiation.map { Int64($0.cipherSuite.rawValue) }),
-            .optionalInteger(negotiation.map { $0.fromHelloRetryRequest ? 1 : 0 }),
+            .optionalInteger(negotiation.map { Int64($0.helloRetry?.rawValue ?? 0) }),
             .optionalInteger(negotiation.map { Int64($0.source.rawValue) }),
             alert,
             .optionalText(flow.serverCertificates.map(FlowCoding.certificatesJSON)),
@@ -151,6 +156,7 @@ enum FlowColumns {
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
             .optionalText(flow.httpHost),
             .optionalInteger(client.map { $0.offersEarlyData ? 1 : 0 }),
+            .optionalInteger(flow.tcpPayload.map { Int64($0.rawValue) }),
         ]
     }
 
@@ -179,12 +185,12 @@ enum FlowColumns {
                 droppedIdentifiers: Int(dropped), hasEncryptedClientHello: ech)
         }
         let answer = row.int64OrNil(next()), version = row.int64(next()), cipher = row.int64(next())
-        let hrr = row.bool(next()), source = row.int64(next()), alertCode = row.int64(next())
+        let hrr = row.int64(next()), source = row.int64(next()), alertCode = row.int64(next())
         switch answer {
         case 0:
             state.serverTLS = .negotiated(TLSNegotiation(
                 version: TLSProtocolVersion(UInt16(truncatingIfNeeded: version)),
-                cipherSuite: CipherSuite(UInt16(truncatingIfNeeded: cipher)), fromHelloRetryRequest: hrr,
+                cipherSuite: CipherSuite(UInt16(truncatingIfNeeded: cipher)), helloRetry: hrr == 0 ? nil : HelloRetryReading(rawValue: UInt8(clamping: hrr)) ?? .notToldApart,
                 source: TLSReadingSource(rawValue: UInt8(truncatingIfNeeded: source)) ?? .serverHello))
         case 1: state.serverTLS = .refused(alert: UInt8(truncatingIfNeeded: alertCode))
         default: break
@@ -203,6 +209,7 @@ enum FlowColumns {
                 omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,
                 hasEncryptedClientHello: offer.hasEncryptedClientHello, offersEarlyData: true)
         }
+        state.tcpPayload = row.int64OrNil(next()).flatMap { TCPPayloadSighting(rawValue: UInt8(clamping: $0)) }
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
         state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)

@@ -27,6 +27,15 @@ extension FlowStore {
         }
     }
 
+    /// The passive tap's drop counts so far (issue 17): libpcap's totals since the tap opened.
+    public func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
+        try write { db in
+            try db.statement("UPDATE capture_sessions SET kernel_dropped = ?, interface_dropped = ? WHERE id = ?")
+                .bind(.integer(Int64(clamping: drops.kernel)), .integer(Int64(clamping: drops.interface)), .integer(captureSession))
+                .run()
+        }
+    }
+
     public func endCaptureSession(id: Int64, at date: Date) throws {
         try write { db in
             try db.statement("UPDATE capture_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
@@ -62,8 +71,8 @@ extension FlowStore {
     }
 
     /// Writes one batch in one transaction: flows first (inserted or updated, each tagged with
-    /// the recording open at that moment for the phone at its client end), then their packets and
-    /// DNS answers. Returns the rows given to flows that had none.
+    /// the recording open at that moment for the phone at its client end), then their packets
+    /// (as runs, `PacketRuns`) and DNS answers. Returns the rows given to flows that had none.
     @discardableResult
     public func write(
         _ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging = .openRecordings
@@ -86,15 +95,17 @@ extension FlowStore {
                     rows[upsert.handle] = db.lastInsertedRowID
                 }
             }
-            let insertPacket = try db.statement(
-                "INSERT INTO packets (flow_id, ts, direction, wire_length, file_seq, file_offset) VALUES (?, ?, ?, ?, ?, ?)")
-            for packet in batch.packets {
-                guard let flowID = rows[packet.flow] else { throw BatchError.packetOfUnlistedFlow(packet.flow) }
-                insertPacket.reset()
-                try insertPacket.bindIntegers(
-                    flowID, packet.timestampNanoseconds, Int64(packet.direction.rawValue), Int64(packet.wireLength),
-                    Int64(packet.location.fileSequence), Int64(clamping: packet.location.offset))
-                try insertPacket.run()
+            // One row per flow and capture file of the batch, not one per packet (issue 17).
+            let insertRun = try db.statement(PacketRuns.insertSQL)
+            for run in try PacketRuns.runs(of: batch.packets, rows: rows) {
+                insertRun.reset()
+                try insertRun.bind(run.key.flowID, at: 1)
+                try insertRun.bind(Int64(run.key.fileSequence), at: 2)
+                try insertRun.bind(run.firstTimestamp, at: 3)
+                try insertRun.bind(run.firstOffset, at: 4)
+                try insertRun.bind(Int64(run.count), at: 5)
+                try insertRun.bindText(run.text, at: 6)
+                try insertRun.run()
             }
             for answer in batch.dnsAnswers {
                 try db.statement("INSERT INTO dns_answers (ts, query_name, address, ttl, flow_id) VALUES (?, ?, ?, ?, ?)")

@@ -26,7 +26,7 @@ extension FlowStore {
     public func highestCaptureFileSequence() throws -> UInt32 {
         try access { db in
             let value = try db.statement("""
-                SELECT MAX(m) FROM (SELECT MAX(sequence) AS m FROM capture_files UNION ALL SELECT MAX(file_seq) FROM packets)
+                SELECT MAX(m) FROM (SELECT MAX(sequence) AS m FROM capture_files UNION ALL SELECT MAX(file_seq) FROM packet_runs)
                 """).firstRow { $0.int64OrNil(0) } ?? nil
             return UInt32(truncatingIfNeeded: value ?? 0)
         }
@@ -52,7 +52,7 @@ extension FlowStore {
     /// Empties the history, keeping projects and sessions (and so what a session declared).
     public func clearAll() throws {
         try write { db in
-            try db.execute("DELETE FROM packets; DELETE FROM dns_answers; DELETE FROM flows; DELETE FROM capture_files;")
+            try db.execute("DELETE FROM packet_runs; DELETE FROM dns_answers; DELETE FROM flows; DELETE FROM capture_files;")
             try db.execute("DELETE FROM capture_sessions WHERE ended_at IS NOT NULL")
         }
     }

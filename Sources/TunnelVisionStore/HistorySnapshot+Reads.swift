@@ -63,10 +63,10 @@ extension HistorySnapshot {
     /// Per flow and per capture file (nil: never captured), how many packets the history holds.
     public func packetCounts(inAuditSession id: Int64) throws -> [SessionPacketCount] {
         try db.statement("""
-            SELECT p.flow_id, CASE WHEN p.file_offset = 0 THEN NULL ELSE p.file_seq END AS file, COUNT(*)
-            FROM packets p JOIN flows f ON f.id = p.flow_id
+            SELECT r.flow_id, NULLIF(r.file_seq, 0) AS file, SUM(r.packets)
+            FROM packet_runs r JOIN flows f ON f.id = r.flow_id
             WHERE f.audit_session_id = ?
-            GROUP BY p.flow_id, file ORDER BY p.flow_id, file
+            GROUP BY r.flow_id, file ORDER BY r.flow_id, file
             """)
             .bind(.integer(id))
             .rows { row in
@@ -80,40 +80,58 @@ extension HistorySnapshot {
     /// a time, so what is held is bounded by a file, not by how long the session ran.
     public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
         guard fileSequence != 0 else { return [] }
-        return try db.statement("""
-            SELECT p.flow_id, p.ts, p.direction, p.wire_length, p.file_offset
-            FROM packets p JOIN flows f ON f.id = p.flow_id
-            WHERE f.audit_session_id = ? AND p.file_seq = ? AND p.file_offset <> 0
-            ORDER BY p.file_offset
+        var packets: [SessionCapturedPacket] = []
+        try db.statement("""
+            SELECT r.rowid, r.flow_id, r.first_ts, r.first_offset, r.packets, r.entries
+            FROM packet_runs r JOIN flows f ON f.id = r.flow_id
+            WHERE r.file_seq = ? AND f.audit_session_id = ?
             """)
-            .bind(.integer(id), .integer(Int64(fileSequence)))
-            .rows { row in
-                SessionCapturedPacket(
-                    flowID: row.int64(0), timestampNanoseconds: row.int64(1),
-                    direction: Direction(rawValue: UInt8(truncatingIfNeeded: row.int64(2))) ?? .outbound,
-                    wireLength: UInt32(truncatingIfNeeded: row.int64(3)), fileOffset: UInt64(clamping: row.int64(4)))
+            .bind(.integer(Int64(fileSequence)), .integer(id))
+            .forEachRow { row in
+                let flowID = row.int64(1)
+                let entries: [PacketRuns.Entry]
+                do {
+                    entries = try row.withTextBytes(5) { text throws(PacketRuns.Unreadable) in
+                        try PacketRuns.entries(
+                            text, firstTimestamp: row.int64(2), firstOffset: row.int64(3), count: Int(clamping: row.int64(4)))
+                    }
+                } catch let unreadable as PacketRuns.Unreadable {
+                    throw HistoryError.unreadableRow(table: "packet_runs", id: row.int64(0), reason: unreadable.reason)
+                }
+                for entry in entries where entry.fileOffset != 0 {
+                    packets.append(SessionCapturedPacket(
+                        flowID: flowID, timestampNanoseconds: entry.timestampNanoseconds, direction: entry.direction,
+                        wireLength: entry.wireLength, fileOffset: entry.fileOffset))
+                }
             }
+        // Runs interleave in a file (one per flow and batch): the copy wants one ascending pass.
+        packets.sort { ($0.fileOffset, $0.flowID, $0.timestampNanoseconds) < ($1.fileOffset, $1.flowID, $1.timestampNanoseconds) }
+        return packets
     }
 
     /// The files the session's packets point at: a file carries no session of its own.
     public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
         Set(try db.statement("""
-            SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
-            WHERE f.audit_session_id = ? AND p.file_offset <> 0
+            SELECT DISTINCT r.file_seq FROM packet_runs r JOIN flows f ON f.id = r.flow_id
+            WHERE f.audit_session_id = ? AND r.file_seq <> 0
             """).bind(.integer(id)).rows { UInt32(truncatingIfNeeded: $0.int64(0)) })
     }
 
     /// The files that hold bytes of any session, in one query: what retention must keep.
     public func auditEvidenceFileSequences() throws -> Set<UInt32> {
         Set(try db.statement("""
-            SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
-            WHERE f.audit_session_id IS NOT NULL AND p.file_offset <> 0
+            SELECT DISTINCT r.file_seq FROM packet_runs r JOIN flows f ON f.id = r.flow_id
+            WHERE f.audit_session_id IS NOT NULL AND r.file_seq <> 0
             """).rows { UInt32(truncatingIfNeeded: $0.int64(0)) })
     }
 
     public func captureSessions() throws -> [CaptureSession] {
-        try db.statement("SELECT id, started_at, ended_at, tool_version, input FROM capture_sessions ORDER BY id").rows { row in
-            CaptureSession(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3), input: row.text(4))
+        try db.statement("""
+            SELECT id, started_at, ended_at, tool_version, input, kernel_dropped, interface_dropped FROM capture_sessions ORDER BY id
+            """).rows { row in
+            let drops = row.isNull(5) ? nil : PassiveTapDrops(kernel: UInt64(clamping: row.int64(5)), interface: UInt64(clamping: row.int64(6)))
+            return CaptureSession(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3),
+                                  input: row.text(4), tapDrops: drops)
         }
     }
 

@@ -215,5 +215,56 @@ enum Schema {
         DROP INDEX audit_sessions_single_open;
         CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;
         """,
+        // 11 (issue 17): the packet index as runs (`PacketRuns`): one row per flow, capture file
+        // (0: not captured) and batch, its packets as JSON entries against its first one, in
+        // place of one row per packet. The rows of before become runs of at most 4096 packets;
+        // `packets` stays as a view with the columns it had, for sqlite3 and the lab.
+        """
+        CREATE TABLE packet_runs (
+            flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+            file_seq INTEGER NOT NULL,
+            first_ts INTEGER NOT NULL,
+            first_offset INTEGER NOT NULL,
+            packets INTEGER NOT NULL CHECK (packets > 0),
+            entries TEXT NOT NULL
+        );
+        INSERT INTO packet_runs (flow_id, file_seq, first_ts, first_offset, packets, entries)
+        WITH located AS (
+            SELECT flow_id, ts, direction, wire_length, file_offset,
+                CASE WHEN file_offset = 0 THEN 0 ELSE file_seq END AS file,
+                (ROW_NUMBER() OVER (PARTITION BY flow_id, CASE WHEN file_offset = 0 THEN 0 ELSE file_seq END
+                    ORDER BY file_offset, ts, rowid) - 1) / 4096 AS chunk
+            FROM packets
+        ), based AS (
+            SELECT *, MIN(ts) OVER run AS first_ts, MIN(file_offset) OVER run AS first_offset
+            FROM located WINDOW run AS (PARTITION BY flow_id, file, chunk)
+        )
+        SELECT flow_id, file, first_ts, first_offset, COUNT(*),
+            json_group_array(json_array(ts - first_ts, direction, wire_length, file_offset - first_offset))
+        FROM (SELECT * FROM based ORDER BY flow_id, file, chunk, file_offset, ts)
+        GROUP BY flow_id, file, chunk;
+        DROP INDEX packets_flow;
+        DROP TABLE packets;
+        CREATE INDEX packet_runs_flow ON packet_runs (flow_id);
+        CREATE INDEX packet_runs_file ON packet_runs (file_seq);
+        CREATE VIEW packets (flow_id, ts, direction, wire_length, file_seq, file_offset) AS
+            SELECT r.flow_id, r.first_ts + json_extract(e.value, '$[0]'), json_extract(e.value, '$[1]'),
+                json_extract(e.value, '$[2]'), r.file_seq, r.first_offset + json_extract(e.value, '$[3]')
+            FROM packet_runs r, json_each(r.entries) e;
+        """,
+        // 12 (issue 15): whether a TCP connection carried payload, so that one whose start was
+        // seen and that sent nothing has its own gap (NULL for flows stored before: not known);
+        // and a HelloRetryRequest stored before a retry read alone was told from the ServerHello
+        // read after one is marked as not told apart (3), not left claiming to be the retry (1).
+        """
+        ALTER TABLE flows ADD COLUMN tcp_payload INTEGER;
+        UPDATE flows SET server_from_hrr = 3 WHERE server_from_hrr = 1;
+        """,
+        // 13 (issue 17): what the passive tap's libpcap counted as dropped over a capture session,
+        // by the kernel and by the interface. NULL: an input without such a count (TUN, file).
+        """
+        ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
+        ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
+        """,
     ]
 }

@@ -34,9 +34,9 @@ struct FindingsClassifierTests {
             Fixture.flow(4, sni: "api.example.com", server: Fixture.serverHello(.tls10)),
         ]).findings
         #expect(findings.map(\.evidence) == [
-            .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .serverHello(fromHelloRetryRequest: false))),
-            .weakTLSVersion(TLSVersionObservation(version: .tls11, basis: .serverHello(fromHelloRetryRequest: false))),
-            .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .serverHello(fromHelloRetryRequest: true))),
+            .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .serverHello(helloRetry: nil))),
+            .weakTLSVersion(TLSVersionObservation(version: .tls11, basis: .serverHello(helloRetry: nil))),
+            .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .serverHello(helloRetry: .retryOnly))),
         ])
         #expect(findings.map(\.flowIDs) == [[1, 4], [2], [3]])
     }

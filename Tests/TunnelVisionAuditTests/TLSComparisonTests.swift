@@ -81,7 +81,7 @@ struct TLSComparisonTests {
         let domains = SessionDomains(flows: [Self.app(1, .tls12), Self.quic(2), Fixture.flow(3, sni: Self.host), Self.app(4, .tls12)])
         let domain = try #require(domains.domain(Self.host))
         #expect(domain.tlsSightings.map(\.observation) == [
-            TLSVersionObservation(version: .tls12, basis: .serverHello(fromHelloRetryRequest: false)),
+            TLSVersionObservation(version: .tls12, basis: .serverHello(helloRetry: nil)),
             TLSVersionObservation(version: .tls13, basis: .quic(.v1)),
         ])
         #expect(domain.tlsSightings.map(\.flowIDs) == [[1, 4], [2]])

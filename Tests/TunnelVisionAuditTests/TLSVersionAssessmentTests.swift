@@ -19,11 +19,11 @@ struct TLSVersionAssessmentTests {
         TLSVersionRow(
             row: "ServerHello below the minimum → weak, serverHello",
             flow: Fixture.flow(1, server: Fixture.serverHello(.tls11), opening: .tlsHandshake),
-            expected: .weak(TLSVersionObservation(version: .tls11, basis: .serverHello(fromHelloRetryRequest: false)))),
+            expected: .weak(TLSVersionObservation(version: .tls11, basis: .serverHello(helloRetry: nil)))),
         TLSVersionRow(
             row: "ServerHello at or above → acceptable, whatever the client offered",
             flow: Fixture.flow(2, server: Fixture.serverHello(.tls12, retry: true), client: Fixture.upTo(.tls10)),
-            expected: .acceptable(TLSVersionObservation(version: .tls12, basis: .serverHello(fromHelloRetryRequest: true)))),
+            expected: .acceptable(TLSVersionObservation(version: .tls12, basis: .serverHello(helloRetry: .retryOnly)))),
         TLSVersionRow(
             row: "upstream below the minimum → weak, upstreamConnection",
             flow: Fixture.flow(3, status: .inspected, sni: "api.example.com", server: Fixture.upstream(.tls10),
@@ -116,7 +116,7 @@ struct TLSVersionAssessmentTests {
     func minimumComesFromThePolicy() {
         let flow = Fixture.flow(1, server: Fixture.serverHello(.tls12))
         #expect(TLSVersionAssessment(of: flow, minimum: .tls13)
-            == .weak(TLSVersionObservation(version: .tls12, basis: .serverHello(fromHelloRetryRequest: false))))
+            == .weak(TLSVersionObservation(version: .tls12, basis: .serverHello(helloRetry: nil))))
     }
 
     @Test("A policy refuses a minimum that is not a published version")

@@ -147,4 +147,27 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(PcapFormat.recordTimestamp(nanoseconds: -5) == (0, 0))
         #expect(PcapFormat.recordTimestamp(nanoseconds: 1_500_000_999) == (1, 500_000))
     }
+
+    /// Issue 17: an import's writer gathers records and writes them a buffer at a time; the files
+    /// and the locations are the same byte for byte as one write per record.
+    @Test func aBufferedWriterWritesTheSameFilesAndLocations() throws {
+        let sent = packets(40)
+        var results: [(locations: [CaptureLocation], files: [String: Data])] = []
+        for buffer in [0, 700] {
+            let directory = try TemporaryDirectory()
+            let writer = try CaptureFileWriter(
+                configuration: .init(directory: directory.path, rotationBytes: 2_000, bufferBytes: buffer), highestSequenceInHistory: 0)
+            var locations: [CaptureLocation] = []
+            for (index, packet) in sent.enumerated() {
+                locations.append(try writer.write(packet, at: noon + Int64(index) * 1_000_000))
+                if index == 20 { try writer.flush() }
+            }
+            try writer.close(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+            let files = try Dictionary(uniqueKeysWithValues: directory.names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory.file($0)))) })
+            results.append((locations, files))
+        }
+        #expect(results[0].files.count > 3)
+        #expect(results[1].locations == results[0].locations)
+        #expect(results[1].files == results[0].files)
+    }
 }

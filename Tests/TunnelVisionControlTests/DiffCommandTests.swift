@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TunnelVisionModel
 import TunnelVisionStore
+@testable import TunnelVisionControl
 
 /// `tvctl diff`: the fixture's release 2.4.1 against a release 2.5.0 recorded after it.
 struct DiffCommandTests {
@@ -47,6 +48,25 @@ struct DiffCommandTests {
         #expect(gone.contains("tracker.adnet.example"))
         #expect(diff["earlierUnnamedFlowIDs"] as? [Int] == [18, 20])
         #expect(diff["laterUnnamedFlowIDs"] as? [Int] == [])
+    }
+
+    /// The spec: a diff reads both sessions in one visit to the store. Between the two reads
+    /// another connection deletes the later session; one read transaction still sees it as it was
+    /// when the read began (two visits would find it gone).
+    @Test func bothSessionsAreReadFromOneSnapshotOfTheHistory() throws {
+        let history = try Self.twoReleases()
+        let library = ControlLibrary(location: DatabaseLocation(path: history.path))
+        var deleted = false
+        let (earlier, later) = try SessionEvidence.read(2, 3, library: library) {
+            try history.open().deleteAuditSession(id: 3)
+            deleted = true
+        }
+        #expect(deleted)
+        #expect(earlier.session.id == 2)
+        #expect(later.session.id == 3)
+        #expect(later.flows.compactMap(\.sni).sorted() == ["api.acme.example", "cdn.acme.example", "new.partner.example"])
+        // The delete did happen: a visit after it no longer finds the session.
+        #expect(throws: ControlError.self) { try SessionEvidence.read(2, 3, library: library) }
     }
 
     @Test func anOpenSessionIsRefusedAndNamed() throws {

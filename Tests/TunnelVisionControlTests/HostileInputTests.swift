@@ -76,3 +76,77 @@ struct FixtureTransactionTests {
         #expect(try store.captureSessions().isEmpty)
     }
 }
+
+/// Issue 19, item 7 (left over): a newline or an escape stored before input was checked shows
+/// visibly in every confirmation sentence too, not only in tables and headings. Each command that
+/// quotes a stored name, release or device is run over such a history.
+struct StoredControlCharacterConfirmationTests {
+    static let name = "Lab\nHealth\u{1B}]0;x\u{07}"
+    static let shownName = "Lab\\u{A}Health\\u{1B}]0;x\\u{7}"
+
+    /// A project, and an ended audit session of it on a device, each stored with a newline.
+    static func history() throws -> (ScratchHistory, project: Int64, session: Int64) {
+        let history = try ScratchHistory.seeded()
+        let store = try history.open()
+        let project = try store.createAuditProject(AuditProjectDraft(name: name), at: Date())
+        let start = Date()
+        var draft = sessionDraft(project: project.id, kind: release("3.0\n1", "4\u{202E}2"))
+        draft.environment = AuditEnvironment(deviceModel: "Pixel\n8", osVersion: "Android\r15", toolVersion: TunnelVisionBuild.version)
+        let session = try store.startAuditSession(draft, at: start)
+        _ = try store.endAuditSession(id: session.id, at: start.addingTimeInterval(1))
+        return (history, project.id, session.id)
+    }
+
+    /// One line, with the stored text shown and nothing unsafe left in it.
+    static func expectOneVisibleLine(_ run: Run, containing expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+        #expect(run.output.hasSuffix("\n") && run.output.dropLast().allSatisfy { $0 != "\n" && $0 != "\r" },
+                "the confirmation is one line: \(run.output.debugDescription)", sourceLocation: sourceLocation)
+        #expect(!run.output.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" }, sourceLocation: sourceLocation)
+        #expect(run.output.contains(expected), "\(run.output.debugDescription)", sourceLocation: sourceLocation)
+    }
+
+    @Test func projectEditSaysTheStoredNameVisibly() throws {
+        let (history, project, _) = try Self.history()
+        let run = try TVCtlBinary.run(["project", "edit", String(project), "--bundle-id", "com.lab.health"], database: history.path)
+        Self.expectOneVisibleLine(run, containing: "Updated project \(project), \(Self.shownName).")
+    }
+
+    @Test func allowAndDisallowSayTheStoredNameVisibly() throws {
+        let (history, project, _) = try Self.history()
+        let allowed = try TVCtlBinary.run(["project", "allow", String(project), "api.lab.example"], database: history.path)
+        Self.expectOneVisibleLine(allowed, containing: "api.lab.example is allowed for \(Self.shownName) (1 entry in its allowlist).")
+        let disallowed = try TVCtlBinary.run(["project", "disallow", String(project), "api.lab.example"], database: history.path)
+        Self.expectOneVisibleLine(disallowed, containing: "api.lab.example is no longer allowed for \(Self.shownName)")
+    }
+
+    @Test func projectDeleteSaysTheStoredNameVisibly() throws {
+        let (history, project, _) = try Self.history()
+        let run = try TVCtlBinary.run(["project", "delete", String(project), "--yes"], database: history.path)
+        Self.expectOneVisibleLine(run, containing: "Deleted project \(project), \(Self.shownName), and its 1 session.")
+    }
+
+    @Test func sessionStartAndEndSayTheStoredNameVisibly() throws {
+        let (history, project, _) = try Self.history()
+        let started = try TVCtlBinary.run(["session", "start", String(project), "--baseline", "--device", "x", "--os", "y"], database: history.path)
+        Self.expectOneVisibleLine(started, containing: ", \(Self.shownName) baseline, on x with y;")
+        let marked = try TVCtlBinary.run(["mark", "consent"], database: history.path)
+        Self.expectOneVisibleLine(marked, containing: ", \(Self.shownName) baseline")
+        let ended = try TVCtlBinary.run(["session", "end"], database: history.path)
+        Self.expectOneVisibleLine(ended, containing: ", \(Self.shownName) baseline, at ")
+    }
+
+    @Test func sessionDeleteSaysTheStoredReleaseVisibly() throws {
+        let (history, _, session) = try Self.history()
+        let run = try TVCtlBinary.run(["session", "delete", String(session), "--yes"], database: history.path)
+        Self.expectOneVisibleLine(run, containing: "Deleted session \(session), \(Self.shownName) 3.0\\u{A}1 (4\\u{202E}2);")
+    }
+
+    @Test func sessionShowSaysTheStoredDeviceVisibly() throws {
+        let (history, _, session) = try Self.history()
+        let run = try TVCtlBinary.run(["session", "show", String(session)], database: history.path)
+        #expect(run.status == 0)
+        #expect(run.output.contains("Pixel\\u{A}8, Android\\u{D}15"), "\(run.output)")
+        #expect(!run.output.contains("Pixel\n"))
+    }
+}

@@ -13,6 +13,8 @@ struct EvidenceSeed {
     let sessionID: Int64
     let start: Date
     let end: Date
+    /// Every packet written, with the row of its flow: what a test replays as another version would.
+    var packets: [(flowID: Int64, packet: PacketRecord)] = []
 
     struct Plan {
         var flows = 24
@@ -80,6 +82,7 @@ struct EvidenceSeed {
             }
         }
         let rows = try store.write(HistoryBatch(flows: upserts, packets: packets), captureSession: captureSession.id)
+        var written = packets.compactMap { packet in rows[packet.flow].map { (flowID: $0, packet: packet) } }
         let end = start.addingTimeInterval(Double(plan.flows) * 0.5 + 30)
         _ = try store.endAuditSession(id: session.id, at: end)
         if plan.packetsOutsideSession, let last = upserts.last, let row = rows[last.handle] {
@@ -90,12 +93,12 @@ struct EvidenceSeed {
             var state = last.state
             state.lastSeen = instant
             state.packetCount += 1
+            let late = PacketRecord(flow: last.handle, timestampNanoseconds: instant.nanosecondsSinceEpoch,
+                                    direction: .inbound, wireLength: UInt32(bytes.count), location: location)
             try store.write(
-                HistoryBatch(
-                    flows: [FlowUpsert(handle: last.handle, rowID: row, state: state)],
-                    packets: [PacketRecord(flow: last.handle, timestampNanoseconds: instant.nanosecondsSinceEpoch,
-                                           direction: .inbound, wireLength: UInt32(bytes.count), location: location)]),
+                HistoryBatch(flows: [FlowUpsert(handle: last.handle, rowID: row, state: state)], packets: [late]),
                 captureSession: captureSession.id)
+            written.append((flowID: row, packet: late))
         }
         try writer.close(at: end.addingTimeInterval(60))
         for change in writer.takeChanges() {
@@ -103,7 +106,8 @@ struct EvidenceSeed {
             case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
             }
         }
-        return EvidenceSeed(databasePath: databasePath, captureDirectory: captures, sessionID: session.id, start: start, end: end)
+        return EvidenceSeed(
+            databasePath: databasePath, captureDirectory: captures, sessionID: session.id, start: start, end: end, packets: written)
     }
 
     /// Every third flow is cleartext HTTP to an unlisted host, every fifth TLS 1.0 to the

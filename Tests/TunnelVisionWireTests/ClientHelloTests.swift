@@ -120,10 +120,13 @@ import TunnelVisionModel
         // A TLS 1.3 ServerHello: version from supported_versions.
         ([PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0x1301, extensions: [(43, [3, 4])]))],
          ServerTLSAnswer.negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301)))),
-        // A HelloRetryRequest, then the real ServerHello: the real one, marked as retried.
+        // A HelloRetryRequest, then the real ServerHello: the real one, read after the retry (issue 15).
         ([PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(random: helloRetryRandom, cipherSuite: 0x1302, extensions: [(43, [3, 4])])),
           PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0x1301, extensions: [(43, [3, 4])]))],
-         .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301), fromHelloRetryRequest: true))),
+         .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301), helloRetry: .serverHelloAfterRetry))),
+        // A HelloRetryRequest alone: the reading is the retry's.
+        ([PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(random: helloRetryRandom, cipherSuite: 0x1302, extensions: [(43, [3, 4])]))],
+         .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1302), helloRetry: .retryOnly))),
         // A fatal alert instead.
         ([bytes("15 0303 0002 02 28")], .refused(alert: 40)),
         // A warning alert, then the ServerHello, which replaces it.

@@ -22,6 +22,8 @@ public enum EncryptionGap: Sendable, Hashable {
     case unrecognisedOpening
     /// The start of the TCP stream was not read: a port is no observation.
     case openingNotRead
+    /// The connection's start was seen and no byte was sent either way: there was no opening.
+    case nothingSent
     /// A QUIC version whose packet protection is not known.
     case unrecognisedQUICVersion(QUICVersion)
     /// UDP without a QUIC reading (DNS included): its datagrams are not read.
@@ -32,6 +34,7 @@ public enum EncryptionGap: Sendable, Hashable {
         switch self {
         case .unrecognisedOpening: "unrecognisedOpening"
         case .openingNotRead: "openingNotRead"
+        case .nothingSent: "nothingSent"
         case .unrecognisedQUICVersion: "unrecognisedQUICVersion"
         case .datagramsNotRead: "datagramsNotRead"
         }
@@ -59,7 +62,9 @@ public enum EncryptionAssessment: Sendable, Hashable {
             if flow.streamOpening == .tlsHandshake || flow.hasTLSReading {
                 self = .encrypted(.tls)
             } else {
-                self = .notAssessed(flow.streamOpening == .unrecognised ? .unrecognisedOpening : .openingNotRead)
+                self = .notAssessed(
+                    flow.streamOpening == .unrecognised ? .unrecognisedOpening
+                        : flow.tcpPayload == .noneSinceStart ? .nothingSent : .openingNotRead)
             }
         } else if flow.key.proto == .udp {
             if let quic = flow.quic {

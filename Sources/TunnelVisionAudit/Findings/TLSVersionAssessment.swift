@@ -3,8 +3,8 @@ import TunnelVisionModel
 /// A negotiated TLS version and where it was read.
 public struct TLSVersionObservation: Sendable, Hashable {
     public enum Basis: Sendable, Hashable {
-        /// The real server's ServerHello, as it crossed the tap.
-        case serverHello(fromHelloRetryRequest: Bool)
+        /// The real server's ServerHello (or, alone, its HelloRetryRequest), as it crossed the tap.
+        case serverHello(helloRetry: HelloRetryReading?)
         /// The relay's own connection to the server: it answers the tunnel's ClientHello, not the app's.
         case upstreamConnection
         /// A QUIC version read from the server, which carries TLS 1.3.
@@ -31,8 +31,14 @@ public struct TLSVersionObservation: Sendable, Hashable {
     public let version: TLSProtocolVersion
     public let basis: Basis
 
-    /// For a ServerHello reading: whether it answered a HelloRetryRequest.
+    /// For a ServerHello reading: whether a HelloRetryRequest was part of the answer.
     public var fromHelloRetryRequest: Bool? {
+        if case .serverHello(let retry) = basis { return retry != nil }
+        return nil
+    }
+
+    /// For a ServerHello reading that involved a HelloRetryRequest: which message was read.
+    public var helloRetry: HelloRetryReading? {
         if case .serverHello(let retry) = basis { return retry }
         return nil
     }
@@ -54,7 +60,7 @@ public struct TLSVersionObservation: Sendable, Hashable {
         if let negotiation = flow.serverTLS?.negotiation {
             switch negotiation.source {
             case .serverHello:
-                self.init(version: negotiation.version, basis: .serverHello(fromHelloRetryRequest: negotiation.fromHelloRetryRequest))
+                self.init(version: negotiation.version, basis: .serverHello(helloRetry: negotiation.helloRetry))
             case .upstreamConnection:
                 self.init(version: negotiation.version, basis: .upstreamConnection)
             }
@@ -122,6 +128,8 @@ public enum TLSVersionGap: Sendable, Hashable {
     case unrecognisedQUICVersion(QUICVersion)
     /// The flow shows TLS but the server's answer was not read.
     case serverAnswerNotRead
+    /// Only the port suggests TLS, and the connection's start was seen with no byte sent after it.
+    case nothingSent
 
     /// The key findings.json writes as the reason.
     public var name: String {
@@ -132,6 +140,7 @@ public enum TLSVersionGap: Sendable, Hashable {
         case .quicVersionOnlyProposed: "quicVersionOnlyProposed"
         case .unrecognisedQUICVersion: "unrecognisedQUICVersion"
         case .serverAnswerNotRead: "serverAnswerNotRead"
+        case .nothingSent: "nothingSent"
         }
     }
 }
@@ -155,7 +164,8 @@ public enum TLSVersionAssessment: Sendable, Hashable {
         } else if let quic = flow.quic {
             self = .notAssessed(quic.end == .client ? .quicVersionOnlyProposed(quic.version) : .unrecognisedQUICVersion(quic.version))
         } else if flow.showsSignOfTLS {
-            self = .notAssessed(.serverAnswerNotRead)
+            let empty = flow.tcpPayload == .noneSinceStart && !flow.hasTLSReading && flow.streamOpening == nil
+            self = .notAssessed(empty ? .nothingSent : .serverAnswerNotRead)
         } else {
             self = .notApplicable
         }

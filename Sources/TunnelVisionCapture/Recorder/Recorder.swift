@@ -37,6 +37,8 @@ public final class Recorder: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Bytes of virtio-net header before each queued packet; 0 for inputs without one.
     private let virtioHeaderLength: Int
+    /// Whether each heartbeat says how many packets found the queue full (forwarding first).
+    private let saysBehindEachSecond: Bool
     /// Where a super-packet's segments are built, one at a time.
     private let segmentScratch: UnsafeMutableRawBufferPointer
 
@@ -59,7 +61,8 @@ public final class Recorder: @unchecked Sendable {
     public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
                 engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
                 retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog,
-                virtioHeaderLength: Int = 0) {
+                virtioHeaderLength: Int = 0, saysBehindEachSecond: Bool = true) {
+        self.saysBehindEachSecond = saysBehindEachSecond
         self.queues = queues
         self.counters = counters
         self.writer = writer
@@ -207,7 +210,7 @@ public final class Recorder: @unchecked Sendable {
         status.packetsDropped = counters.unrecorded.load(ordering: .relaxed)
         status.queueDepth = queues.packets.depth
         let queueFull = counters.queueFull.load(ordering: .relaxed)
-        if queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
+        if saysBehindEachSecond, queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
         queueFullAtLastBeat = queueFull
         // A full packet queue still leaves a row (not captured); only a full header queue loses it.
         if status.packetsDropped > unrecordedAtLastBeat {
@@ -215,6 +218,12 @@ public final class Recorder: @unchecked Sendable {
         }
         unrecordedAtLastBeat = status.packetsDropped
         recordLosses(now: now)
+        if counters.countsTapDrops.load(ordering: .acquiring) {
+            let drops = PassiveTapDrops(kernel: counters.tapKernelDrops.load(ordering: .relaxed),
+                                        interface: counters.tapInterfaceDrops.load(ordering: .relaxed))
+            // Totals: a failed write is made good by the next heartbeat's.
+            try? history.recordTapDrops(drops, captureSession: session.id)
+        }
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
         status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
         do {

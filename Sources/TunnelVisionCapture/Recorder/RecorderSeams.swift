@@ -22,6 +22,7 @@ public protocol CaptureHistory: AnyObject {
     /// Moves the write-ahead log into the main file, at a clean stop and an import's end.
     func checkpoint() throws
     func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws
+    func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws
 }
 
 extension FlowStore: CaptureHistory {}

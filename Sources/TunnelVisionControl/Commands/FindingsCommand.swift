@@ -48,8 +48,16 @@ struct SessionEvidence {
 
     /// Two sessions in one visit and one read transaction: a diff compares one instant of the
     /// history, never a session read before a write and the other after it.
-    static func read(_ first: Int64, _ second: Int64, library: ControlLibrary) throws(ControlError) -> (SessionEvidence, SessionEvidence) {
-        try library.read { store in (try read(sessionID: first, in: store), try read(sessionID: second, in: store)) }
+    /// `betweenTheTwo` runs after the first session is read and before the second: a test writes
+    /// there from another connection and sees that the second read does not notice.
+    static func read(
+        _ first: Int64, _ second: Int64, library: ControlLibrary, betweenTheTwo: () throws -> Void = {}
+    ) throws(ControlError) -> (SessionEvidence, SessionEvidence) {
+        try library.read { store in
+            let earlier = try read(sessionID: first, in: store)
+            try betweenTheTwo()
+            return (earlier, try read(sessionID: second, in: store))
+        }
     }
 
     private static func read(sessionID: Int64, in store: HistorySnapshot) throws -> SessionEvidence {

@@ -74,7 +74,7 @@ enum PhoneCommands {
             return
         }
         var page = context.page
-        page.heading("Phone \(phone.phone.name)")
+        page.heading("Phone \(Wording.shown(phone.phone.name))")
         page.facts([
             ("Addresses", shape.addresses.joined(separator: ", ")),
             ("Public key", phone.phone.publicKey),

@@ -25,9 +25,9 @@ enum AuditPages {
         page.heading(Wording.sessionTitle(session, project: projectName))
         let phone: [(String, String)] = session.phone.map { [("Phone", Wording.recordedPhone($0))] } ?? []
         page.facts([
-            ("Project", "\(session.projectID), \(projectName)"),
+            ("Project", "\(session.projectID), \(Wording.shown(projectName))"),
             ("Recorded", Wording.recorded(session.kind)),
-            ("Device", "\(session.environment.deviceModel), \(session.environment.osVersion)"),
+            ("Device", "\(Wording.shown(session.environment.deviceModel)), \(Wording.shown(session.environment.osVersion))"),
         ] + phone + [
             ("Tool", "TunnelVision \(session.environment.toolVersion)"),
             ("Inspection", Wording.sessionInspection(session.inspection)),

@@ -7,7 +7,7 @@ enum DiffPresentation {
         var page = Page(style: style)
         let earlier = "session \(diff.earlier.id), \(Wording.release(of: diff.earlier.kind))"
         let later = "session \(diff.later.id), \(Wording.release(of: diff.later.kind))"
-        page.heading("\(project.name): \(earlier) → \(later)")
+        page.heading("\(Wording.shown(project.name)): \(earlier) → \(later)")
         page.line(project.allowlist.isEmpty
             ? Wording.diffAllowlistEmpty
             : Wording.unexpectedNewDomains(diff.unexpectedNewDomains.count, allowlistEntries: project.allowlist.count))
@@ -31,7 +31,7 @@ enum DiffPresentation {
 
     static func standing(_ standing: AllowlistStanding) -> String {
         switch standing {
-        case .listed(let entry): "allowed (\(entry.pattern.text))"
+        case .listed(let entry): "allowed (\(Wording.shown(entry.pattern.text)))"
         case .unlisted: "not in the allowlist"
         case .allowlistEmpty: "allowlist empty"
         }

@@ -2,19 +2,24 @@ import TunnelVisionExport
 import Foundation
 import TunnelVisionModel
 
-/// What tvctl says when something was done: what, and where.
+/// What tvctl says when something was done: what, and where. Every stored name, release, label
+/// and note goes through `TerminalText.visible` (through `shown`) on its way into a sentence: one
+/// stored before input was checked must not break a line or reach the terminal as a control.
 extension Wording {
+    /// Stored text as a sentence quotes it.
+    static func shown(_ text: String) -> String { TerminalText.visible(text) }
+
     /// "2.4.1 (310)", or "baseline".
     public static func release(of kind: AuditSessionKind) -> String {
         switch kind {
         case .baseline: "baseline"
-        case .audit(let release): "\(release.version) (\(release.build))"
+        case .audit(let release): "\(shown(release.version)) (\(shown(release.build)))"
         }
     }
 
     /// "Acme Health 2.4.1 (310)".
     public static func recording(project: String, kind: AuditSessionKind) -> String {
-        project + " " + release(of: kind)
+        shown(project) + " " + release(of: kind)
     }
 
     /// "consent given", "logged in", "logged out", or the label in quotes.
@@ -23,7 +28,7 @@ extension Wording {
         case .consentGiven: "consent given"
         case .loggedIn: "logged in"
         case .loggedOut: "logged out"
-        case .custom(let label): "“\(label)”"
+        case .custom(let label): "“\(shown(label))”"
         }
     }
 
@@ -34,27 +39,27 @@ extension Wording {
     }
 
     static func projectCreated(_ project: AuditProject) -> String {
-        "Created project \(project.id), \(project.name)."
+        "Created project \(project.id), \(shown(project.name))."
     }
 
     static func projectUpdated(_ project: AuditProject) -> String {
-        "Updated project \(project.id), \(project.name)."
+        "Updated project \(project.id), \(shown(project.name))."
     }
 
     static func patternAllowed(_ pattern: String, project: AuditProject) -> String {
-        "\(pattern) is allowed for \(project.name) (\(entries(project.allowlist.count)) in its allowlist)."
+        "\(shown(pattern)) is allowed for \(shown(project.name)) (\(entries(project.allowlist.count)) in its allowlist)."
     }
 
     static func patternDisallowed(_ pattern: String, project: AuditProject) -> String {
-        "\(pattern) is no longer allowed for \(project.name) (\(entries(project.allowlist.count)) in its allowlist)."
+        "\(shown(pattern)) is no longer allowed for \(shown(project.name)) (\(entries(project.allowlist.count)) in its allowlist)."
     }
 
     static func projectDeleted(_ project: AuditProject, sessions: Int) -> String {
-        "Deleted project \(project.id), \(project.name), and its \(plural(sessions, "session"))."
+        "Deleted project \(project.id), \(shown(project.name)), and its \(plural(sessions, "session"))."
     }
 
     static func confirmProjectDeletion(_ project: AuditProject, sessions: Int) -> String {
-        "Delete project \(project.id), \(project.name), with its \(plural(sessions, "session")) and their markers? [y/N] "
+        "Delete project \(project.id), \(shown(project.name)), with its \(plural(sessions, "session")) and their markers? [y/N] "
     }
 
     static func sessionStarted(_ session: AuditSession, project: String) -> String {
@@ -69,7 +74,7 @@ extension Wording {
         let trust = conditions.caTrusted ? "trusted" : "not trusted"
         let quic = conditions.quicDropped ? ", UDP to port 443 dropped" : ""
         return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "
-            + "on \(session.environment.deviceModel) with \(session.environment.osVersion); "
+            + "on \(shown(session.environment.deviceModel)) with \(shown(session.environment.osVersion)); "
             + "inspection \(inspection), CA \(trust)\(quic)."
     }
 
@@ -97,7 +102,7 @@ extension Wording {
     }
 
     static func fixtureSeeded(project: AuditProject, baseline: Int64, audit: Int64, flows: Int) -> String {
-        "Seeded project \(project.id), \(project.name): baseline session \(baseline) and audit session \(audit), "
+        "Seeded project \(project.id), \(shown(project.name)): baseline session \(baseline) and audit session \(audit), "
             + "both ended, over \(plural(flows, "synthetic flow"))."
     }
 

@@ -13,7 +13,7 @@ public enum Wording {
         case .emptyProjectName:
             "A project needs a name: give one that is not empty."
         case .duplicateAllowlistPattern(let pattern):
-            "The allowlist already has \(pattern): give each pattern once."
+            "The allowlist already has \(shown(pattern)): give each pattern once."
         case .projectNotFound(let reference):
             "There is no project \(quoted(reference)): 'tvctl project list' shows the projects there are."
         case .projectNameAmbiguous(let name, let ids):
@@ -21,7 +21,7 @@ public enum Wording {
         case .projectNameTaken(let name):
             "A project called \(quoted(name)) already exists: choose another name, or name that one by its id."
         case .patternNotInAllowlist(let pattern, let project):
-            "\(pattern) is not in the allowlist of \(project): 'tvctl project show \(shellWord(project))' lists it."
+            "\(shown(pattern)) is not in the allowlist of \(shown(project)): 'tvctl project show \(shellWord(project))' lists it."
         case .sessionNotFound(let id):
             "There is no session \(id): 'tvctl session list' shows the sessions there are."
         case .sessionAlreadyOpen(let id):
@@ -116,7 +116,7 @@ public enum Wording {
     }
 
     static func recordedPhone(_ phone: Phone) -> String {
-        "\(phone.name): \(phone.ipv4), \(phone.ipv6); WireGuard key SHA-256 \(phone.keyFingerprint.prefix(16))…"
+        "\(shown(phone.name)): \(phone.ipv4), \(phone.ipv6); WireGuard key SHA-256 \(phone.keyFingerprint.prefix(16))…"
     }
 
     static func phoneRemoved(_ name: String) -> String {
@@ -301,10 +301,11 @@ public enum Wording {
 
     // MARK: Helpers
 
-    static func quoted(_ text: String) -> String { "'" + text + "'" }
+    static func quoted(_ text: String) -> String { "'" + shown(text) + "'" }
 
     /// A word as it would be typed into a shell: quoted when it holds anything a shell reads.
-    static func shellWord(_ text: String) -> String {
+    static func shellWord(_ stored: String) -> String {
+        let text = shown(stored)
         let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "-_.,/:@".contains($0) }
         return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

@@ -44,6 +44,8 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         /// serverHello / upstreamConnection / quic.
         public let basis: String
         public let fromHelloRetryRequest: Bool?
+        /// With a HelloRetryRequest: retryOnly, serverHelloAfterRetry or notToldApart (issue 15).
+        public let helloRetry: String?
         public let quicVersion: EvidenceCodePoint?
     }
 
@@ -177,6 +179,7 @@ extension EvidenceFindingsDocument.TLSVersionEvidence {
         version = EvidenceTLSVersion(observation.version)
         basis = observation.basis.name
         fromHelloRetryRequest = observation.fromHelloRetryRequest
+        helloRetry = observation.helloRetry?.name
         quicVersion = observation.quicVersion.map(EvidenceCodePoint.init)
     }
 }

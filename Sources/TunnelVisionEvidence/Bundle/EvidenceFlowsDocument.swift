@@ -51,6 +51,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let version: EvidenceTLSVersion?
         public let cipherSuite: EvidenceCodePoint?
         public let fromHelloRetryRequest: Bool?
+        /// With a HelloRetryRequest: retryOnly, serverHelloAfterRetry or notToldApart (issue 15).
+        public let helloRetry: String?
         /// serverHello / upstreamConnection.
         public let source: String?
         public let alert: UInt8?
@@ -91,6 +93,9 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
+    /// TCP only (issue 15): noneSinceStart (its start seen, no byte sent since, either way) or
+    /// carried; absent for a start not seen without payload, and for flows stored before.
+    public let tcpPayload: String?
     public let clientTLS: ClientTLS?
     public let serverTLS: ServerTLS?
     public let quic: QUIC?
@@ -142,6 +147,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         dnsName = flow.resolvedName?.name
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
+        tcpPayload = flow.tcpPayload?.name
         clientTLS = flow.clientTLS.map { offer in
             ClientTLS(
                 versionsForm: offer.versionsForm == .listed ? "listed" : "upTo",
@@ -165,10 +171,10 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
             ServerTLS(
                 answer: "negotiated", version: EvidenceTLSVersion(negotiation.version),
                 cipherSuite: EvidenceCodePoint(negotiation.cipherSuite),
-                fromHelloRetryRequest: negotiation.fromHelloRetryRequest,
+                fromHelloRetryRequest: negotiation.fromHelloRetryRequest, helloRetry: negotiation.helloRetry?.name,
                 source: negotiation.source == .serverHello ? "serverHello" : "upstreamConnection", alert: nil)
         case .refused(let alert):
-            ServerTLS(answer: "refused", version: nil, cipherSuite: nil, fromHelloRetryRequest: nil, source: nil, alert: alert)
+            ServerTLS(answer: "refused", version: nil, cipherSuite: nil, fromHelloRetryRequest: nil, helloRetry: nil, source: nil, alert: alert)
         }
     }
 

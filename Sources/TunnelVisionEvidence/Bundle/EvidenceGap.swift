@@ -35,7 +35,7 @@ extension TLSVersionGap: EvidenceGap {
             entry.alert = alert
         case .quicVersionOnlyProposed(let version), .unrecognisedQUICVersion(let version):
             entry.quicVersion = EvidenceCodePoint(version)
-        case .serverAnswerNotRead:
+        case .serverAnswerNotRead, .nothingSent:
             break
         }
     }

@@ -193,12 +193,12 @@ struct EvidenceReportContent {
         guard !readings.isEmpty else { return [.paragraph(Words.noTLSReadings)] }
         let shown = readings.prefix(limits.tlsReadingRows)
         var blocks: [EvidenceReportBlock] = [.table(EvidenceReportTable(
-            columns: [Column.host, Column.nameFrom, Column.version, Column.readFrom, Column.connections],
+            columns: [Column.host, Column.nameFrom, Column.version, Column.readFrom, Column.clientOffered, Column.connections],
             rows: shown.map { reading in
                 [
                     reading.host ?? Words.noName, Words.nameOrigin(reading.origin),
-                    reading.observation.version.displayText, Words.readFrom(reading.observation.basis),
-                    String(reading.connections),
+                    Words.answerVersion(reading.answer), Words.answerReadFrom(reading.answer),
+                    Words.clientOffered(reading.offer), String(reading.connections),
                 ]
             }))]
         if readings.count > shown.count {
@@ -238,6 +238,7 @@ struct EvidenceReportContent {
         ]
         let rows = counts.filter { $0.1 > 0 }.map { [$0.0, String($0.1)] }
         var blocks: [EvidenceReportBlock] = [.paragraph(Words.standing(capture.standing))]
+        blocks += (capture.passiveTapDrops ?? []).map { .paragraph(Words.passiveTapDrops($0)) }
         if !rows.isEmpty { blocks.append(.table(EvidenceReportTable(columns: [Column.captureKey, Column.packets], rows: rows))) }
         blocks += [.note(capture.contents), .note(capture.packetComments)]
         return blocks

@@ -87,6 +87,8 @@ extension EvidenceWording {
             "The QUIC version is not one known to carry TLS 1.3."
         case .serverAnswerNotRead:
             "The connection shows TLS, but the server's answer was not read."
+        case .nothingSent:
+            "The connection's start was seen and no byte was sent after it, either way: there was no handshake to read."
         }
     }
 
@@ -104,6 +106,7 @@ extension EvidenceWording {
         switch gap {
         case .unrecognisedOpening: "The stream opened with something that is neither TLS nor an HTTP request."
         case .openingNotRead: "The start of the stream was not seen, so how it opened was not read."
+        case .nothingSent: "The connection's start was seen and no byte was sent after it, either way: there was no opening to read."
         case .unrecognisedQUICVersion: "The QUIC version is not one whose packet protection is known."
         case .datagramsNotRead: "The datagrams are not read: whether they were encrypted is not known."
         }

@@ -42,7 +42,7 @@ extension EvidenceWording.Report {
         if conditions.supportsPinningEvidence {
             let ca = conditions.caFingerprint.map { "the local CA (SHA-256 \($0))" } ?? "the local CA"
             let quic = conditions.quicDropped
-                ? " UDP to port 443 was dropped during it, so apps that use QUIC fell back to TCP: the app was not left as it is."
+                ? " UDP to port 443 was dropped during it, so no connection of the phone could use QUIC there: its traffic was not left as it is."
                 : ""
             return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
                 + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why." + quic
@@ -146,6 +146,36 @@ extension EvidenceWording.Report {
         "\(version.displayText), \(readFrom(basis))"
     }
 
+    /// The Version cell of a TLS reading: the negotiated version, or the refusal.
+    public static func answerVersion(_ answer: EvidenceTLSReading.Answer) -> String {
+        switch answer {
+        case .negotiated(let observation): observation.version.displayText
+        case .refused(let alert): "refused, alert \(alert)"
+        }
+    }
+
+    /// The Read from cell of a TLS reading.
+    public static func answerReadFrom(_ answer: EvidenceTLSReading.Answer) -> String {
+        switch answer {
+        case .negotiated(let observation): readFrom(observation.basis)
+        case .refused: "an alert instead of a ServerHello"
+        }
+    }
+
+    /// What the phone's ClientHello offered: "TLS 1.3, TLS 1.2", "TLS 1.2 only", "up to TLS 1.0"
+    /// (a ClientHello without supported_versions gives only its ceiling).
+    public static func clientOffered(_ offer: EvidenceTLSReading.Offer?) -> String {
+        guard let offer else { return "not read" }
+        let versions = offer.versions.map(\.displayText)
+        var text: String = switch offer.form {
+        case .upTo: "up to " + (versions.first ?? "an unstated version")
+        case .listed where versions.count == 1: versions[0] + " only"
+        case .listed: versions.isEmpty ? "no version it lists is known" : versions.joined(separator: ", ")
+        }
+        if offer.encryptedClientHello { text += " (the outer offer of Encrypted Client Hello)" }
+        return text
+    }
+
     public static let relayHeading = "The inspection relay"
 
     /// One connection's end at the relay, from its decision and event (kinds of RelayEvent and SpliceReason).
@@ -182,8 +212,10 @@ extension EvidenceWording.Report {
 
     public static func readFrom(_ basis: TLSVersionObservation.Basis) -> String {
         switch basis {
-        case .serverHello(fromHelloRetryRequest: false): "read from the ServerHello"
-        case .serverHello(fromHelloRetryRequest: true): "read from a HelloRetryRequest"
+        case .serverHello(helloRetry: nil): "read from the ServerHello"
+        case .serverHello(helloRetry: .retryOnly): "read from a HelloRetryRequest"
+        case .serverHello(helloRetry: .serverHelloAfterRetry): "read from the ServerHello after a HelloRetryRequest"
+        case .serverHello(helloRetry: .notToldApart): "read from a HelloRetryRequest or the ServerHello after it"
         case .upstreamConnection: "read from the tunnel's own connection"
         case .quic(let version): "from the server's \(version.name ?? "QUIC " + version.hex)"
         }
@@ -206,7 +238,7 @@ extension EvidenceWording.Report {
 
     // MARK: TLS readings
 
-    public static let noTLSReadings = "No connection of the session has a negotiated TLS version on record."
+    public static let noTLSReadings = "No connection of the session has a negotiated TLS version or a refusal by alert on record."
     public static let noName = "(no name)"
 
     public static func nameOrigin(_ origin: FlowName.Origin?) -> String {
@@ -244,6 +276,19 @@ extension EvidenceWording.Report {
         }
     }
 
+    /// One passive-tap capture session's drops, as the report states them (issue 17).
+    public static func passiveTapDrops(_ drops: EvidenceCaptureDocument.PassiveTapDrops) -> String {
+        let dropped = drops.kernelDropped &+ drops.interfaceDropped
+        guard dropped > 0 else {
+            return "The passive tap (\(drops.input), capture session \(drops.captureSession)) recorded in this session's span, "
+                + "and libpcap counted no packet dropped by the kernel or the interface over that capture session."
+        }
+        return "The passive tap (\(drops.input), capture session \(drops.captureSession)) recorded in this session's span: "
+            + "over that capture session the capture missed \(drops.kernelDropped) packets the kernel dropped "
+            + "and \(drops.interfaceDropped) packets the interface dropped, as libpcap counts them; they have neither row nor bytes, "
+            + "and some may fall outside this session."
+    }
+
     public static func lossReason(_ reason: PacketLossReason) -> String {
         switch reason {
         case .queueFull: "while the recorder's queues were full"
@@ -278,6 +323,7 @@ extension EvidenceWording.Report {
         public static let nameFrom = "Name"
         public static let version = "Version"
         public static let readFrom = "Read from"
+        public static let clientOffered = "The phone offered"
         public static let captureKey = "Key in capture.json"
         public static let packets = "Packets"
         public static let relay = "What the relay did"

@@ -112,7 +112,11 @@ public struct EvidenceExporter: Sendable {
                     tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
-                return (bundle, capture.counting(packetsWithoutRow: losses), archive)
+                // The passive tap counts its drops per capture session: each one the session's span meets.
+                let tapped = try snapshot.captureSessions().filter {
+                    $0.startedAt <= bundle.sessionEnd && ($0.endedAt ?? .distantFuture) >= session.startedAt
+                }
+                return (bundle, capture.counting(packetsWithoutRow: losses).noting(passiveTapSessions: tapped), archive)
             }
         } catch {
             throw Self.classify(error)

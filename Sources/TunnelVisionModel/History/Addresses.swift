@@ -159,7 +159,8 @@ public struct IPNetwork: Sendable, Hashable {
     public let prefixLength: Int
 
     public init?(_ text: String) {
-        let parts = text.split(separator: "/", maxSplits: 1)
+        // Empty parts kept: "" and "10.0.0.0/" are refused, not read as no text or a /32.
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPAddress(String(parts[0])) else { return nil }
         let maximum = address.family == .v4 ? 32 : 128
         let length = parts.count == 2 ? Int(parts[1]) : maximum

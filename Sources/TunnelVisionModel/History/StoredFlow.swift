@@ -77,6 +77,8 @@ public struct FlowState: Sendable, Hashable {
     public var streamOpening: StreamOpening?
     /// What the relay saw, when it was offered the connection.
     public var relay: RelayRecord?
+    /// For TCP: whether its start was seen with no payload after it, or payload crossed (issue 15).
+    public var tcpPayload: TCPPayloadSighting?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
@@ -101,6 +103,16 @@ public struct FlowState: Sendable, Hashable {
         self.streamOpening = streamOpening
         self.httpHost = httpHost
         self.relay = relay
+    }
+
+    /// Takes one TCP segment into `tcpPayload`: a SYN starts "nothing sent", a payload byte
+    /// either way ends it for good.
+    public mutating func noteTCPSegment(opensConnection: Bool, payloadBytes: Int) {
+        if payloadBytes > 0 {
+            tcpPayload = .carried
+        } else if opensConnection, tcpPayload == nil {
+            tcpPayload = .noneSinceStart
+        }
     }
 
     public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }

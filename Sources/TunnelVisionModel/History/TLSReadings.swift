@@ -98,6 +98,23 @@ public enum StreamOpening: UInt8, Sendable, Hashable, CaseIterable, NamedByCase 
     case unrecognised = 2
 }
 
+/// What a TCP connection carried, beside how its stream opened (issue 15). Raised only: nothing
+/// sent becomes carried, never the reverse.
+public enum TCPPayloadSighting: UInt8, Sendable, Hashable, CaseIterable {
+    /// The connection's start (the phone's SYN or the server's SYN-ACK) was seen, and no byte of
+    /// payload after it, either way.
+    case noneSinceStart = 1
+    /// At least one byte of payload crossed, either way.
+    case carried = 2
+
+    public var name: String {
+        switch self {
+        case .noneSinceStart: "noneSinceStart"
+        case .carried: "carried"
+        }
+    }
+}
+
 /// What the phone's ClientHello offered.
 public struct ClientTLSOffer: Sendable, Hashable {
     public enum VersionsForm: UInt8, Sendable, Hashable {
@@ -143,21 +160,45 @@ public enum TLSReadingSource: UInt8, Sendable, Hashable {
     case upstreamConnection = 1
 }
 
+/// Which message of an answer that began with a HelloRetryRequest was read (issue 15): the
+/// retry alone, or the real ServerHello that followed it.
+public enum HelloRetryReading: UInt8, Sendable, Hashable, CaseIterable {
+    /// Only the HelloRetryRequest was read: the version is the one it selected.
+    case retryOnly = 1
+    /// The real ServerHello was read, after a HelloRetryRequest.
+    case serverHelloAfterRetry = 2
+    /// Stored before the two were told apart: the reading is from one of them.
+    case notToldApart = 3
+
+    public var name: String {
+        switch self {
+        case .retryOnly: "retryOnly"
+        case .serverHelloAfterRetry: "serverHelloAfterRetry"
+        case .notToldApart: "notToldApart"
+        }
+    }
+}
+
 public struct TLSNegotiation: Sendable, Hashable {
     public let version: TLSProtocolVersion
     public let cipherSuite: CipherSuite
-    public let fromHelloRetryRequest: Bool
+    /// Nil when no HelloRetryRequest was part of the answer.
+    public let helloRetry: HelloRetryReading?
     public let source: TLSReadingSource
 
+    /// `fromHelloRetryRequest` alone says the reading is the retry itself.
     public init(
         version: TLSProtocolVersion, cipherSuite: CipherSuite, fromHelloRetryRequest: Bool = false,
-        source: TLSReadingSource = .serverHello
+        helloRetry: HelloRetryReading? = nil, source: TLSReadingSource = .serverHello
     ) {
         self.version = version
         self.cipherSuite = cipherSuite
-        self.fromHelloRetryRequest = fromHelloRetryRequest
+        self.helloRetry = helloRetry ?? (fromHelloRetryRequest ? .retryOnly : nil)
         self.source = source
     }
+
+    /// Whether a HelloRetryRequest was part of the answer, read alone or before the ServerHello.
+    public var fromHelloRetryRequest: Bool { helloRetry != nil }
 }
 
 /// The server's answer to a ClientHello.

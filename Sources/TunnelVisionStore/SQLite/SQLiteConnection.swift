@@ -130,18 +130,17 @@ final class Statement {
         return self
     }
 
-    /// Binds integers without building an array of values: the per-packet insert uses it.
-    func bindIntegers(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64, _ e: Int64, _ f: Int64) throws(SQLiteFailure) {
-        try bind(a, at: 1)
-        try bind(b, at: 2)
-        try bind(c, at: 3)
-        try bind(d, at: 4)
-        try bind(e, at: 5)
-        try bind(f, at: 6)
+    /// One integer, without building an array of values: the packet index binds its runs so.
+    func bind(_ value: Int64, at index: Int32) throws(SQLiteFailure) {
+        let result = sqlite3_bind_int64(raw, index, value)
+        guard result == SQLITE_OK else { throw connection.failure(result) }
     }
 
-    private func bind(_ value: Int64, at index: Int32) throws(SQLiteFailure) {
-        let result = sqlite3_bind_int64(raw, index, value)
+    /// UTF-8 text given as bytes, so that the packet index binds its runs without a String.
+    func bindText(_ bytes: [UInt8], at index: Int32) throws(SQLiteFailure) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(raw, index, $0.baseAddress, Int32(buffer.count), transientDestructor) }
+        }
         guard result == SQLITE_OK else { throw connection.failure(result) }
     }
 
@@ -168,6 +167,11 @@ final class Statement {
         return result
     }
 
+    /// Reads every row without collecting them: for reads that fold many rows into one result.
+    func forEachRow(_ read: (Row) throws -> Void) throws {
+        while try step() { try read(Row(raw: raw)) }
+    }
+
     func firstRow<T>(_ read: (Row) throws -> T) throws -> T? {
         defer { sqlite3_reset(raw) }
         return try step() ? try read(Row(raw: raw)) : nil
@@ -189,6 +193,13 @@ struct Row {
     }
 
     func textOrNil(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// The column's text as SQLite holds it, valid only inside `body`: read without a copy.
+    func withTextBytes<T, E: Error>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> T) throws(E) -> T {
+        let start = sqlite3_column_text(raw, column)
+        let count = Int(sqlite3_column_bytes(raw, column))
+        return try body(UnsafeBufferPointer(start: start, count: start == nil ? 0 : count))
+    }
 }
 
 extension SQLValue {

@@ -64,10 +64,11 @@ struct ServerAnswerProgress: Sendable {
                 answer = .negotiated(negotiation)
                 return true
             }
-            // A retry that preceded the real ServerHello stays part of the answer.
+            // A retry that preceded the real ServerHello stays part of the answer, told apart
+            // from a reading of the retry alone.
             answer = .negotiated(TLSNegotiation(
                 version: negotiation.version, cipherSuite: negotiation.cipherSuite,
-                fromHelloRetryRequest: sawHelloRetryRequest, source: .serverHello
+                helloRetry: sawHelloRetryRequest ? .serverHelloAfterRetry : nil, source: .serverHello
             ))
             if hello.acceptedPreSharedKey { certificates = .notSent(.resumedSession) }
             awaitingCertificate = !hello.usedSupportedVersions

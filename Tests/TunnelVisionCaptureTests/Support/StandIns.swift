@@ -89,6 +89,9 @@ final class WatchedHistory: CaptureHistory {
     func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
         try store.recordPacketLoss(packets, reason: reason, captureSession: captureSession, at: date)
     }
+    func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
+        try store.recordTapDrops(drops, captureSession: captureSession)
+    }
 }
 
 /// Collects what the daemon would have logged.

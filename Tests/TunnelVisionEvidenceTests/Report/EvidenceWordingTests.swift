@@ -11,8 +11,10 @@ struct EvidenceWordingTests {
     static let everySentence: [String] = {
         typealias Words = EvidenceWording
         let observations = [
-            TLSVersionObservation(version: .tls10, basis: .serverHello(fromHelloRetryRequest: false)),
-            TLSVersionObservation(version: .tls11, basis: .serverHello(fromHelloRetryRequest: true)),
+            TLSVersionObservation(version: .tls10, basis: .serverHello(helloRetry: nil)),
+            TLSVersionObservation(version: .tls11, basis: .serverHello(helloRetry: .retryOnly)),
+            TLSVersionObservation(version: .tls11, basis: .serverHello(helloRetry: .serverHelloAfterRetry)),
+            TLSVersionObservation(version: .tls11, basis: .serverHello(helloRetry: .notToldApart)),
             TLSVersionObservation(version: .tls11, basis: .upstreamConnection),
             TLSVersionObservation(version: .tls13, basis: .quic(.v2)),
         ]
@@ -24,9 +26,9 @@ struct EvidenceWordingTests {
         let offers: [ClientOfferGap] = [.notRead, .ceilingOnly(.tls12), .encryptedClientHello, .listsWeakerVersion, .listNotConclusive]
         let tlsGaps: [TLSVersionGap] = offers.map { .appNegotiationNotObserved($0, upstreamVersion: .tls13) } + [
             .unrecognisedVersion(TLSProtocolVersion(0x7F1C)), .serverRefused(alert: 40), .quicVersionOnlyProposed(.v1),
-            .unrecognisedQUICVersion(QUICVersion(0xff00_001d)), .serverAnswerNotRead,
+            .unrecognisedQUICVersion(QUICVersion(0xff00_001d)), .serverAnswerNotRead, .nothingSent,
         ]
-        let encryptionGaps: [EncryptionGap] = [.unrecognisedOpening, .openingNotRead, .unrecognisedQUICVersion(.v1), .datagramsNotRead]
+        let encryptionGaps: [EncryptionGap] = [.unrecognisedOpening, .openingNotRead, .nothingSent, .unrecognisedQUICVersion(.v1), .datagramsNotRead]
         let hostGaps: [HostGap] = [.allowlistEmpty, .candidatesDisagree(attributedNameAllowed: true), .candidatesDisagree(attributedNameAllowed: false), .gatewayResolver]
         let verdicts: [RequirementVerdict] = [.contradicted, .observedWithoutContradiction] + NotAssessedReason.allCases.map { .notAssessed($0) }
         let conditions = InspectionMode.allCases.flatMap { mode in
