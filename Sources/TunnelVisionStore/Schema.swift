@@ -266,5 +266,10 @@ enum Schema {
         ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
         """,
+        // 14 (issue 16): the domain a SOCKS CONNECT request named, the name a stream through a
+        // SOCKS proxy announced.
+        """
+        ALTER TABLE flows ADD COLUMN socks_host TEXT;
+        """,
     ]
 }

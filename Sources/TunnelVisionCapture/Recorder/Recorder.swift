@@ -11,6 +11,8 @@ public struct RecorderCadence: Sendable, Hashable {
     public var commitNanoseconds: Int64 = 250_000_000
     /// …or as soon as this many packets wait for one.
     public var commitPackets = 4096
+    /// …or this soon after the last commit when facts known nowhere else wait (the relay's reports).
+    public var factsNanoseconds: Int64 = 1_000_000
     public var heartbeatNanoseconds: Int64 = 1_000_000_000
     /// After a failed capture write, how long packets go uncaptured before writing is tried again.
     public var captureRetryNanoseconds: Int64 = 1_000_000_000
@@ -113,7 +115,8 @@ public final class Recorder: @unchecked Sendable {
             writeStaged()
             moved += queues.headers.drain(limit: 1024, recordHeadersOnly)
             let now = clock.now()
-            if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds {
+            if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds
+                || now - lastCommit >= cadence.factsNanoseconds && engine.hasFactsToKeep {
                 commit(now: now)
             }
             if now - lastHeartbeat >= cadence.heartbeatNanoseconds {

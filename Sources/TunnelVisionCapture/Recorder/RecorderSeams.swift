@@ -34,4 +34,11 @@ public protocol PacketEngine: AnyObject {
     func assign(rows: [FlowHandle: Int64])
     /// Ends every live flow: the last batch of a capture session.
     func finishAll() -> HistoryBatch
+    /// Facts that exist nowhere else wait for the next batch (the relay's reports): the recorder
+    /// commits at once rather than at its cadence, so that a crash cannot take them.
+    var hasFactsToKeep: Bool { get }
+}
+
+extension PacketEngine {
+    public var hasFactsToKeep: Bool { false }
 }
