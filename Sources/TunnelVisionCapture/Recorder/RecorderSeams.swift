@@ -9,8 +9,8 @@ public protocol CaptureHistory: AnyObject {
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession
     func endCaptureSession(id: Int64, at date: Date) throws
     /// One transaction; flows are tagged with their phone's open recording in the statement that
-    /// writes them, unless `tagging` says never.
-    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging) throws -> [FlowHandle: Int64]
+    /// writes them, unless `tagging` says never; the capture session's tally, when given, with them.
+    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging, tally: TapTally?) throws -> [FlowHandle: Int64]
     func recordCaptureFile(_ file: CaptureFile) throws
     func captureFiles() throws -> [CaptureFile]
     func deleteCaptureFile(sequence: UInt32) throws
@@ -22,6 +22,8 @@ public protocol CaptureHistory: AnyObject {
     /// Moves the write-ahead log into the main file, at a clean stop and an import's end.
     func checkpoint() throws
     func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws
+    /// The losses counted since the last tally and the tally that accounts for them, in one transaction.
+    func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws
 }
 
 extension FlowStore: CaptureHistory {}
