@@ -94,6 +94,7 @@ let package = Package(
         ]),
         .testTarget(name: "TunnelVisionCaptureTests", dependencies: [
             "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
+            "TunnelVisionFlows", "TunnelVisionRelay",
         ]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [

@@ -29,3 +29,5 @@ static inline long tv_SSL_MODE_relay(void) {
 static inline uint64_t tv_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 static inline uint64_t tv_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
 static inline long tv_SSL_SESS_CACHE_OFF(void) { return SSL_SESS_CACHE_OFF; }
+// The relay's client keeps the sessions it resumes itself (UpstreamSessions), not in OpenSSL's cache.
+static inline long tv_SSL_SESS_CACHE_CLIENT_EXTERNAL(void) { return SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE; }

@@ -172,8 +172,8 @@ public final class RelayServer: @unchecked Sendable {
         }
         guard now >= nextTimerScan else { return }
         nextTimerScan = now + 200_000_000
-        var seen = Set<ObjectIdentifier>()
-        for connection in connections.values where seen.insert(ObjectIdentifier(connection)).inserted {
+        // Each connection once, under its phone descriptor (its upstream one points at it too).
+        for (descriptor, connection) in connections where descriptor == connection.phone {
             connection.timedOut(now: now)
         }
     }

@@ -30,6 +30,15 @@ extension FlowStore {
         }
     }
 
+    /// The passive tap's drop counts so far (issue 17): libpcap's totals since the tap opened.
+    public func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
+        try write { db in
+            try db.statement("UPDATE capture_sessions SET kernel_dropped = ?, interface_dropped = ? WHERE id = ?")
+                .bind(.integer(Int64(clamping: drops.kernel)), .integer(Int64(clamping: drops.interface)), .integer(captureSession))
+                .run()
+        }
+    }
+
     private static func addPacketLoss(
         _ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date, in db: SQLiteConnection
     ) throws {

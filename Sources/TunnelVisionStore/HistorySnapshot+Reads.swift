@@ -126,8 +126,12 @@ extension HistorySnapshot {
     }
 
     public func captureSessions() throws -> [CaptureSession] {
-        try db.statement("SELECT id, started_at, ended_at, tool_version, input FROM capture_sessions ORDER BY id").rows { row in
-            CaptureSession(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3), input: row.text(4))
+        try db.statement("""
+            SELECT id, started_at, ended_at, tool_version, input, kernel_dropped, interface_dropped FROM capture_sessions ORDER BY id
+            """).rows { row in
+            let drops = row.isNull(5) ? nil : PassiveTapDrops(kernel: UInt64(clamping: row.int64(5)), interface: UInt64(clamping: row.int64(6)))
+            return CaptureSession(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3),
+                                  input: row.text(4), tapDrops: drops)
         }
     }
 

@@ -260,7 +260,13 @@ enum Schema {
         ALTER TABLE flows ADD COLUMN tcp_payload INTEGER;
         UPDATE flows SET server_from_hrr = 3 WHERE server_from_hrr = 1;
         """,
-        // 13 (issue 15): the last `TapTally` of a capture session — packets the tap handed over and
+        // 13 (issue 17): what the passive tap's libpcap counted as dropped over a capture session,
+        // by the kernel and by the interface. NULL: an input without such a count (TUN, file).
+        """
+        ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
+        ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
+        """,
+        // 14 (issue 15): the last `TapTally` of a capture session — packets the tap handed over and
         // how many of them the history accounts for, at an instant — written with every batch and
         // heartbeat, so that a session that never stopped cleanly has its loss counted at the next
         // start. NULL: not counted (sessions from before, offline imports).

@@ -155,6 +155,18 @@ import TunnelVisionModel
         #expect(try store.packetLosses(from: at(0), to: at(300)) == [.queueFull: 7, .batchFailed: 11])
     }
 
+    // Issue 17: libpcap's totals, kept per capture session; an input without them has none.
+    @Test func thePassiveTapsDropsAreKeptPerCaptureSessionAndOnlyForIt() throws {
+        let store = try TemporaryDatabase().open()
+        let inline = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
+        let passive = try store.beginCaptureSession(toolVersion: "t", input: "interface:wg0", at: at(5))
+        try store.recordTapDrops(PassiveTapDrops(kernel: 3, interface: 0), captureSession: passive.id)
+        try store.recordTapDrops(PassiveTapDrops(kernel: 4_672, interface: 2), captureSession: passive.id)
+        let sessions = try store.reading { try $0.captureSessions() }
+        #expect(sessions.map(\.tapDrops) == [nil, PassiveTapDrops(kernel: 4_672, interface: 2)])
+        #expect(sessions.first?.id == inline.id)
+    }
+
     @Test func endRules() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))

@@ -27,8 +27,12 @@ relay_gateway_down() { in_gateway nft delete table inet tvrelaylab 2>/dev/null |
 
 # Starts tvrelay in the gateway namespace; its reports go to $WORK/relay.jsonl.
 relay_start() {
+  # Emptied here, not by the redirections below: those run in the child after the fork, and a
+  # restart could otherwise read the previous relay's "listening" (and its reports) and send the
+  # phone's SYN to a port nothing listens on yet, which the kernel answers with a reset.
+  : >"$WORK/relay.jsonl"; : >"$WORK/relay.log"
   ip netns exec "$GATEWAY" "$TVRELAY" --port "$RELAY_PORT" --ca-key "$WORK/relay-ca.key" --ca-cert "$WORK/relay-ca.pem" "$@" \
-    >"$WORK/relay.jsonl" 2>"$WORK/relay.log" &
+    >>"$WORK/relay.jsonl" 2>>"$WORK/relay.log" &
   RELAY_PID=$!
   local tries=0
   until grep -q "listening" "$WORK/relay.log" 2>/dev/null; do

@@ -12,6 +12,7 @@ public enum ConfigurationParser {
                              [--snaplen N] [--rotate-bytes N] [--keep-days N] [--keep-bytes N]
                              [--inspection on|off] [--mtu N] [--queue-packets N] [--flush-to-storage yes|no]
                              [--offload on|off] [--resolver ADDRESS]...
+                             [--when-recorder-behind wait|forward] [--recorder-wait-ms N]
                              [--relay-port N] [--inspected-ports N,...] [--quic-drop on|off]
                              [--ca-key FILE] [--ca-certificate FILE] [--upstream-trust system|FILE]
                tunnelvisiond --regenerate-ca [--config FILE] [--ca-key FILE] [--ca-certificate FILE]
@@ -97,7 +98,7 @@ public enum ConfigurationParser {
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
         "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
-        "resolver",
+        "resolver", "when_recorder_behind", "recorder_wait_ms",
     ])
 
     private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
@@ -142,6 +143,10 @@ public enum ConfigurationParser {
         case "upstream_trust": configuration.upstreamTrust = value == "system" ? value : try absolutePath(value, or: invalid)
         case "mtu": configuration.mtu = try number(key, value, in: NumberRanges.mtu)
         case "queue_packets": configuration.queuePackets = try number(key, value, in: NumberRanges.queuePackets)
+        case "when_recorder_behind":
+            guard let backlog = RecorderBacklog(rawValue: value.lowercased()) else { throw invalid }
+            configuration.recorderBacklog = backlog
+        case "recorder_wait_ms": configuration.recorderWaitMilliseconds = try number(key, value, in: NumberRanges.recorderWaitMilliseconds)
         default:
             throw location.map { .unknownKey(key, path: $0.path, line: $0.line) } ?? .unknownFlag("--" + key)
         }

@@ -53,6 +53,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var flushReachesStorage = true
     /// Let the TUN device hand over whole TCP segments (see `TunDevice`).
     public var segmentationOffload = true
+    /// Evidence first (wait for a recorder slot, bounded) or forwarding first; the inline tap only.
+    public var recorderBacklog = RecorderBacklog.wait
+    public var recorderWaitMilliseconds = RecorderBacklog.defaultWaitMilliseconds
 
     public init() {}
 
@@ -64,7 +67,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
             keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
             segmentationOffload: segmentationOffload, relayPort: relayPort,
             inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
-            caCertificatePath: caCertificatePath, resolvers: resolvers)
+            caCertificatePath: caCertificatePath, resolvers: resolvers,
+            recorderBacklog: recorderBacklog, recorderWaitMilliseconds: recorderWaitMilliseconds)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the

@@ -13,6 +13,9 @@ public enum NumberRanges {
     public static let keepBytes: ClosedRange<UInt64> = 1...(1 << 60)
     public static let mtu: ClosedRange<Int> = 576...65_535
     public static let queuePackets: ClosedRange<Int> = 64...65_536
+    /// How long a packet may wait for a recorder slot: at least a millisecond, at most 10 s, which
+    /// is already longer than a phone's TCP waits before it retransmits.
+    public static let recorderWaitMilliseconds: ClosedRange<Int> = 1...10_000
     /// A TCP or UDP port (the relay's own).
     public static let port: ClosedRange<UInt16> = 1...65_535
 }

@@ -82,7 +82,9 @@ public final class CaptureDaemon {
         let source = try makeInput(queues: queues, counters: counters, clock: clock)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,
                                 session: session, clock: clock, retention: configuration.retention, log: log,
-                                virtioHeaderLength: source.virtioHeaderLength)
+                                virtioHeaderLength: source.virtioHeaderLength,
+                                // Waiting, the tap itself says when and how long the recorder was stuck.
+                                saysBehindEachSecond: !(source is TunForwarder && configuration.recorderBacklog == .wait))
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
 
@@ -137,7 +139,9 @@ public final class CaptureDaemon {
         case .tun(let name):
             do {
                 let device = try TunDevice(name: name, segmentationOffload: configuration.segmentationOffload)
-                return TunForwarder(device: device, queues: queues, counters: counters, clock: clock)
+                return TunForwarder(device: device, queues: queues, counters: counters, clock: clock,
+                                    backlog: configuration.recorderBacklog,
+                                    waitMilliseconds: configuration.recorderWaitMilliseconds, log: log)
             } catch {
                 throw .tun(error)
             }

@@ -14,6 +14,9 @@ public enum DaemonMessage: Sendable, Hashable {
     case captureResumed(notCaptured: UInt64)
     case batchRefused(cause: String)
     case recorderBehind(packets: UInt64)
+    case recorderStuck(waitedMilliseconds: Int)
+    case recorderCaughtUp(afterNanoseconds: Int64, forwarded: UInt64, withoutRow: UInt64)
+    case recorderStuckAtStop(afterNanoseconds: Int64, forwarded: UInt64, withoutRow: UInt64)
     case retentionDeleted(files: Int, bytesAfter: UInt64)
     case retentionShortfall(RetentionShortfall)
     case retentionFailed(cause: String)
@@ -41,6 +44,17 @@ public enum DaemonMessage: Sendable, Hashable {
             "the history refused a batch (\(cause)); its packet rows are lost and counted as batchFailed, their bytes stay in the capture file"
         case .recorderBehind(let packets):
             "the recorder fell behind: \(packets) packets in the last second were forwarded and stored as not captured"
+        case .recorderStuck(let waited):
+            "the recorder freed no queue slot for \(waited) ms: packets are forwarded without waiting for it, kept as rows without bytes "
+                + "(or, when not even a row fits, counted as queueFull in packet_losses), until it has caught up"
+        case .recorderCaughtUp(let nanoseconds, let forwarded, let withoutRow):
+            "the recorder caught up after \(Self.seconds(nanoseconds)) s; meanwhile \(forwarded) packets were forwarded without waiting: "
+                + "\(forwarded - min(forwarded, withoutRow)) kept as rows without bytes, \(withoutRow) without a row (counted as queueFull in packet_losses); "
+                + "packets wait for a slot again"
+        case .recorderStuckAtStop(let nanoseconds, let forwarded, let withoutRow):
+            "the tap stopped while the recorder was stuck, for \(Self.seconds(nanoseconds)) s; meanwhile \(forwarded) packets were "
+                + "forwarded without waiting: \(forwarded - min(forwarded, withoutRow)) kept as rows without bytes, \(withoutRow) "
+                + "without a row (counted as queueFull in packet_losses)"
         case .retentionDeleted(let files, let bytes):
             "retention deleted \(files) capture files; \(bytes) bytes of captures remain"
         case .retentionShortfall(.sizeCapHeldByEvidence(let evidence, let total)):
@@ -69,6 +83,14 @@ public enum DaemonMessage: Sendable, Hashable {
     }
 }
 
+extension DaemonMessage {
+    /// Seconds with one decimal, as the log states a spell's length.
+    static func seconds(_ nanoseconds: Int64) -> String {
+        let tenths = max(0, nanoseconds) / 100_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
 /// How much a line matters, numbered as syslog does: journald reads a leading "<N>" as the
 /// line's priority, so `journalctl -p err` shows what needs a person and nothing routine.
 public enum DaemonLogPriority: Int, Sendable, Hashable {
@@ -83,7 +105,7 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .retentionShortfall, .impossibleTimestamps: .warning
+        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }

@@ -19,6 +19,9 @@ public final class InterfaceTap: @unchecked Sendable {
     private let counters: DatapathCounters
     private let clock: PacketClock
     private let stopping = Atomic<Bool>(false)
+    /// libpcap's last counts (32-bit, they wrap), carried on into the counters' 64-bit totals.
+    private var lastStatistics = pcap_stat()
+    private var lastStatisticsAt: Int64 = 0
 
     public init(interface: String, snapshotLength: Int, queues: RecorderQueues,
                 counters: DatapathCounters, clock: PacketClock) throws(InterfaceTapError) {
@@ -48,6 +51,7 @@ public final class InterfaceTap: @unchecked Sendable {
         self.queues = queues
         self.counters = counters
         self.clock = clock
+        counters.countsTapDrops.store(true, ordering: .releasing)
     }
 
     deinit { pcap_close(handle) }
@@ -61,8 +65,11 @@ public final class InterfaceTap: @unchecked Sendable {
     public func run() {
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
+        defer { readStatistics() }
         while !stopping.load(ordering: .acquiring) {
             counters.loops.add(1, ordering: .relaxed)
+            // At most once a second; pcap_next_ex returns at least every 100 ms (the timeout).
+            if clock.now() - lastStatisticsAt >= 1_000_000_000 { readStatistics() }
             let result = pcap_next_ex(handle, &header, &data)
             guard result == 1, let header, let data else {
                 if result < 0 { usleep(10_000) }
@@ -75,5 +82,15 @@ public final class InterfaceTap: @unchecked Sendable {
             counters.bytesSeen.add(UInt64(max(0, wireLength)), ordering: .relaxed)
             queues.offer(packet, wireLength: wireLength, timestampNanoseconds: clock.now(), counters: counters)
         }
+    }
+
+    /// Adds what libpcap counted as dropped since the last read to the counters.
+    private func readStatistics() {
+        lastStatisticsAt = clock.now()
+        var statistics = pcap_stat()
+        guard pcap_stats(handle, &statistics) == 0 else { return }
+        counters.tapKernelDrops.add(UInt64(statistics.ps_drop &- lastStatistics.ps_drop), ordering: .relaxed)
+        counters.tapInterfaceDrops.add(UInt64(statistics.ps_ifdrop &- lastStatistics.ps_ifdrop), ordering: .relaxed)
+        lastStatistics = statistics
     }
 }

@@ -11,6 +11,8 @@ public struct RecorderCadence: Sendable, Hashable {
     public var commitNanoseconds: Int64 = 250_000_000
     /// …or as soon as this many packets wait for one.
     public var commitPackets = 4096
+    /// …or this soon after the last commit when facts known nowhere else wait (the relay's reports).
+    public var factsNanoseconds: Int64 = 1_000_000
     public var heartbeatNanoseconds: Int64 = 1_000_000_000
     /// Between commits, the tally of what the history accounts for is written this often while
     /// packets wait in the engine: after a kill -9 the count of what was lost is as close as this.
@@ -40,6 +42,8 @@ public final class Recorder: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Bytes of virtio-net header before each queued packet; 0 for inputs without one.
     private let virtioHeaderLength: Int
+    /// Whether each heartbeat says how many packets found the queue full (forwarding first).
+    private let saysBehindEachSecond: Bool
     /// Where a super-packet's segments are built, one at a time.
     private let segmentScratch: UnsafeMutableRawBufferPointer
 
@@ -65,7 +69,8 @@ public final class Recorder: @unchecked Sendable {
     public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
                 engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
                 retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog,
-                virtioHeaderLength: Int = 0) {
+                virtioHeaderLength: Int = 0, saysBehindEachSecond: Bool = true) {
+        self.saysBehindEachSecond = saysBehindEachSecond
         self.queues = queues
         self.counters = counters
         self.writer = writer
@@ -99,7 +104,8 @@ public final class Recorder: @unchecked Sendable {
             let stopRequested = stopping.load(ordering: .acquiring)
             let moved = queues.packets.drain(limit: 1024, recordQueued) + queues.headers.drain(limit: 1024, recordHeadersOnly)
             let now = clock.now()
-            if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds {
+            if pendingPackets >= cadence.commitPackets || now - lastCommit >= cadence.commitNanoseconds
+                || now - lastCommit >= cadence.factsNanoseconds && engine.hasFactsToKeep {
                 commit(now: now)
             }
             if now - lastTally >= cadence.tallyNanoseconds, ledger.hasUnsettled { recordLosses(now: now) }
@@ -226,7 +232,7 @@ public final class Recorder: @unchecked Sendable {
         status.packetsDropped = counters.unrecorded.load(ordering: .relaxed)
         status.queueDepth = queues.packets.depth
         let queueFull = counters.queueFull.load(ordering: .relaxed)
-        if queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
+        if saysBehindEachSecond, queueFull > queueFullAtLastBeat { log.say(.recorderBehind(packets: queueFull - queueFullAtLastBeat)) }
         queueFullAtLastBeat = queueFull
         // A full packet queue still leaves a row (not captured); only a full header queue loses it.
         if status.packetsDropped > unrecordedAtLastBeat {
@@ -235,6 +241,12 @@ public final class Recorder: @unchecked Sendable {
         }
         unrecordedAtLastBeat = status.packetsDropped
         recordLosses(now: now)
+        if counters.countsTapDrops.load(ordering: .acquiring) {
+            let drops = PassiveTapDrops(kernel: counters.tapKernelDrops.load(ordering: .relaxed),
+                                        interface: counters.tapInterfaceDrops.load(ordering: .relaxed))
+            // Totals: a failed write is made good by the next heartbeat's.
+            try? history.recordTapDrops(drops, captureSession: session.id)
+        }
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
         status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
         do {

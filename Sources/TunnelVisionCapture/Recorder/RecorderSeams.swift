@@ -22,6 +22,7 @@ public protocol CaptureHistory: AnyObject {
     /// Moves the write-ahead log into the main file, at a clean stop and an import's end.
     func checkpoint() throws
     func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws
+    func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws
     /// The losses counted since the last tally and the tally that accounts for them, in one transaction.
     func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws
 }
@@ -35,4 +36,11 @@ public protocol PacketEngine: AnyObject {
     func assign(rows: [FlowHandle: Int64])
     /// Ends every live flow: the last batch of a capture session.
     func finishAll() -> HistoryBatch
+    /// Facts that exist nowhere else wait for the next batch (the relay's reports): the recorder
+    /// commits at once rather than at its cadence, so that a crash cannot take them.
+    var hasFactsToKeep: Bool { get }
+}
+
+extension PacketEngine {
+    public var hasFactsToKeep: Bool { false }
 }

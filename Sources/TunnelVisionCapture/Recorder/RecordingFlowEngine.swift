@@ -27,8 +27,14 @@ public final class RecordingFlowEngine: PacketEngine {
         engine.process(packet: packet, linkType: .raw, timestampNanoseconds: timestampNanoseconds, wireLength: wireLength, location: location)
     }
 
+    /// A report from the relay (an outcome, an event, the key log) is known only to this process:
+    /// one waits in the inbox, or was applied to its flow since the last batch.
+    public var hasFactsToKeep: Bool { reportApplied || relay?.hasReports == true }
+    private var reportApplied = false
+
     public func takeBatch(now: Int64) -> HistoryBatch {
         if let relay { applyRelayMessages(relay.take()) }
+        reportApplied = false
         return engine.takeBatch(now: now)
     }
 
@@ -47,7 +53,10 @@ public final class RecordingFlowEngine: PacketEngine {
         var waitingKeys = Set<FlowKey>()
         let now = MonotonicNanoseconds.now()
         for message in messages {
-            if !waitingKeys.contains(message.key), engine.apply(message.update, to: message.key) { continue }
+            if !waitingKeys.contains(message.key), engine.apply(message.update, to: message.key) {
+                if case .reported = message.update { reportApplied = true }
+                continue
+            }
             if now - message.queuedAt > Self.unappliedPatience {
                 unappliedGivenUp += 1
                 continue

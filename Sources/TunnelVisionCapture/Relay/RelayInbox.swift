@@ -15,6 +15,8 @@ public final class RelayInbox: RelayObserver, Sendable {
 
     private let messages = Mutex<[Message]>([])
     private let waiting = Atomic<Int>(0)
+    /// A report is among the waiting messages: the recorder commits it at once.
+    private let reportWaiting = Atomic<Bool>(false)
     /// The open recording's mode (issue 13); without it every connection gets the installed CA's leaf.
     private let recordings: RecordingLookup?
     /// The recording each leg's leaf was chosen for, until it is presented.
@@ -30,16 +32,18 @@ public final class RelayInbox: RelayObserver, Sendable {
 
     /// Cheap enough to ask before every packet.
     var hasMessages: Bool { waiting.load(ordering: .acquiring) > 0 }
+    var hasReports: Bool { reportWaiting.load(ordering: .acquiring) }
 
     func take() -> [Message] {
         messages.withLock { queued in
             defer { queued.removeAll(keepingCapacity: true) }
             waiting.store(0, ordering: .releasing)
+            reportWaiting.store(false, ordering: .releasing)
             return queued
         }
     }
 
-    func queue(_ key: FlowKey, _ update: RelayFlowUpdate) {
+    func queue(_ key: FlowKey, _ update: RelayFlowUpdate, isReport: Bool = false) {
         let message = Message(key: key, update: update, queuedAt: MonotonicNanoseconds.now())
         messages.withLock { queued in
             guard queued.count < Self.capacity else {
@@ -48,6 +52,7 @@ public final class RelayInbox: RelayObserver, Sendable {
             }
             queued.append(message)
             waiting.store(queued.count, ordering: .releasing)
+            if isReport { reportWaiting.store(true, ordering: .releasing) }
         }
     }
 
@@ -55,7 +60,7 @@ public final class RelayInbox: RelayObserver, Sendable {
     public func relayDidRollBack(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .rolledBack) }
     public func relayDidReport(_ report: RelayReport) {
         if report.isFinal { presentedFor.withLock { _ = $0.removeValue(forKey: report.phoneLeg.flowKey) } }
-        queue(report.phoneLeg.flowKey, .reported(RelayFlowReport(report)))
+        queue(report.phoneLeg.flowKey, .reported(RelayFlowReport(report)), isReport: true)
     }
 
     public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? {

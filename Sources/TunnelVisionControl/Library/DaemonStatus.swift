@@ -18,6 +18,9 @@ struct DaemonStatus {
     /// The CA the running relay signs with (issue 12); nil when it was not running with one.
     let inspectingCAFingerprint: String?
     let relayPort: UInt16?
+    /// What the inline tap does when the recorder is behind (issue 17); nil from a daemon before it.
+    let recorderBacklog: RecorderBacklog?
+    let recorderWaitMilliseconds: Int?
     /// Every open recording (one per phone), oldest first, with its flow count.
     let recordings: [(recording: AuditRecording, flows: Int)]
     var recording: AuditRecording? { recordings.first?.recording }
@@ -49,6 +52,7 @@ struct DaemonStatus {
                     heartbeat: heartbeat, captureSession: capture,
                     inspectionEnabled: settings?.inspectionEnabled ?? false,
                     inspectingCAFingerprint: settings?.inspectingCAFingerprint, relayPort: settings?.relayPort,
+                    recorderBacklog: settings?.recorderBacklog, recorderWaitMilliseconds: settings?.recorderWaitMilliseconds,
                     recordings: recordings,
                     captureFiles: try snapshot.captureFiles(),
                     historyBytes: fileBytes(location.path) + fileBytes(location.path + "-wal"),

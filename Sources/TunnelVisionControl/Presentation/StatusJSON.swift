@@ -15,6 +15,10 @@ extension JSONShape {
             public let startedAt: String
             public let input: String
             public let toolVersion: String
+            /// The passive tap's libpcap drop counts for this capture session (issue 17); absent
+            /// for an input that has none.
+            public let kernelDropped: UInt64?
+            public let interfaceDropped: UInt64?
         }
 
         public struct Traffic: Encodable, Sendable, Hashable {
@@ -45,6 +49,9 @@ extension JSONShape {
         public let traffic: Traffic?
         public let rates: Rates?
         public let inspectionEnabled: Bool
+        /// "wait" or "forward" (issue 17), and the bound of a wait; absent from a daemon before it.
+        public let whenRecorderBehind: String?
+        public let recorderWaitMilliseconds: Int?
         /// The CA the running relay signs with; absent when no relay runs with one.
         public let inspectionCASHA256: String?
         /// The oldest open recording; `recordings` has every one (one per phone).
@@ -59,7 +66,8 @@ extension JSONShape {
                 running: status.isRunning(at: now), pid: beat?.pid, heartbeatAt: beat.map { Formatting.iso8601($0.at) },
                 heartbeatAgeSeconds: beat.map { (now.timeIntervalSince($0.at) * 1000).rounded() / 1000 })
             capture = status.captureSession.map {
-                Capture(sessionID: $0.id, startedAt: Formatting.iso8601($0.startedAt), input: $0.input, toolVersion: $0.toolVersion)
+                Capture(sessionID: $0.id, startedAt: Formatting.iso8601($0.startedAt), input: $0.input, toolVersion: $0.toolVersion,
+                        kernelDropped: $0.tapDrops?.kernel, interfaceDropped: $0.tapDrops?.interface)
             }
             traffic = beat.map {
                 Traffic(packetsSeen: $0.packetsSeen, bytesSeen: $0.bytesSeen, packetsRecorded: $0.packetsRecorded,
@@ -67,6 +75,8 @@ extension JSONShape {
             }
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled
+            whenRecorderBehind = status.recorderBacklog?.rawValue
+            recorderWaitMilliseconds = status.recorderWaitMilliseconds
             inspectionCASHA256 = status.isRunning(at: now) ? status.inspectingCAFingerprint : nil
             recordings = status.recordings.map {
                 Session($0.recording.session, projectName: $0.recording.projectName, flowCount: $0.flows)

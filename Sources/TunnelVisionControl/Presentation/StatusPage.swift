@@ -10,12 +10,16 @@ enum StatusPage {
         var facts: [(String, String)] = [("Daemon", Wording.daemon(status.heartbeat, running: status.isRunning(at: now), now: now, zone: zone))]
         if let capture = status.captureSession {
             facts.append(("Capture", Wording.captureSession(capture, zone: zone)))
+            if let drops = capture.tapDrops { facts.append(("Tap drops", Wording.tapDrops(drops))) }
         }
         if let heartbeat = status.heartbeat {
             facts.append(("Traffic", Wording.traffic(heartbeat)))
         }
         if let rates {
             facts.append(("Rates", Wording.rates(rates)))
+        }
+        if let backlog = status.recorderBacklog, status.captureSession?.input.hasPrefix("tun:") ?? true {
+            facts.append(("Under load", Wording.underLoad(backlog, waitMilliseconds: status.recorderWaitMilliseconds)))
         }
         facts.append(("Inspection", Wording.inspection(status, running: status.isRunning(at: now))))
         if status.recordings.isEmpty { facts.append(("Recording", "none")) }
@@ -56,6 +60,23 @@ extension Wording {
         func count(_ value: UInt64) -> String { Formatting.count(Int(clamping: value)) }
         return "\(count(beat.packetsSeen)) packets (\(Formatting.bytes(beat.bytesSeen))) seen; \(count(beat.packetsRecorded)) recorded, "
             + "\(count(beat.packetsNotCaptured)) without bytes, \(count(beat.packetsDropped)) dropped; queue \(beat.queueDepth)"
+    }
+
+    /// The passive tap's libpcap counts (issue 17): packets it never read, so the capture lacks them.
+    static func tapDrops(_ drops: PassiveTapDrops) -> String {
+        func count(_ value: UInt64) -> String { Formatting.count(Int(clamping: value)) }
+        guard drops.total > 0 else { return "none: libpcap counted no packet dropped by the kernel or the interface" }
+        return "the capture missed \(count(drops.kernel)) packets the kernel dropped (its capture buffer was full) "
+            + "and \(count(drops.interface)) the interface dropped, as libpcap counts them"
+    }
+
+    static func underLoad(_ backlog: RecorderBacklog, waitMilliseconds: Int?) -> String {
+        switch backlog {
+        case .wait:
+            "evidence first: a packet waits up to \(waitMilliseconds.map { "\($0) ms" } ?? "a bound") for a recorder slot "
+                + "before it is forwarded"
+        case .forward: "forwarding first: with the recorder's queue full, packets are forwarded at once as rows without bytes"
+        }
     }
 
     static func rates(_ rates: DaemonStatus.Rates) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import TunnelVisionModel
 /// capture.json: what capture.pcapng holds and, per flow and per reason, the packets it does
 /// not — a capture cannot say what it lacks. Counts come from the rows walked while writing.
@@ -41,6 +42,26 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         }
     }
 
+    /// A passive-tap capture session that overlaps the recording, with libpcap's drop counts for
+    /// the whole of it (issue 17): packets that never reached the tap, so neither row nor bytes.
+    public struct PassiveTapDrops: Encodable, Sendable, Hashable {
+        public let captureSession: Int64
+        public let input: String
+        public let startedAt: Date
+        public let endedAt: Date?
+        public let kernelDropped: UInt64
+        public let interfaceDropped: UInt64
+
+        public init(_ session: CaptureSession) {
+            captureSession = session.id
+            input = session.input
+            startedAt = session.startedAt
+            endedAt = session.endedAt
+            kernelDropped = session.tapDrops?.kernel ?? 0
+            interfaceDropped = session.tapDrops?.interface ?? 0
+        }
+    }
+
     public static let linkTypeRawIP: UInt16 = 101
 
     public let format = "tunnelvision.evidence.capture"
@@ -63,6 +84,9 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     public private(set) var packetsWithoutRow: [String: Int] = Dictionary(
         uniqueKeysWithValues: PacketLossReason.allCases.map { ($0.name, 0) })
     public let withoutRowContents = EvidenceWording.Note.packetsWithoutRow
+    /// Absent unless a passive tap recorded in the session's span.
+    public private(set) var passiveTapDrops: [PassiveTapDrops]?
+    public private(set) var passiveTapDropsContents: String?
 
     public init(
         sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, writtenOutsideSession: OutsideSession,
@@ -91,6 +115,16 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         return counted
     }
 
+    /// This document with the passive-tap capture sessions that overlap the session's span.
+    public func noting(passiveTapSessions sessions: [CaptureSession]) -> EvidenceCaptureDocument {
+        let tapped = sessions.filter { $0.tapDrops != nil }
+        guard !tapped.isEmpty else { return self }
+        var noted = self
+        noted.passiveTapDrops = tapped.map(PassiveTapDrops.init)
+        noted.passiveTapDropsContents = EvidenceWording.Note.passiveTapDrops
+        return noted
+    }
+
     public func documentFile() throws -> EvidenceFile {
         EvidenceFile(name: EvidenceFileName.captureDocument, data: try EvidenceJSON.encode(self))
     }
@@ -98,5 +132,6 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets
         case writtenOutsideSession, sourceFiles, flows, contents, packetComments, packetsWithoutRow, withoutRowContents
+        case passiveTapDrops, passiveTapDropsContents
     }
 }

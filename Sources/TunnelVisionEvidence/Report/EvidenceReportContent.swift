@@ -238,6 +238,7 @@ struct EvidenceReportContent {
         ]
         let rows = counts.filter { $0.1 > 0 }.map { [$0.0, String($0.1)] }
         var blocks: [EvidenceReportBlock] = [.paragraph(Words.standing(capture.standing))]
+        blocks += (capture.passiveTapDrops ?? []).map { .paragraph(Words.passiveTapDrops($0)) }
         if !rows.isEmpty { blocks.append(.table(EvidenceReportTable(columns: [Column.captureKey, Column.packets], rows: rows))) }
         blocks += [.note(capture.contents), .note(capture.packetComments)]
         return blocks

@@ -61,6 +61,14 @@ extension EvidenceWording {
             + "rotated capture files: the wire, not decrypted content. A packet the history holds without bytes is "
             + "counted under withoutBytes with its reason."
 
+        /// capture.json: what passiveTapDrops counts (issue 17).
+        public static let passiveTapDrops =
+            "passiveTapDrops lists each capture session of the passive tap (libpcap on an interface) that overlaps this session, "
+            + "with the packets libpcap counted as dropped over the whole of that capture session: by the kernel, whose capture "
+            + "buffer was full (kernelDropped), and by the interface or its driver (interfaceDropped). Those packets never reached "
+            + "the tap: they have neither a row nor bytes, and the capture cannot show which connections they belonged to. "
+            + "libpcap counts per capture session, not per minute, so some of them may fall outside this session's span."
+
         /// capture.json: what packetsWithoutRow counts (issue 15).
         public static let packetsWithoutRow =
             "packetsWithoutRow counts packets that crossed the tap in the minutes this session spans and that the history "

@@ -116,7 +116,12 @@ public struct EvidenceExporter: Sendable {
                     tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
-                return (bundle, capture, capture.document.counting(packetsWithoutRow: losses), folder)
+                // The passive tap counts its drops per capture session: each one the session's span meets.
+                let tapped = try snapshot.captureSessions().filter {
+                    $0.startedAt <= bundle.sessionEnd && ($0.endedAt ?? .distantFuture) >= session.startedAt
+                }
+                let document = capture.document.counting(packetsWithoutRow: losses).noting(passiveTapSessions: tapped)
+                return (bundle, capture, document, folder)
             }
         } catch {
             throw Self.classify(error)

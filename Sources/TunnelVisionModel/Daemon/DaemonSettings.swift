@@ -28,6 +28,9 @@ public struct DaemonSettings: Sendable, Hashable {
     public var caCertificatePath: String?
     /// The resolver addresses the phone is configured with: the gateway's own, lab infrastructure.
     public var resolvers: [String]?
+    /// What the inline tap does when the recorder has no free slot, and how long a packet waits (issue 17).
+    public var recorderBacklog: RecorderBacklog?
+    public var recorderWaitMilliseconds: Int?
     /// Pairs this version cannot read: a key it does not know, or a value out of its form.
     public var unrecognized: [String: String] = [:]
 
@@ -37,7 +40,7 @@ public struct DaemonSettings: Sendable, Hashable {
         keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
         relayPort: UInt16? = nil, inspectedPorts: [String]? = nil, quicDrop: Bool? = nil,
         relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil,
-        resolvers: [String]? = nil
+        resolvers: [String]? = nil, recorderBacklog: RecorderBacklog? = nil, recorderWaitMilliseconds: Int? = nil
     ) {
         self.input = input
         self.inspection = inspection
@@ -57,6 +60,8 @@ public struct DaemonSettings: Sendable, Hashable {
         self.caFingerprint = caFingerprint
         self.caCertificatePath = caCertificatePath
         self.resolvers = resolvers
+        self.recorderBacklog = recorderBacklog
+        self.recorderWaitMilliseconds = recorderWaitMilliseconds
     }
 
     /// The resolvers that are addresses; the daemon only publishes addresses.
@@ -110,6 +115,8 @@ extension DaemonSettings {
             .text("ca_sha256", \.caFingerprint),
             .text("ca_certificate", \.caCertificatePath),
             .list("resolvers", \.resolvers),
+            .choice("when_recorder_behind", \.recorderBacklog),
+            .number("recorder_wait_ms", \.recorderWaitMilliseconds),
         ]
     }
 
@@ -157,6 +164,14 @@ extension DaemonSettings.Field {
         Self(key: key, write: { $0[keyPath: path].map { String($0) } }, read: { settings, text in
             guard let number = Number(text) else { return false }
             settings[keyPath: path] = number
+            return true
+        })
+    }
+
+    static func choice<Choice: RawRepresentable<String>>(_ key: String, _ path: WritableKeyPath<DaemonSettings, Choice?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path]?.rawValue }, read: { settings, text in
+            guard let choice = Choice(rawValue: text) else { return false }
+            settings[keyPath: path] = choice
             return true
         })
     }

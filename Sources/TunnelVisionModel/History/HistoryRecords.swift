@@ -8,14 +8,33 @@ public struct CaptureSession: Sendable, Hashable, Identifiable {
     public let toolVersion: String
     /// "tun:tv0", "interface:eth0", "file:/path/x.pcap".
     public let input: String
+    /// libpcap's counts for the whole capture session of a passive tap (issue 17); nil for the
+    /// inline tap and imports, which have no such count.
+    public let tapDrops: PassiveTapDrops?
 
-    public init(id: Int64, startedAt: Date, endedAt: Date?, toolVersion: String, input: String) {
+    public init(id: Int64, startedAt: Date, endedAt: Date?, toolVersion: String, input: String, tapDrops: PassiveTapDrops? = nil) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.toolVersion = toolVersion
         self.input = input
+        self.tapDrops = tapDrops
     }
+}
+
+/// Packets the passive tap never read, as libpcap's `pcap_stats` counts them since the tap
+/// opened: dropped by the kernel (its capture buffer was full: `ps_drop`) and by the interface
+/// or its driver (`ps_ifdrop`). They have no row and no bytes: the capture cannot show them.
+public struct PassiveTapDrops: Sendable, Hashable {
+    public var kernel: UInt64
+    public var interface: UInt64
+
+    public init(kernel: UInt64, interface: UInt64) {
+        self.kernel = kernel
+        self.interface = interface
+    }
+
+    public var total: UInt64 { kernel &+ interface }
 }
 
 /// A rotated .pcap file. Its sequence increases forever; 0 is never issued.

@@ -52,6 +52,8 @@ final class RelayConnection {
     /// The phone sent its last byte after the handshake; the server's answer still goes to it.
     private var phoneHalfClosed = false
     private var upstreamShutdownPending = false
+    /// Where this connection's upstream session is kept for the next connection to resume.
+    private var upstreamSessionKey: UpstreamSessions.Key?
 
     static let keyLogLineLimit = 32
     static let closingSeconds: Int64 = 5
@@ -298,7 +300,12 @@ final class RelayConnection {
         _ = SSL_set1_host(session.ssl, serverName)
         let protocols = RelayTLS.wireProtocols(report.offeredApplicationProtocols)
         if !protocols.isEmpty { _ = SSL_set_alpn_protos(session.ssl, protocols, UInt32(protocols.count)) }
-        RelayTLS.apply(RelayVersionRange(offer: reading?.offer), to: session.ssl)
+        let versions = RelayVersionRange(offer: reading?.offer)
+        RelayTLS.apply(versions, to: session.ssl)
+        let key = UpstreamSessions.Key(
+            destination: leg.originalDestination.description, serverName: serverName, applicationProtocols: protocols, versions: versions)
+        context.upstreamSessions.offer(key, to: session.ssl)
+        upstreamSessionKey = key
         SSL_set_connect_state(session.ssl)
         upstreamTLS = session
         stage = .upstreamHandshake
@@ -715,7 +722,8 @@ final class RelayConnection {
     }
 
     /// The server's table of descriptors, so that a new upstream descriptor finds this connection.
-    weak var loopRegistry: ConnectionRegistry?
+    // The server outlives its connections (it abandons them before it ends).
+    unowned var loopRegistry: ConnectionRegistry?
 }
 
 /// The loop's side of the descriptor table.
@@ -741,5 +749,10 @@ extension RelayConnection: TLSSessionDelegate {
 
     func tlsSessionSelectProtocol(_ session: TLSSession) -> String? {
         report.upstream?.applicationProtocol
+    }
+
+    func tlsSession(_ session: TLSSession, receivedResumable ticket: OpaquePointer) -> Bool {
+        guard session === upstreamTLS, let upstreamSessionKey else { return false }
+        return context.upstreamSessions.keep(ticket, for: upstreamSessionKey)
     }
 }

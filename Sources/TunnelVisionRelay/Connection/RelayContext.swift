@@ -9,6 +9,7 @@ final class RelayContext {
     let observer: RelayObserver
     let loop: EventLoop
     var refusals: RefusalMemory
+    let upstreamSessions: UpstreamSessions
     /// Ciphertext between a socket and a memory BIO.
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
@@ -28,6 +29,7 @@ final class RelayContext {
         self.observer = observer
         self.loop = loop
         refusals = RefusalMemory(capacity: configuration.limits.refusalMemoryEntries)
+        upstreamSessions = UpstreamSessions(capacity: configuration.limits.leafCacheEntries)
         wireBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
         plainBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
     }

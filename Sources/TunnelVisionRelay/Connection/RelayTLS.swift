@@ -49,6 +49,15 @@ final class RelayTLS {
             }
             return SSL_TLSEXT_ERR_NOACK
         }, nil)
+        // One ticket is all a phone resumes with; each costs a ticket encryption per connection.
+        _ = SSL_CTX_set_num_tickets(server, 1)
+        _ = tv_SSL_CTX_set_session_cache_mode(client, tv_SSL_SESS_CACHE_CLIENT_EXTERNAL())
+        SSL_CTX_sess_set_new_cb(client) { ssl, ticket in
+            guard let ssl, let ticket, let session = TLSSession.owner(of: ssl),
+                  session.delegate?.tlsSession(session, receivedResumable: ticket) == true
+            else { return 0 }
+            return 1
+        }
         SSL_CTX_set_verify(client, SSL_VERIFY_NONE, nil)
         switch upstreamTrust {
         case .system:

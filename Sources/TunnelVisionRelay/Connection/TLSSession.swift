@@ -14,6 +14,8 @@ protocol TLSSessionDelegate: AnyObject {
     func tlsSession(_ session: TLSSession, keyLogLine line: String)
     /// The server side picks the phone's protocol: the one the real server chose.
     func tlsSessionSelectProtocol(_ session: TLSSession) -> String?
+    /// Our client got a session it could resume; answers whether the reference was taken.
+    func tlsSession(_ session: TLSSession, receivedResumable ticket: OpaquePointer) -> Bool
 }
 
 /// One TLS endpoint over memory BIOs: the loop moves bytes between them and the sockets, so
@@ -23,7 +25,8 @@ final class TLSSession {
     /// Owned by `ssl`.
     let input: OpaquePointer
     let output: OpaquePointer
-    weak var delegate: TLSSessionDelegate?
+    // Unowned, not weak: a weak reference gives the connection a side table, and every retain of it a slow path.
+    unowned var delegate: TLSSessionDelegate?
 
     init?(context: OpaquePointer) {
         guard let ssl = SSL_new(context) else { return nil }

@@ -119,12 +119,31 @@ import TunnelVisionModel
         ("keep_days", "-1", "1", "36500"), ("snaplen", "99999999999", "64", "262144"), ("snaplen", "0x100", "64", "262144"),
         ("rotate_bytes", "18446744073709551616", "4096", "1099511627776"), ("rotate_bytes", "+4096", "4096", "1099511627776"),
         ("keep_bytes", "0", "1", "1152921504606846976"), ("mtu", "65536", "576", "65535"), ("queue_packets", "1 000", "64", "65536"),
+        ("recorder_wait_ms", "0", "1", "10000"), ("recorder_wait_ms", "10001", "1", "10000"),
     ])
     func everyNumberIsRangeCheckedWhereItIsRead(key: String, value: String, lowest: String, highest: String) {
         let refusal = ConfigurationError.outOfRange(key: key, value: value, lowest: lowest, highest: highest)
         #expect(throws: refusal) { try parse(["--" + key.replacingOccurrences(of: "_", with: "-"), value]) }
         #expect(throws: refusal) { try parse(["--config", "/etc/test.conf"], file: "\(key) = \(value)\n") }
         #expect(refusal.message == "`\(value)` is refused for \(key): give a whole number from \(lowest) to \(highest).")
+    }
+
+    // Issue 17: evidence first is the default; forwarding first stays a setting, published for tvctl.
+    @Test func whenTheRecorderIsBehindPacketsWaitUnlessTheConfigurationSaysForward() throws {
+        let defaults = try parse([])
+        #expect(defaults.recorderBacklog == .wait)
+        #expect(defaults.recorderWaitMilliseconds == 1_000)
+        #expect(defaults.publishedSettings.pairs["when_recorder_behind"] == "wait")
+        #expect(defaults.publishedSettings.pairs["recorder_wait_ms"] == "1000")
+        let forward = try parse(["--config", "/etc/test.conf", "--recorder-wait-ms", "40"], file: "when_recorder_behind = forward\n")
+        #expect(forward.recorderBacklog == .forward)
+        #expect(forward.recorderWaitMilliseconds == 40)
+        let published = DaemonSettings(pairs: forward.publishedSettings.pairs)
+        #expect(published.recorderBacklog == .forward)
+        #expect(published.recorderWaitMilliseconds == 40)
+        #expect(throws: ConfigurationError.invalidValue(key: "when_recorder_behind", value: "drop")) {
+            try parse(["--when-recorder-behind", "drop"])
+        }
     }
 
     @Test func theLargestAcceptedKeepDaysGivesACutOffTheHistoryCanHold() throws {

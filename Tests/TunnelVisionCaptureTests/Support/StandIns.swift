@@ -111,6 +111,9 @@ final class WatchedHistory: CaptureHistory {
         try refuseOnceFrozen()
         try store.recordTally(tally, losses: losses, captureSession: captureSession)
     }
+    func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
+        try store.recordTapDrops(drops, captureSession: captureSession)
+    }
 }
 
 /// Collects what the daemon would have logged.
