@@ -6,6 +6,8 @@ import TunnelVisionStore
 /// on a real store; the protocol lets them watch the order of calls as well.
 public protocol CaptureHistory: AnyObject {
     @discardableResult func closeInterruptedCaptureSessions() throws -> [Int64]
+    /// The last `TapTally` the recorder wrote for a capture session (issue 15).
+    func tally(ofCaptureSession id: Int64) throws -> TapTally?
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession
     func endCaptureSession(id: Int64, at date: Date) throws
     /// One transaction; flows are tagged with their phone's open recording in the statement that

@@ -59,6 +59,7 @@ final class WatchedHistory: CaptureHistory {
     }
 
     func closeInterruptedCaptureSessions() throws -> [Int64] { try store.closeInterruptedCaptureSessions() }
+    func tally(ofCaptureSession id: Int64) throws -> TapTally? { try store.tally(ofCaptureSession: id) }
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession {
         try store.beginCaptureSession(toolVersion: toolVersion, input: input, at: date)
     }
