@@ -11,9 +11,25 @@ public struct CaptureRecord: Sendable, Hashable {
     /// Whether this is the record a packet row describes: the same instant at the file's
     /// microsecond precision and the same length on the wire.
     public func matches(timestampNanoseconds rowNanoseconds: Int64, wireLength: UInt32) -> Bool {
+        CaptureRecordHeader.matches(timestampNanoseconds, originalLength, row: rowNanoseconds, wireLength: wireLength)
+    }
+}
+
+/// A record's header, read in place: what a caller copying records needs besides their bytes.
+public struct CaptureRecordHeader: Sendable, Hashable {
+    public let timestampNanoseconds: Int64
+    /// The bytes the file holds of the packet.
+    public let included: UInt32
+    public let originalLength: UInt32
+
+    /// Whether this is the record a packet row describes (see `CaptureRecord.matches`).
+    public func matches(timestampNanoseconds rowNanoseconds: Int64, wireLength: UInt32) -> Bool {
+        Self.matches(timestampNanoseconds, originalLength, row: rowNanoseconds, wireLength: wireLength)
+    }
+
+    static func matches(_ nanoseconds: Int64, _ originalLength: UInt32, row rowNanoseconds: Int64, wireLength: UInt32) -> Bool {
         let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: rowNanoseconds)
-        return timestampNanoseconds == Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1_000
-            && originalLength == wireLength
+        return nanoseconds == Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1_000 && originalLength == wireLength
     }
 }
 
@@ -24,6 +40,8 @@ public struct CaptureRecord: Sendable, Hashable {
 public final class CaptureFileReader {
     public let path: String
     public let header: PcapFileHeader
+    /// The file's size when it was opened.
+    public let byteCount: UInt64
     private let descriptor: Int32
     private var window: [UInt8] = []
     private var windowStart: UInt64 = 0
@@ -62,6 +80,7 @@ public final class CaptureFileReader {
         }
         self.path = path
         self.descriptor = descriptor
+        byteCount = UInt64(max(0, status.st_size))
     }
 
     deinit { Glibc.close(descriptor) }
@@ -76,6 +95,26 @@ public final class CaptureFileReader {
             throw .recordCutShort(path: path, offset: offset)
         }
         return CaptureRecord(timestampNanoseconds: head.timestampNanoseconds, originalLength: head.original, bytes: bytes)
+    }
+
+    /// The record whose header starts at `offset`, its bytes lent to `body` where the read window
+    /// holds them: an export copies hundreds of thousands of records, and an array for each was
+    /// one more copy and allocation per packet. The bytes are valid only inside `body`.
+    public func withRecord<Result>(
+        at offset: UInt64, _ body: (CaptureRecordHeader, UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
+        let head = try recordHeader(at: offset)
+        let header = CaptureRecordHeader(timestampNanoseconds: head.timestampNanoseconds, included: head.included, originalLength: head.original)
+        guard let start = Self.dataOffset(of: offset), head.included > 0 else {
+            return try body(header, UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let count = Int(head.included)
+        guard count <= Self.windowCapacity else {
+            return try record(at: offset).bytes.withUnsafeBytes { try body(header, $0) }
+        }
+        guard try fill(count: count, at: start) else { throw CaptureReadError.recordCutShort(path: path, offset: offset) }
+        let from = Int(start - windowStart)
+        return try window.withUnsafeBytes { try body(header, UnsafeRawBufferPointer(rebasing: $0[from..<(from + count)])) }
     }
 
     /// Walks the file from its first record: the offsets of every complete record, and where a
@@ -110,12 +149,15 @@ public final class CaptureFileReader {
         guard offset >= UInt64(PcapFormat.fileHeaderLength), Self.dataOffset(of: offset) != nil else {
             throw .noRecordAt(path: path, offset: offset)
         }
-        guard let bytes = try windowed(count: PcapFormat.recordHeaderLength, at: offset) else {
+        guard try fill(count: PcapFormat.recordHeaderLength, at: offset) else {
             throw .recordCutShort(path: path, offset: offset)
         }
+        // Read where the window holds it: no array for sixteen bytes.
+        let base = Int(offset - windowStart)
+        let swapped = header.isByteSwapped
         let field = { (index: Int) -> UInt32 in
-            let value = bytes.littleEndianUInt32(at: index)
-            return self.header.isByteSwapped ? value.byteSwapped : value
+            let value = self.window.littleEndianUInt32(at: base + index)
+            return swapped ? value.byteSwapped : value
         }
         let included = field(8)
         guard included <= header.snapshotLength else {
@@ -133,14 +175,19 @@ public final class CaptureFileReader {
             var bytes = [UInt8](repeating: 0, count: count)
             return try Self.readFully(descriptor, into: &bytes, at: offset, path: path) == count ? bytes : nil
         }
-        if !windowHolds(count: count, at: offset) {
-            if window.isEmpty { window = [UInt8](repeating: 0, count: Self.windowCapacity) }
-            windowLength = try Self.readFully(descriptor, into: &window, at: offset, path: path)
-            windowStart = offset
-            guard windowHolds(count: count, at: offset) else { return nil }
-        }
+        guard try fill(count: count, at: offset) else { return nil }
         let start = Int(offset - windowStart)
         return Array(window[start..<(start + count)])
+    }
+
+    /// Whether the window holds `count` bytes at `offset` (at most its capacity), reading it again
+    /// from `offset` when it does not; false when the file ends first.
+    private func fill(count: Int, at offset: UInt64) throws(CaptureReadError) -> Bool {
+        if windowHolds(count: count, at: offset) { return true }
+        if window.isEmpty { window = [UInt8](repeating: 0, count: Self.windowCapacity) }
+        windowLength = try Self.readFully(descriptor, into: &window, at: offset, path: path)
+        windowStart = offset
+        return windowHolds(count: count, at: offset)
     }
 
     private func windowHolds(count: Int, at offset: UInt64) -> Bool {

@@ -61,6 +61,18 @@ public enum PcapngBlocks {
         to buffer: inout [UInt8], microseconds: UInt64, packet: [UInt8], originalLength: UInt32,
         direction: Direction, comment: [UInt8]
     ) {
+        packet.withUnsafeBytes { packet in
+            appendEnhancedPacket(
+                to: &buffer, microseconds: microseconds, packet: packet, originalLength: originalLength,
+                direction: direction, comment: comment)
+        }
+    }
+
+    /// The block of a packet whose bytes are lent (by `CaptureFileReader.withRecord`).
+    public static func appendEnhancedPacket(
+        to buffer: inout [UInt8], microseconds: UInt64, packet: UnsafeRawBufferPointer, originalLength: UInt32,
+        direction: Direction, comment: [UInt8]
+    ) {
         let comment = comment.prefix(maximumOptionLength)
         let total = 28 + padded(packet.count) + 4 + padded(comment.count) + 8 + 4 + 4
         let length = UInt32(truncatingIfNeeded: total)
@@ -71,7 +83,8 @@ public enum PcapngBlocks {
         buffer.appendLittleEndian(UInt32(truncatingIfNeeded: microseconds))
         buffer.appendLittleEndian(UInt32(truncatingIfNeeded: packet.count))
         buffer.appendLittleEndian(max(originalLength, UInt32(truncatingIfNeeded: packet.count)))
-        buffer.append(contentsOf: packet)
+        // As typed bytes: appended with one copy.
+        buffer.append(contentsOf: packet.assumingMemoryBound(to: UInt8.self))
         pad(&buffer, after: packet.count)
         buffer.appendLittleEndian(optionComment)
         buffer.appendLittleEndian(UInt16(comment.count))

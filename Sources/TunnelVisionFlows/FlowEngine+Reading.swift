@@ -46,7 +46,12 @@ extension FlowEngine {
         case .inbound:
             // Our own TLS server's bytes are not the server's reading (issue 12).
             guard !table[slot].relayOwnsServerSide else { return }
-            guard reading.outbound.base != nil || reading.carriesDNS,
+            if reading.inbound.base == nil, !reading.outboundPayloadSeen, StreamOpeningDetector.beginsWithServerHello(payload) {
+                // Neither the SYN-ACK nor the phone's bytes were captured, yet a ServerHello
+                // record names itself: its segment starts the server's TLS stream.
+                reading.inbound.base = sequence
+            }
+            guard reading.outbound.base != nil || reading.carriesDNS || reading.serverAnswersUnseenHello || reading.inbound.base != nil && !reading.outboundPayloadSeen,
                   reading.inbound.insert(sequence: sequence, payload: payload) else { return }
             if reading.inbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
             var answers: [DNSResponse] = []
@@ -65,8 +70,13 @@ extension FlowEngine {
         }
         if let hello = reading.client.reading {
             apply(hello, slot: slot)
+            if hello.offer?.offersEarlyData == true {
+                let answer = table[slot].relayOwnsServerSide ? nil : reading.server.earlyDataAnswer
+                table[slot].state.earlyData = EarlyDataReading(wasSent: reading.earlyDataSent ?? false, serverAnswer: answer)
+            }
         }
         if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
+        if let host = reading.upgrade.requestedHost { table[slot].state.socksHost = host }
         if !table[slot].relayOwnsServerSide {
             if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
             if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
@@ -94,15 +104,21 @@ extension FlowEngine {
         }
         guard let header = QUICLongHeader(payload) else { return }
         let end: QUICEnd = direction == .outbound ? .client : .server
-        // On 443 a long header is taken for QUIC as it stands; elsewhere only once an Initial of
-        // the connection has opened, its tag the proof.
-        let onQUICPort = table[slot].remote.port == 443
-        if onQUICPort, header.hasFixedBit { note(header.version, end: end, slot: slot) }
+        // On 443 a long header of a published version family is taken for QUIC as it stands;
+        // elsewhere, or of another version, only once an Initial of the connection has opened,
+        // its tag the proof.
+        let asItStands = table[slot].remote.port == 443 && header.hasFixedBit && header.version.isOfAPublishedFamily
+        if asItStands { note(header.version, end: end, slot: slot) }
         guard header.version.hasReadableInitials, var reader = quicReader(slot: slot, header: header, end: end) else { return }
         table[slot].reading = nil  // Taken out while it changes, so that it is not copied.
         reader.read(datagram: payload, from: end == .client ? .client : .server)
-        if reader.isProven, !onQUICPort || !header.hasFixedBit { note(header.version, end: end, slot: slot) }
-        if let hello = reader.clientHello { apply(hello, slot: slot) }
+        if reader.isProven, !asItStands { note(header.version, end: end, slot: slot) }
+        if let hello = reader.clientHello {
+            apply(hello, slot: slot)
+            if hello.offer?.offersEarlyData == true {
+                table[slot].state.earlyData = EarlyDataReading(wasSent: reader.clientSentZeroRTT, serverAnswer: reader.earlyDataAnswer)
+            }
+        }
         if let answer = reader.serverAnswer { table[slot].state.serverTLS = answer }
         if let certificates = reader.serverCertificates { table[slot].state.serverCertificates = certificates }
         if reader.isSettled {
@@ -116,7 +132,9 @@ extension FlowEngine {
     /// open; nil for a flow that has none, or whose reading ended.
     private func quicReader(slot: Int, header: QUICLongHeader, end: QUICEnd) -> QUICHandshakeReader? {
         if case .quic(let reader)? = table[slot].reading { return reader }
-        guard table[slot].reading == nil, !table[slot].quicReadingEnded, end == .client, header.isInitial else { return nil }
+        // A 0-RTT packet may overtake the Initial it follows: it begins the reading too.
+        guard table[slot].reading == nil, !table[slot].quicReadingEnded, end == .client,
+              header.isInitial || header.isZeroRTT else { return nil }
         return QUICHandshakeReader()
     }
 

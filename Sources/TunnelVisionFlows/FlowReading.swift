@@ -59,6 +59,14 @@ struct TCPStreamReading {
     /// Where the phone's TLS records begin: 0 for a stream that opened with them.
     private(set) var clientTLSOffset: Int?
     private var serverTLSOffset: Int?
+    /// Whether the phone sent early data: decided by its records before the server's TLS began
+    /// (nil until then, or while its ClientHello offered none).
+    private(set) var earlyDataSent: Bool?
+
+    /// The ClientHello offered early data whose sending is not decided yet.
+    private var awaitsEarlyData: Bool {
+        earlyDataSent == nil && client.reading?.offer?.offersEarlyData == true
+    }
 
     /// Whether nothing more can be learnt from either direction.
     var isSettled: Bool {
@@ -70,7 +78,7 @@ struct TCPStreamReading {
     var outboundSettled: Bool {
         guard let decided = opening.opening else { return false }
         if decided == .httpRequest, requestHost == nil || requestHost == .needMore { return false }
-        return clientSpeaksTLS ? client.isSettled : upgrade.decision == CleartextUpgrade.Decision.none
+        return clientSpeaksTLS ? client.isSettled && !awaitsEarlyData : upgrade.decision == CleartextUpgrade.Decision.none
     }
 
     var serverSettled: Bool {
@@ -82,6 +90,17 @@ struct TCPStreamReading {
     /// (which the opening rule calls unrecognised, yet servers answer in TLS), or started it after
     /// a cleartext prelude.
     var clientSpeaksTLS: Bool { clientTLSOffset != nil }
+    /// The phone's bytes went uncaptured, yet the server's began with a ServerHello: its answer
+    /// is read, though nothing of the offer is.
+    private(set) var serverAnswersUnseenHello = false
+
+    /// Called with the server's first in-order bytes while none of the phone's were captured.
+    mutating func noteServerFirst(_ stream: UnsafeRawBufferPointer) {
+        guard !outboundPayloadSeen, !clientSpeaksTLS, !serverAnswersUnseenHello,
+              StreamOpeningDetector.beginsWithServerHello(stream) else { return }
+        serverAnswersUnseenHello = true
+        serverTLSOffset = 0
+    }
 
     mutating func readOutbound(certificates: inout CertificateSummaryCache) {
         outbound.bytes.contiguous.withUnsafeBytes { stream in
@@ -93,7 +112,10 @@ struct TCPStreamReading {
                 requestHost = HTTPRequestHost.read(stream)
             }
             if clientTLSOffset == nil { locateClientTLS(in: stream) }
-            if let offset = clientTLSOffset, let records = stream.slice(from: offset) { client.advance(over: records) }
+            if let offset = clientTLSOffset, let records = stream.slice(from: offset) {
+                client.advance(over: records)
+                if awaitsEarlyData { earlyDataSent = EarlyDataRecords.followHello(in: records) }
+            }
         }
         if clientSpeaksTLS { readInbound(certificates: &certificates) }
     }
@@ -122,7 +144,10 @@ struct TCPStreamReading {
             dnsOffset = offset
             return
         }
-        guard clientSpeaksTLS else { return }
+        if !clientSpeaksTLS, !outboundPayloadSeen {
+            inbound.bytes.contiguous.withUnsafeBytes { noteServerFirst($0) }
+        }
+        guard clientSpeaksTLS || serverAnswersUnseenHello else { return }
         inbound.bytes.contiguous.withUnsafeBytes { stream in
             if serverTLSOffset == nil {
                 if case .upgraded(let prelude, _)? = upgrade.decision {
@@ -132,6 +157,8 @@ struct TCPStreamReading {
                 }
             }
             guard let offset = serverTLSOffset, let records = stream.slice(from: offset) else { return }
+            // The server's answer has begun: what the phone sends from now on is not early data.
+            if !records.isEmpty, awaitsEarlyData { earlyDataSent = false }
             server.advance(over: records, certificates: &certificates)
         }
     }

@@ -47,6 +47,7 @@ enum FlowColumns {
         ("http_host", .keepFirst),
         ("client_early_data", .withGroup(leader: "client_versions_form")),
         ("tcp_payload", .raisedUnlessAbsent),
+        ("socks_host", .keepFirst),
     ]
 
     /// The change marker a written row takes (issue 17): above every other, read off the index.
@@ -155,8 +156,9 @@ enum FlowColumns {
             .optionalInteger(flow.quic.map { Int64($0.version.rawValue) }),
             .optionalInteger(flow.quic.map { Int64($0.end.rawValue) }),
             .optionalText(flow.httpHost),
-            .optionalInteger(client.map { $0.offersEarlyData ? 1 : 0 }),
+            .optionalInteger(client.map { $0.offersEarlyData ? (flow.earlyData ?? EarlyDataReading()).storedValue : 0 }),
             .optionalInteger(flow.tcpPayload.map { Int64($0.rawValue) }),
+            .optionalText(flow.socksHost),
         ]
     }
 
@@ -203,13 +205,16 @@ enum FlowColumns {
                 end: QUICEnd(rawValue: UInt8(truncatingIfNeeded: quicEnd)) ?? .client)
         }
         state.httpHost = row.textOrNil(next())
-        if row.bool(next()), let offer = state.clientTLS {
+        let earlyData = row.int64(next())
+        if earlyData & 1 == 1, let offer = state.clientTLS {
+            state.earlyData = EarlyDataReading(storedValue: earlyData)
             state.clientTLS = ClientTLSOffer(
                 versionsForm: offer.versionsForm, versions: offer.versions, applicationProtocols: offer.applicationProtocols,
                 omittedApplicationProtocols: offer.omittedApplicationProtocols, droppedIdentifiers: offer.droppedIdentifiers,
                 hasEncryptedClientHello: offer.hasEncryptedClientHello, offersEarlyData: true)
         }
         state.tcpPayload = row.int64OrNil(next()).flatMap { TCPPayloadSighting(rawValue: UInt8(clamping: $0)) }
+        state.socksHost = row.textOrNil(next())
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
         state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)

@@ -266,7 +266,12 @@ enum Schema {
         ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
         """,
-        // 14 (issue 15): the last `TapTally` of a capture session — packets the tap handed over and
+        // 14 (issue 16): the domain a SOCKS CONNECT request named, the name a stream through a
+        // SOCKS proxy announced.
+        """
+        ALTER TABLE flows ADD COLUMN socks_host TEXT;
+        """,
+        // 15 (issue 15): the last `TapTally` of a capture session — packets the tap handed over and
         // how many of them the history accounts for, at an instant — written with every batch and
         // heartbeat, so that a session that never stopped cleanly has its loss counted at the next
         // start. NULL: not counted (sessions from before, offline imports).

@@ -48,7 +48,7 @@ struct EvidenceExportBenchmark {
             case .readingHistory: "reading"
             case .writingCapture: "capture"
             case .drawingReport: "report"
-            case .compressing: "zip"
+            case .compressing: "documents"
             case .finished: "finished"
             }
             guard name != lastStep else { return }
@@ -58,6 +58,9 @@ struct EvidenceExportBenchmark {
         }
         let elapsed = ContinuousClock.now - started
         print("stages: " + stages.joined(separator: ", "))
+        for member in result.members {
+            print("member: \(member.name) \(member.stored ? "stored" : "deflated") \(member.byteCount) -> \(member.compressedCount) bytes")
+        }
         print("export: \(elapsed) for \(result.flowCount) flows, \(result.findingCount) findings, "
               + "\(result.capture.packets.written) packets, \(result.byteCount) bytes")
     }

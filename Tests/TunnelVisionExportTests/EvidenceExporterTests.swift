@@ -54,6 +54,21 @@ struct EvidenceExporterTests {
         #expect(export.result.byteCount == UInt64(try Data(contentsOf: export.result.url).count))
     }
 
+    @Test func theCaptureIsStoredAndEveryOtherFileDeflatedAsZipfileReadsThem() throws {
+        let export = try Self.export()
+        let script = """
+            import sys, zipfile
+            for info in zipfile.ZipFile(sys.argv[1]).infolist():
+                if not info.is_dir():
+                    print(info.filename.split("/")[-1], "stored" if info.compress_type == zipfile.ZIP_STORED else "deflated", info.file_size, info.compress_size)
+            """
+        let listing = try ForeignTool.run("python3", ["-c", script, export.result.url.path]).split(separator: "\n").map(String.init)
+        let members = export.result.members.sorted { $0.name < $1.name }
+        #expect(listing == members.map { "\($0.name) \($0.stored ? "stored" : "deflated") \($0.byteCount) \($0.compressedCount)" })
+        #expect(members.filter(\.stored).map(\.name) == ["capture.pcapng"])
+        #expect(members.map(\.name) == export.result.fileNames)
+    }
+
     @Test func theManifestAgreesWithSha256sum() throws {
         let export = try Self.export()
         let folder = try export.unpacked()
@@ -199,12 +214,13 @@ struct EvidenceExporterTests {
         let partial = try EvidenceBundle(
             project: project, session: session, markers: markers, flows: Array(flows.prefix(1)), catalogue: catalogue,
             exportedWith: "t", exportedAt: Self.now)
+        let archive = try EvidenceArchive(url: scratch.url.appendingPathComponent("partial.zip"), folder: "partial", modifiedAt: Self.now)
         #expect(throws: EvidenceCaptureError.flowNotInBundle(id: flows[1].id)) {
             try EvidenceCaptureWriter.write(
                 for: partial, packetCounts: counts, sources: EvidenceCaptureSources(files: [], directory: seed.captureDirectory),
-                capturedPackets: { _ in [] }, into: scratch.url, application: "t")
+                capturedPackets: { _ in [] }, into: archive, application: "t")
         }
-        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("capture.pcapng").path))
+        #expect(archive.members.isEmpty)
         #expect(EvidenceExporter.classify(EvidenceCaptureError.flowNotInBundle(id: 1)) == .historyChangedWhileExporting)
     }
 

@@ -42,6 +42,10 @@ import TunnelVisionModel
         Case(file: "starttls-postgres.pcap", port: 5432, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
         Case(file: "starttls-mysql.pcap", port: 3306, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
         Case(file: "connect-proxy.pcap", port: 3128, opening: .httpRequest, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks5-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks5-password-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks4a-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
+        Case(file: "socks4-proxy.pcap", port: 1080, opening: .unrecognised, answer: tls13, visibility: "encryptedInHandshake"),
         // Resumed sessions: no certificate was sent, because the session was resumed.
         Case(file: "tls13-resumed.pcap", port: 4444, opening: .tlsHandshake, answer: tls13, visibility: "notSent"),
         Case(file: "tls13-early-data.pcap", port: 4444, opening: .tlsHandshake, answer: tls13, visibility: "notSent"),
@@ -60,6 +64,42 @@ import TunnelVisionModel
         #expect(flow.quic == expected.quic)
         #expect(flow.certificateVisibility.name == expected.visibility)
         if expected.visibility == "notSent" { #expect(flow.serverCertificates == .notSent(.resumedSession)) }
+    }
+
+    /// curl --socks5-hostname and --socks4a hand the proxy the name; --socks4 only an address.
+    @Test(arguments: [("socks5-proxy.pcap", "wire.test" as String?), ("socks5-password-proxy.pcap", "wire.test"),
+                      ("socks4a-proxy.pcap", "wire.test"), ("socks4-proxy.pcap", nil)])
+    func aSOCKSRequestKeepsTheDomainItNamed(_ file: String, host: String?) throws {
+        let flow = try #require(try CaptureReading(lab: file).flow(toPort: 1080))
+        #expect(flow.socksHost == host)
+        #expect(flow.name?.origin == .sni)  // the ClientHello's own name comes first
+        var unnamed = flow
+        unnamed.sni = nil
+        #expect(unnamed.name.map { FlowName(text: $0.text, origin: $0.origin) } == host.map { FlowName(text: $0, origin: .socksRequest) })
+    }
+
+    /// openssl s_client -early_data against openssl s_server: accepted (the client says so; the
+    /// wire cannot), refused by a full handshake, refused by a HelloRetryRequest, and a ticket
+    /// that allows none, so that none is offered.
+    @Test(arguments: [
+        ("tls13-early-data.pcap", UInt16(4444), EarlyDataReading(wasSent: true, serverAnswer: .notVisible) as EarlyDataReading?),
+        ("tls13-early-data-full-handshake.pcap", 4446, EarlyDataReading(wasSent: true, serverAnswer: .refusedByServerHello)),
+        ("tls13-early-data-retry.pcap", 4447, EarlyDataReading(wasSent: true, serverAnswer: .refusedByHelloRetryRequest)),
+        ("tls13-early-data-not-allowed.pcap", 4445, nil),
+        ("tls13-resumed.pcap", 4444, nil),
+    ])
+    func earlyDataIsReadAsFarAsTheWireShowsIt(_ file: String, port: UInt16, expected: EarlyDataReading?) throws {
+        let flow = try #require(try CaptureReading(lab: file).flow(toPort: port))
+        #expect(flow.earlyData == expected)
+        #expect(flow.clientTLS?.offersEarlyData == (expected != nil))
+    }
+
+    /// aioquic resuming with a ticket and writing stream data before its handshake completes.
+    @Test func quicZeroRTTPacketsAreEarlyDataSent() throws {
+        let flows = try CaptureReading(lab: "quic-early-data-port-4434.pcap").flows.filter { $0.key.endpointB.port == 4434 || $0.key.endpointA.port == 4434 }
+        #expect(flows.count == 2)
+        #expect(flows.filter { $0.earlyData == nil }.count == 1)  // the first connection, for the ticket
+        #expect(flows.filter { $0.earlyData == EarlyDataReading(wasSent: true, serverAnswer: .notVisible) }.count == 1)
     }
 
     @Test func aDraftReadDoesNotRaiseTheFlowToEncrypted() throws {

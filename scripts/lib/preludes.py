@@ -4,6 +4,8 @@ handshake, and nothing more. Each serves one connection at a time until killed.
 
     preludes.py smtp|imap|pop3|ftp|postgres|mysql PORT CERTIFICATE KEY
     preludes.py connect PORT TARGET_PORT        an HTTP CONNECT proxy to 127.0.0.1:TARGET_PORT
+    preludes.py socks PORT                      a SOCKS5 (no authentication, or any user and
+                                                password) and SOCKS4/4a CONNECT proxy
 """
 
 import socket
@@ -138,11 +140,78 @@ def serve_connect(port, target_port):
             connection.close()
 
 
+def receive(connection, count):
+    data = connection.recv(count, socket.MSG_WAITALL)
+    if len(data) != count:
+        raise ConnectionError("closed in the SOCKS request")
+    return data
+
+
+def receive_field(connection):
+    """A SOCKS4 NUL-terminated field."""
+    field = b""
+    while (byte := receive(connection, 1)) != b"\0":
+        field += byte
+    return field
+
+
+def socks_request(connection):
+    """Reads one SOCKS CONNECT request, answers the method and authentication steps, and gives
+    (version, host, port) and the grant to send once the upstream is connected."""
+    version = receive(connection, 1)[0]
+    if version == 4:
+        command, port, address = struct.unpack("!BH4s", receive(connection, 7))
+        receive_field(connection)  # the user ID
+        host = receive_field(connection).decode() if address[:3] == b"\0\0\0" and address[3] else socket.inet_ntoa(address)
+        return host, port, b"\x00\x5a" + struct.pack("!H", port) + address
+    if version != 5:
+        raise ConnectionError("not SOCKS")
+    methods = receive(connection, receive(connection, 1)[0])
+    if 0 in methods:
+        connection.sendall(b"\x05\x00")
+    elif 2 in methods:
+        connection.sendall(b"\x05\x02")
+        _, user_length = receive(connection, 2)
+        receive(connection, user_length)
+        receive(connection, receive(connection, 1)[0])
+        connection.sendall(b"\x01\x00")
+    else:
+        connection.sendall(b"\x05\xff")
+        raise ConnectionError("no method")
+    _, command, _, kind = receive(connection, 4)
+    if kind == 1:
+        host = socket.inet_ntoa(receive(connection, 4))
+    elif kind == 3:
+        host = receive(connection, receive(connection, 1)[0]).decode()
+    else:
+        host = socket.inet_ntop(socket.AF_INET6, receive(connection, 16))
+    (port,) = struct.unpack("!H", receive(connection, 2))
+    if command != 1:
+        raise ConnectionError("not CONNECT")
+    return host, port, b"\x05\x00\x00\x01\x7f\x00\x00\x01" + struct.pack("!H", port)
+
+
+def serve_socks(port):
+    listener = socket.create_server(("127.0.0.1", port))
+    while True:
+        connection, _ = listener.accept()
+        try:
+            host, target_port, grant = socks_request(connection)
+            upstream = socket.create_connection((host, target_port))
+            connection.sendall(grant)
+            threading.Thread(target=pipe, args=(upstream, connection), daemon=True).start()
+            threading.Thread(target=pipe, args=(connection, upstream), daemon=True).start()
+        except (OSError, ConnectionError):
+            connection.close()
+
+
 def main(arguments):
     if len(arguments) == 4 and arguments[0] in PRELUDES:
         serve_tls(arguments[0], int(arguments[1]), arguments[2], arguments[3])
     elif len(arguments) == 3 and arguments[0] == "connect":
         serve_connect(int(arguments[1]), int(arguments[2]))
+    elif len(arguments) == 2 and arguments[0] == "socks":
+        serve_socks(int(arguments[1]))
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -3,6 +3,9 @@ connects once by name (through the resolver, as an app would), exchanges a ping 
 
     quic.py serve ADDRESS PORT CERTIFICATE_CHAIN KEY [draft-29]
     quic.py connect NAME PORT CA_CERTIFICATE [VERSION]
+    quic.py connect-early NAME PORT CA_CERTIFICATE
+                        connects once for a session ticket, then resumes with it and sends stream
+                        data in 0-RTT packets before the handshake completes (v1)
 
 VERSION is 1 (the default), 2 (RFC 9369) or draft-29; the server speaks 1 and 2, or draft-29
 alone. aioquic dropped the drafts; draft-29 differs from v1 in its Initial salt (and codepoints
@@ -32,7 +35,10 @@ def speak(versions: list[str]) -> list[int]:
 async def serve_until_stopped(address: str, port: int, chain: str, key: str, versions: list[str]) -> None:
     configuration = QuicConfiguration(is_client=False, alpn_protocols=ALPN, supported_versions=speak(versions))
     configuration.load_cert_chain(chain, key)
-    await serve(address, port, configuration=configuration)
+    tickets = {}
+    await serve(address, port, configuration=configuration,
+                session_ticket_handler=lambda ticket: tickets.__setitem__(ticket.ticket, ticket),
+                session_ticket_fetcher=tickets.pop)
     await asyncio.Event().wait()
 
 
@@ -44,7 +50,32 @@ async def connect_once(name: str, port: int, authority: str, version: str) -> No
         await client.ping()
 
 
+async def connect_early(name: str, port: int, authority: str) -> None:
+    tickets = []
+    configuration = QuicConfiguration(is_client=True, alpn_protocols=ALPN, server_name=name)
+    configuration.load_verify_locations(authority)
+    async with connect(name, port, configuration=configuration, session_ticket_handler=tickets.append) as client:
+        await client.ping()
+        await asyncio.sleep(0.3)  # the ticket follows the handshake
+    if not tickets:
+        raise ConnectionError("the server sent no session ticket")
+    configuration.session_ticket = tickets[-1]
+    async with connect(name, port, configuration=configuration, wait_connected=False) as client:
+        _, writer = await client.create_stream()
+        writer.write(b"early data from the wire lab")
+        await client.wait_connected()
+        await client.ping()
+
+
 def main(arguments: list[str]) -> int:
+    if len(arguments) == 4 and arguments[0] == "connect-early":
+        try:
+            asyncio.run(asyncio.wait_for(connect_early(arguments[1], int(arguments[2]), arguments[3]), timeout=10))
+        except (asyncio.TimeoutError, ConnectionError, OSError) as error:
+            print(f"QUIC 0-RTT with {arguments[1]} failed: {type(error).__name__} {error}".rstrip())
+            return 1
+        print(f"QUIC 0-RTT resumption with {arguments[1]} completed")
+        return 0
     if len(arguments) in (5, 6) and arguments[0] == "serve" and arguments[5:] in ([], ["draft-29"]):
         versions = arguments[5:] or ["1", "2"]
         asyncio.run(serve_until_stopped(arguments[1], int(arguments[2]), arguments[3], arguments[4], versions))

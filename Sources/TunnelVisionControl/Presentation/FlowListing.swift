@@ -33,6 +33,7 @@ enum FlowListing {
         switch name.origin {
         case .sni: return name.text
         case .httpHost: return "\(name.text) (http)"
+        case .socksRequest: return "\(name.text) (socks)"
         case .dns: return name.otherCandidates.isEmpty ? "\(name.text) (dns)" : "\(name.text) (dns, +\(name.otherCandidates.count))"
         }
     }

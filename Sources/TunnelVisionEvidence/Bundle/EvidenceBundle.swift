@@ -61,18 +61,19 @@ public struct EvidenceBundle: Sendable, Hashable {
 
     /// The four documents, encoded: session.json, flows.json, flows.csv, findings.json.
     public func documentFiles() throws -> [EvidenceFile] {
-        var files: [EvidenceFile] = []
-        try eachDocumentFile { files.append($0) }
-        return files
+        try documents.map { try $0.file() }
     }
 
-    /// The four documents, encoded one at a time, so that a caller writing them out holds only
-    /// one: for a long session each is tens of megabytes.
-    public func eachDocumentFile(_ body: (EvidenceFile) throws -> Void) throws {
-        try body(EvidenceFile(name: EvidenceFileName.session, data: try EvidenceJSON.encode(session)))
-        try body(EvidenceFile(name: EvidenceFileName.flows, data: try EvidenceJSON.encode(flows)))
-        try body(EvidenceFile(name: EvidenceFileName.flowsCSV, data: EvidenceFlowsCSV.document(of: flows.flows)))
-        try body(EvidenceFile(name: EvidenceFileName.findings, data: try EvidenceJSON.encode(findings)))
+    /// The four documents, each encoded only as it is written out, so that a caller writing them
+    /// holds none whole: for a long session each is tens of megabytes.
+    public var documents: [EvidenceDocument] {
+        let flows = flows.flows
+        return [
+            EvidenceDocument(name: EvidenceFileName.session, json: session),
+            EvidenceDocument(name: EvidenceFileName.flows, json: self.flows),
+            EvidenceDocument(name: EvidenceFileName.flowsCSV) { try EvidenceFlowsCSV.write(flows, to: $0) },
+            EvidenceDocument(name: EvidenceFileName.findings, json: findings),
+        ]
     }
 
     /// Whether a flow is one of the bundle's: the capture may cite no other.

@@ -16,9 +16,29 @@ public enum EvidenceFlowsCSV {
     ]
 
     public static func document(of flows: [EvidenceFlow]) -> Data {
-        var text = line(headers)
-        for flow in flows { text += line(row(of: flow)) }
-        return Data(text.utf8)
+        var document = Data()
+        chunks(of: flows) { document.append(contentsOf: $0) }
+        return document
+    }
+
+    /// The document row by row into `output`: a long session's is megabytes.
+    public static func write(_ flows: [EvidenceFlow], to output: any EvidenceOutput) throws {
+        try chunks(of: flows) { try output.write($0) }
+    }
+
+    /// The document in pieces of some tens of kilobytes, in order.
+    static func chunks(of flows: [EvidenceFlow], _ body: ([UInt8]) throws -> Void) rethrows {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 16)
+        appendLine(headers, to: &bytes)
+        for flow in flows {
+            appendLine(row(of: flow), to: &bytes)
+            if bytes.count >= 1 << 15 {
+                try body(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try body(bytes)
     }
 
     static func row(of flow: EvidenceFlow) -> [String] {
@@ -52,14 +72,37 @@ public enum EvidenceFlowsCSV {
         TLSProtocolVersion(version.wireValue).compactText
     }
 
-    static func line(_ cells: [String]) -> String {
-        cells.map(EvidenceCSVCell.escape).joined(separator: ",") + "\r\n"
+    static func appendLine(_ cells: [String], to bytes: inout [UInt8]) {
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            EvidenceCSVCell.append(cell, to: &bytes)
+        }
+        bytes += [0x0D, 0x0A]
     }
 }
 
 enum EvidenceCSVCell {
     /// A cell a spreadsheet would run as a formula gets a leading apostrophe; a cell with a
     /// comma, a quote or a line break is quoted, its quotes doubled.
+    /// `escape(cell)` as UTF-8, without a String made on the way: every character tested is ASCII,
+    /// so testing bytes is testing scalars.
+    static func append(_ cell: String, to bytes: inout [UInt8]) {
+        let utf8 = cell.utf8
+        let formula = utf8.first.map { [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains($0) } ?? false
+        guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+            if formula { bytes.append(0x27) }
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        bytes.append(0x22)
+        if formula { bytes.append(0x27) }
+        for byte in utf8 {
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
+        }
+        bytes.append(0x22)
+    }
+
     static func escape(_ cell: String) -> String {
         var text = cell
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {

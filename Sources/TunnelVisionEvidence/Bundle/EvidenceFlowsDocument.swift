@@ -28,7 +28,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
 
     public struct Name: Encodable, Sendable, Hashable {
         public let text: String
-        /// sni / httpHost / dns.
+        /// sni / httpHost / socksRequest / dns.
         public let origin: String
     }
 
@@ -43,6 +43,16 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         /// Present (true) when the ClientHello offered 0-RTT early data; whether the server
         /// accepted it is not visible outside the encrypted handshake.
         public let earlyDataOffered: Bool?
+        /// With an offer: what the wire showed of the early data, and the sentence that says it.
+        public let earlyData: EarlyData?
+    }
+
+    public struct EarlyData: Encodable, Sendable, Hashable {
+        /// The phone's early data crossed the tap before the server's answer.
+        public let sent: Bool
+        /// notVisible / refusedByHelloRetryRequest / refusedByServerHello; absent while unread.
+        public let serverAnswer: String?
+        public let statement: String
     }
 
     public struct ServerTLS: Encodable, Sendable, Hashable {
@@ -90,6 +100,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let sni: String?
     /// The host the phone's HTTP request named (its Host field or absolute target).
     public let httpHost: String?
+    /// The domain the phone's SOCKS CONNECT request named.
+    public let socksHost: String?
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
@@ -144,6 +156,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         name = flow.name.map { Name(text: $0.text, origin: $0.origin.rawValue) }
         sni = flow.sni
         httpHost = flow.httpHost
+        socksHost = flow.socksHost
         dnsName = flow.resolvedName?.name
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
@@ -156,13 +169,19 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
                 omittedApplicationProtocols: offer.omittedApplicationProtocols,
                 droppedIdentifiers: offer.droppedIdentifiers,
                 encryptedClientHello: offer.hasEncryptedClientHello,
-                earlyDataOffered: offer.offersEarlyData ? true : nil)
+                earlyDataOffered: offer.offersEarlyData ? true : nil,
+                earlyData: offer.offersEarlyData ? Self.earlyData(flow.earlyData ?? EarlyDataReading()) : nil)
         }
         serverTLS = flow.serverTLS.map(Self.serverTLS)
         quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }
         serverCertificate = Self.certificate(flow.certificateVisibility)
         self.relay = relay.map(Relay.init)
         self.findingIDs = findingIDs
+    }
+
+    static func earlyData(_ reading: EarlyDataReading) -> EarlyData {
+        EarlyData(sent: reading.wasSent, serverAnswer: reading.serverAnswer?.name,
+                  statement: EvidenceWording.Note.earlyData(reading))
     }
 
     private static func serverTLS(_ answer: ServerTLSAnswer) -> ServerTLS {

@@ -9,6 +9,16 @@ struct EvidenceJSONEncoder {
         try Slot.bytes(of: value, depth: 0)
     }
 
+    /// The bytes of `encode(_:)` handed to `output` as they are made. The top object's members
+    /// are sorted when it closes, as always; an array among them is kept as the value it is and
+    /// encoded element by element only then, straight into `output`.
+    static func write(_ value: some Encodable, to output: any EvidenceOutput) throws {
+        if let scalar = Slot.scalarBytes(of: value) { return try output.write(scalar) }
+        let slot = Slot(depth: 0, streams: true)
+        try value.encode(to: SlotEncoder(slot: slot))
+        try slot.stream(to: output)
+    }
+
     /// Where one value is being encoded, at one depth of indentation.
     final class Slot {
         enum Content {
@@ -17,13 +27,22 @@ struct EvidenceJSONEncoder {
             case array(Elements)
         }
 
-        final class Members { var entries: [(key: String, value: [UInt8])] = [] }
+        final class Members {
+            var entries: [(key: String, value: [UInt8])] = []
+            /// Arrays of a streaming slot, by key: encoded only as they are written out.
+            var streamed: [String: any EvidenceJSONStreamable] = [:]
+        }
         final class Elements { var values: [[UInt8]] = [] }
 
         let depth: Int
+        /// Whether this slot writes its arrays out element by element (the top of a document).
+        let streams: Bool
         var content: Content?
 
-        init(depth: Int) { self.depth = depth }
+        init(depth: Int, streams: Bool = false) {
+            self.depth = depth
+            self.streams = streams
+        }
 
         static func bytes(of value: some Encodable, depth: Int) throws -> [UInt8] {
             if let scalar = scalarBytes(of: value) { return scalar }
@@ -77,6 +96,38 @@ struct EvidenceJSONEncoder {
             }
         }
 
+        /// What `finished()` gives, into `output`: an object's streamed arrays element by element.
+        func stream(to output: any EvidenceOutput) throws {
+            guard case .object(let members) = content, !members.streamed.isEmpty else { return try output.write(finished()) }
+            let entries = members.entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            try output.write([UInt8(ascii: "{"), 0x0A])
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { try output.write([0x2C, 0x0A]) }
+                try output.write(Self.indentation(depth + 1) + Self.string(entry.key) + [0x20, 0x3A, 0x20])
+                if let array = members.streamed[entry.key] {
+                    try Self.streamArray(array, depth: depth + 1, to: output)
+                } else {
+                    try output.write(entry.value)
+                }
+            }
+            try output.write([0x0A] + Self.indentation(depth) + [UInt8(ascii: "}")])
+        }
+
+        /// The bytes `container` lays out for an array at `depth`, one element at a time.
+        private static func streamArray(_ array: any EvidenceJSONStreamable, depth: Int, to output: any EvidenceOutput) throws {
+            try output.write([UInt8(ascii: "["), 0x0A])
+            let lead = indentation(depth + 1)
+            var first = true
+            try array.eachElement(depth: depth + 1) { element in
+                try output.write(first ? lead : [0x2C, 0x0A] + lead)
+                try output.write(element)
+                first = false
+            }
+            try output.write([0x0A] + indentation(depth) + [UInt8(ascii: "]")])
+        }
+
+        private static func indentation(_ depth: Int) -> [UInt8] { Array(repeating: 0x20, count: 2 * depth) }
+
         private static func container(
             _ open: UInt8, _ close: UInt8, depth: Int, count: Int, size: Int, item: (Int, inout [UInt8]) -> Void
         ) -> [UInt8] {
@@ -95,20 +146,10 @@ struct EvidenceJSONEncoder {
             return bytes
         }
 
+        /// One cast per value: a chain of casts, one per scalar type, failed ten times for every
+        /// nested struct of every flow.
         static func scalarBytes(of value: some Encodable) -> [UInt8]? {
-            switch value {
-            case let text as String: string(text)
-            case let flag as Bool: literal(flag)
-            case let date as Date: string(EvidenceJSON.instant(date))
-            case let number as Double: Array(Self.number(number).utf8)
-            case let number as Int: integer(number)
-            case let number as Int64: integer(number)
-            case let number as UInt64: integer(number)
-            case let number as UInt32: integer(number)
-            case let number as UInt16: integer(number)
-            case let number as UInt8: integer(number)
-            default: nil
-            }
+            (value as? any EvidenceJSONScalar)?.jsonBytes
         }
 
         static func literal(_ flag: Bool) -> [UInt8] { Array((flag ? "true" : "false").utf8) }
@@ -124,6 +165,12 @@ struct EvidenceJSONEncoder {
         static func string(_ text: String) -> [UInt8] {
             var bytes: [UInt8] = [0x22]
             bytes.reserveCapacity(text.utf8.count + 2)
+            // Most strings need no escape: copied whole.
+            guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+                bytes.append(contentsOf: text.utf8)
+                bytes.append(0x22)
+                return bytes
+            }
             for byte in text.utf8 {
                 switch byte {
                 case 0x22: bytes += [0x5C, 0x22]
@@ -174,6 +221,10 @@ struct EvidenceJSONEncoder {
         }
 
         func encode(_ value: some Encodable, forKey key: Key) throws {
+            if slot.streams, let array = value as? any EvidenceJSONStreamable {
+                members.streamed[key.stringValue] = array
+                return put([], for: key)
+            }
             put(try Slot.bytes(of: value, depth: slot.depth + 1), for: key)
         }
 
@@ -265,5 +316,32 @@ struct EvidenceJSONEncoder {
 
         func encodeNil() throws { slot.content = .scalar(Array("null".utf8)) }
         func encode(_ value: some Encodable) throws { slot.content = .scalar(try Slot.bytes(of: value, depth: slot.depth)) }
+    }
+}
+
+/// The values the encoder writes as JSON scalars.
+protocol EvidenceJSONScalar {
+    var jsonBytes: [UInt8] { get }
+}
+
+extension String: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.string(self) } }
+extension Bool: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.literal(self) } }
+extension Date: EvidenceJSONScalar { var jsonBytes: [UInt8] { [0x22] + EvidenceJSON.instantBytes(self) + [0x22] } }
+extension Double: EvidenceJSONScalar { var jsonBytes: [UInt8] { Array(EvidenceJSONEncoder.Slot.number(self).utf8) } }
+extension Int: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
+extension Int64: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
+extension UInt64: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
+extension UInt32: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
+extension UInt16: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
+extension UInt8: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
+
+/// An array a streaming slot writes out element by element.
+protocol EvidenceJSONStreamable {
+    func eachElement(depth: Int, _ body: ([UInt8]) throws -> Void) throws
+}
+
+extension Array: EvidenceJSONStreamable where Element: Encodable {
+    func eachElement(depth: Int, _ body: ([UInt8]) throws -> Void) throws {
+        for element in self { try body(try EvidenceJSONEncoder.Slot.bytes(of: element, depth: depth)) }
     }
 }

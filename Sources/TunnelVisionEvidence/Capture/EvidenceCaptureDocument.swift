@@ -125,9 +125,10 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         return noted
     }
 
-    public func documentFile() throws -> EvidenceFile {
-        EvidenceFile(name: EvidenceFileName.captureDocument, data: try EvidenceJSON.encode(self))
-    }
+    public func documentFile() throws -> EvidenceFile { try document.file() }
+
+    /// capture.json, written as it is encoded.
+    public var document: EvidenceDocument { EvidenceDocument(name: EvidenceFileName.captureDocument, json: self) }
 
     private enum CodingKeys: String, CodingKey {
         case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets

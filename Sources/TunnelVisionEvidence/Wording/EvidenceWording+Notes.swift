@@ -1,3 +1,5 @@
+import TunnelVisionModel
+
 /// The notes the documents carry for whoever reads them without the tool: each says what the
 /// document cannot say by itself.
 extension EvidenceWording {
@@ -83,5 +85,27 @@ extension EvidenceWording {
         public static let packetComments =
             "Each packet carries a comment naming its connection (flow=, the id in flows.json) and that connection's "
             + "findings (findings=, the ids in findings.json), and its direction: outbound is what the phone sent."
+    }
+}
+
+extension EvidenceWording.Note {
+    /// flows.json, a ClientHello that offered 0-RTT: what the wire proved of it (issue 16). A
+    /// server accepts early data only inside its encrypted EncryptedExtensions, so acceptance is
+    /// never claimed; a refusal is, where the server's hellos prove it.
+    public static func earlyData(_ reading: EarlyDataReading) -> String {
+        let sending = reading.wasSent
+            ? "The phone offered 0-RTT early data and sent it. "
+            : "The phone offered 0-RTT early data; sending it was not seen. "
+        switch reading.serverAnswer {
+        case .notVisible?:
+            return sending + "The server resumed the session with the key that allows early data; whether it accepted "
+                + "the early data is not visible, because it says so only in its encrypted handshake."
+        case .refusedByHelloRetryRequest?:
+            return sending + "The server refused early data: it answered with a HelloRetryRequest."
+        case .refusedByServerHello?:
+            return sending + "The server refused early data: its ServerHello did not resume the session with the first key offered."
+        case nil:
+            return sending + "The server's answer was not read, so whether it took early data is not known."
+        }
     }
 }

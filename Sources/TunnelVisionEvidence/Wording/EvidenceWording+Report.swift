@@ -245,6 +245,7 @@ extension EvidenceWording.Report {
         switch origin {
         case .sni: "announced (SNI)"
         case .httpHost: "announced (HTTP Host)"
+        case .socksRequest: "announced (SOCKS request)"
         case .dns: "inferred from DNS"
         case nil: "—"
         }

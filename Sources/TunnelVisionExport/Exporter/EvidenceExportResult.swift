@@ -12,6 +12,16 @@ public struct EvidenceExportResult: Sendable, Equatable {
     public let findingCount: Int
     /// capture.json, as written.
     public let capture: EvidenceCaptureDocument
+    /// How the archive holds each file, in the order written.
+    public let members: [Member]
+
+    public struct Member: Sendable, Equatable {
+        public let name: String
+        /// Stored as it is; otherwise deflated.
+        public let stored: Bool
+        public let byteCount: UInt64
+        public let compressedCount: UInt64
+    }
 
     public var captureStanding: EvidenceCaptureStanding { capture.standing }
 }

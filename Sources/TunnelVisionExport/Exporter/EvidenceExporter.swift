@@ -5,9 +5,9 @@ import TunnelVisionModel
 import TunnelVisionStore
 
 /// Exports a closed session: reads it out of the history its caller opened, in one read
-/// transaction, has the documents and the capture written into a private folder, adds
-/// capture.json, the report and the manifest, compresses the folder and moves only the .zip
-/// into the output directory.
+/// transaction, and writes the bundle's .zip in a private folder in one pass — the documents,
+/// the capture, capture.json, the report and the manifest, each compressed and hashed as it is
+/// written — then moves only the .zip into the output directory.
 public struct EvidenceExporter: Sendable {
     /// The caller's history: the exporter never opens one, so a mistyped path is the caller's
     /// to refuse, and one export reads one store.
@@ -38,43 +38,32 @@ public struct EvidenceExporter: Sendable {
         progress(.readingHistory)
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
-        let (bundle, capture, document, folder) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
-            () throws(EvidenceExportError) -> URL in
+        let (bundle, document, archive) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
+            () throws(EvidenceExportError) -> EvidenceArchive in
             let made = try EvidenceStaging(in: output)
             staging = made
-            let folder = made.url.appendingPathComponent(name, isDirectory: true)
-            guard mkdir(folder.path, 0o700) == 0 else { throw .writeFailed("\(folder.path): \(String(cString: strerror(errno)))") }
-            return folder
+            return try Self.catching {
+                try EvidenceArchive(url: made.url.appendingPathComponent(name + ".zip"), folder: name, modifiedAt: now)
+            }
         }
         guard let staging else { throw .writeFailed(output.path) }
 
         progress(.drawingReport)
-        var entries = [capture.entry]
-        func keep(_ file: EvidenceFile) throws {
-            try Self.save(file, in: folder)
-            entries.append(EvidenceManifest.Entry(hashing: file))
-        }
         try Self.catching {
-            try bundle.eachDocumentFile(keep)
-            try keep(document.documentFile())
-            try keep(EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith))
-            try Self.save(EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries).file(), in: folder)
+            try archive.add(document.document)
+            try archive.add(EvidenceFileName.report) { file in
+                try file.write(Array(try EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith).data))
+            }
+            try archive.finish(sessionID: sessionID, exportedAt: now)
         }
-
-        let archive = staging.url.appendingPathComponent(name + ".zip")
-        let names = (entries.map(\.name) + [EvidenceFileName.manifest]).sorted()
-        do {
-            try EvidenceArchive.write(
-                folder: folder, files: names, storedUncompressed: [EvidenceFileName.capture], modifiedAt: now,
-                to: archive, progress: { progress(.compressing(fraction: $0)) })
-        } catch {
-            throw .writeFailed(error.reason)
-        }
-        let placed = try staging.place(archive, in: output)
+        let placed = try staging.place(archive.url, in: output)
         progress(.finished)
         return EvidenceExportResult(
-            url: placed, byteCount: Self.size(of: placed), fileNames: names, flowCount: bundle.flows.flows.count,
-            findingCount: bundle.findings.findings.count, capture: document)
+            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, flowCount: bundle.flows.flows.count,
+            findingCount: bundle.findings.findings.count, capture: document,
+            members: archive.members.map {
+                EvidenceExportResult.Member(name: $0.name, stored: $0.stored, byteCount: $0.byteCount, compressedCount: $0.compressedCount)
+            })
     }
 
     /// Removes the staging folders in `directory` that a killed export left (their process is
@@ -90,11 +79,12 @@ public struct EvidenceExporter: Sendable {
 
     /// Everything that comes from the history, inside one read transaction: the documents and
     /// the capture describe the same instant of it, or the export fails. Whether the session
-    /// has ended is asked once, by the bundle.
+    /// has ended is asked once, by the bundle. The documents and the capture are written into
+    /// the archive here; what depends on the capture (capture.json, the report) is left to the caller.
     private func read(
         sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, progress: (EvidenceExportStep) -> Void,
-        makeFolder: () throws(EvidenceExportError) -> URL
-    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCapture, EvidenceCaptureDocument, URL) {
+        makeArchive: () throws(EvidenceExportError) -> EvidenceArchive
+    ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCaptureDocument, EvidenceArchive) {
         do {
             // A damaged index answers with the wrong rows, or none: checked before anything is read.
             try history.checkIntegrity()
@@ -109,10 +99,16 @@ public struct EvidenceExporter: Sendable {
                     flows: try snapshot.flows(inAuditSession: sessionID), catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
                     keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count))
-                let folder = try makeFolder()
+                let archive = try makeArchive()
+                // Deflated as they are encoded, one at a time: none is held whole.
+                let documents = bundle.documents
+                for (index, document) in documents.enumerated() {
+                    try archive.add(document)
+                    progress(.compressing(fraction: Double(index + 1) / Double(documents.count)))
+                }
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
-                    for: bundle, from: snapshot, captureDirectory: captureDirectory, into: folder, application: exportedWith,
+                    for: bundle, from: snapshot, captureDirectory: captureDirectory, into: archive, application: exportedWith,
                     tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
@@ -120,8 +116,7 @@ public struct EvidenceExporter: Sendable {
                 let tapped = try snapshot.captureSessions().filter {
                     $0.startedAt <= bundle.sessionEnd && ($0.endedAt ?? .distantFuture) >= session.startedAt
                 }
-                let document = capture.document.counting(packetsWithoutRow: losses).noting(passiveTapSessions: tapped)
-                return (bundle, capture, document, folder)
+                return (bundle, capture.counting(packetsWithoutRow: losses).noting(passiveTapSessions: tapped), archive)
             }
         } catch {
             throw Self.classify(error)
@@ -152,19 +147,13 @@ public struct EvidenceExporter: Sendable {
         case EvidenceCaptureError.sourceNotRegularFile(let path): .captureFileNotRegular(path: path)
         case EvidenceCaptureError.destinationUnavailable(let path), EvidenceCaptureError.writeFailed(let path): .writeFailed(path)
         case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
+        case let failure as ZipArchiveWriter.Failure: .writeFailed(failure.reason)
         default: .writeFailed("\(error)")
         }
     }
 
     private static func catching<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
         do { return try body() } catch { throw classify(error) }
-    }
-
-    private static func save(_ file: EvidenceFile, in folder: URL) throws {
-        let url = folder.appendingPathComponent(file.name)
-        guard FileManager.default.createFile(atPath: url.path, contents: file.data, attributes: [.posixPermissions: 0o640]) else {
-            throw EvidenceExportError.writeFailed(url.path)
-        }
     }
 
     private static func checkDirectory(

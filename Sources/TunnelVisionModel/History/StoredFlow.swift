@@ -41,6 +41,8 @@ public struct FlowName: Sendable, Hashable {
         /// Announced by the client's HTTP request: its Host field, or the authority of an
         /// absolute target (issue 16).
         case httpHost
+        /// Announced by the client's SOCKS request to a proxy: the domain it asked to reach.
+        case socksRequest
         /// Inferred from DNS answers seen before the flow began.
         case dns
     }
@@ -69,6 +71,10 @@ public struct FlowState: Sendable, Hashable {
     public var sni: String?
     /// The host the phone's first HTTP request named; only on a stream that opened with one.
     public var httpHost: String?
+    /// The domain the phone's SOCKS CONNECT request named; only on a stream that opened with one.
+    public var socksHost: String?
+    /// What the wire showed of the early data the ClientHello offered; nil when none was offered.
+    public var earlyData: EarlyDataReading?
     public var resolvedName: ResolvedName?
     public var serverTLS: ServerTLSAnswer?
     public var serverCertificates: ServerCertificateReading?
@@ -118,11 +124,12 @@ public struct FlowState: Sendable, Hashable {
     public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }
     public var totalBytes: UInt64 { bytesOut &+ bytesIn }
 
-    /// The SNI if one was announced, else the host an HTTP request announced, else the DNS name,
+    /// The SNI if one was announced, else the host an HTTP or SOCKS request announced, else the DNS name,
     /// else none. Announced and inferred names never mix: an announced one drops the DNS candidates.
     public var name: FlowName? {
         if let sni, !sni.isEmpty { return FlowName(text: sni, origin: .sni) }
         if let httpHost, !httpHost.isEmpty { return FlowName(text: httpHost, origin: .httpHost) }
+        if let socksHost, !socksHost.isEmpty { return FlowName(text: socksHost, origin: .socksRequest) }
         if let resolvedName {
             return FlowName(text: resolvedName.name, origin: .dns, otherCandidates: resolvedName.otherNames)
         }

@@ -152,6 +152,50 @@ public struct ClientTLSOffer: Sendable, Hashable {
     }
 }
 
+/// What the wire shows of 0-RTT early data that a ClientHello offered (issue 16). Whether the
+/// server took it is said in its EncryptedExtensions, which travel encrypted: passively it can be
+/// proven refused, never accepted.
+public struct EarlyDataReading: Sendable, Hashable {
+    public enum ServerAnswer: UInt8, Sendable, Hashable {
+        /// The server resumed with the first key offered, which 0-RTT needs; whether it took the
+        /// early data is in the encrypted handshake.
+        case notVisible = 1
+        /// A HelloRetryRequest refuses early data (RFC 8446 § 4.2.10).
+        case refusedByHelloRetryRequest = 2
+        /// The ServerHello did not resume with the first key offered, so the early data cannot
+        /// have been taken.
+        case refusedByServerHello = 3
+
+        public var name: String {
+            switch self {
+            case .notVisible: "notVisible"
+            case .refusedByHelloRetryRequest: "refusedByHelloRetryRequest"
+            case .refusedByServerHello: "refusedByServerHello"
+            }
+        }
+    }
+
+    /// The client's early data crossed the tap: TLS application records before any byte of the
+    /// server's answer, or QUIC 0-RTT packets.
+    public var wasSent: Bool
+    /// Nil while the server's hello is unread.
+    public var serverAnswer: ServerAnswer?
+
+    public init(wasSent: Bool = false, serverAnswer: ServerAnswer? = nil) {
+        self.wasSent = wasSent
+        self.serverAnswer = serverAnswer
+    }
+
+    /// One integer for the store: 1 (offered), plus 2 when sent, plus 4 × the answer's raw value.
+    public var storedValue: Int64 { 1 | (wasSent ? 2 : 0) | Int64(serverAnswer?.rawValue ?? 0) << 2 }
+
+    public init?(storedValue: Int64) {
+        guard storedValue & 1 == 1, (0...15).contains(storedValue) else { return nil }
+        wasSent = storedValue & 2 != 0
+        serverAnswer = ServerAnswer(rawValue: UInt8(storedValue >> 2))
+    }
+}
+
 /// Where a negotiated version was read.
 public enum TLSReadingSource: UInt8, Sendable, Hashable {
     /// The real server's ServerHello, as it crossed the tap.

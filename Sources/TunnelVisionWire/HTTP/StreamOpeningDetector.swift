@@ -39,6 +39,15 @@ public struct StreamOpeningDetector: Sendable, Hashable {
         return opening
     }
 
+    /// Whether these bytes begin with a TLS handshake record carrying a ServerHello (SSL 3.0 to
+    /// TLS 1.3 record versions): the server's answer names itself as a ClientHello does.
+    public static func beginsWithServerHello(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let head = bytes.slice(from: 0, count: 6) else { return false }
+        let length = Int(head[3]) << 8 | Int(head[4])
+        return head[0] == TLSRecordLayer.contentHandshake && head[1] == 3 && head[2] <= 4
+            && length >= 4 && length <= 16_384 + 2_048 && head[5] == 2
+    }
+
     /// Whether these bytes begin with a TLS handshake record carrying a ClientHello: the opening
     /// rule's first six bytes, which identify a ClientHello wherever a stream is picked up.
     public static func beginsWithTLSHandshake(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -17,6 +17,7 @@ public struct QUICHandshakeReader: Sendable {
     private var serverProgress = ServerAnswerProgress()
     private var unopenedClientInitials = 0
     private var serverDatagramsAfterClient = 0
+    private var unprovenZeroRTT = 0
 
     public private(set) var clientHello: ClientHelloReading?
     public private(set) var isClientSettled = false
@@ -25,6 +26,8 @@ public struct QUICHandshakeReader: Sendable {
     /// one the client proposed.
     public private(set) var openedClientVersion: QUICVersion?
     public private(set) var openedServerVersion: QUICVersion?
+    /// The client sent 0-RTT packets: its early data crossed the tap.
+    public private(set) var clientSentZeroRTT = false
 
     private static let maximumConnectionIDs = 4
     /// A HelloRetryRequest and a ServerHello; a certificate never travels in Initials.
@@ -33,17 +36,22 @@ public struct QUICHandshakeReader: Sendable {
     public static let unopenedClientInitialLimit = 4
     /// Server datagrams read, once the client's hello is, before its answer is given up.
     static let serverDatagramLimit = 16
+    /// Client 0-RTT packets seen before an Initial opened, before the flow is taken for something else.
+    static let unprovenZeroRTTLimit = 16
 
     public init() {}
 
     public var serverAnswer: ServerTLSAnswer? { serverProgress.answer }
     /// Only a resumption says anything of the certificate here: it was not sent.
     public var serverCertificates: ServerCertificateReading? { serverProgress.certificates }
+    /// What the server's hellos prove of early data, were it offered.
+    public var earlyDataAnswer: EarlyDataReading.ServerAnswer? { serverProgress.earlyDataAnswer }
     /// Whether one Initial has opened with its keys.
     public var isProven: Bool { openedClientVersion != nil || openedServerVersion != nil }
     /// Nothing more is to be learnt, or the datagrams are not QUIC.
     public var isSettled: Bool {
-        (isClientSettled && isServerSettled) || (!isProven && unopenedClientInitials >= Self.unopenedClientInitialLimit)
+        (isClientSettled && isServerSettled)
+            || (!isProven && (unopenedClientInitials >= Self.unopenedClientInitialLimit || unprovenZeroRTT >= Self.unprovenZeroRTTLimit))
     }
 
     /// Reads one datagram from `sender`: every coalesced long-header packet in it, Initials opened.
@@ -61,6 +69,11 @@ public struct QUICHandshakeReader: Sendable {
             // A client Initial cut short by the capture still names the connection ID.
             if sender == .client, header.isInitial, connectionIDs.isEmpty { remember(Array(header.destinationConnectionID)) }
             guard let (length, _) = InitialPacket.lengthAndPacketNumberOffset(header) else { return }
+            if sender == .client, header.isZeroRTT {
+                clientSentZeroRTT = true
+                // Before any Initial opened, such packets prove nothing: a few are waited past.
+                if !isProven { unprovenZeroRTT += 1 }
+            }
             if header.isInitial {
                 switch sender {
                 case .client: readClientInitial(header)

@@ -45,8 +45,30 @@ public struct QUICLongHeader {
         InitialProtection(version).map { $0.initialType == packetTypeBits } ?? false
     }
 
+    /// 0-RTT follows Initial: type 1 in v1 and the drafts, type 2 in v2.
+    public var isZeroRTT: Bool {
+        InitialProtection(version).map { $0.initialType + 1 == packetTypeBits } ?? false
+    }
+
     /// Retry is type 3 in v1 and the drafts, type 0 in v2.
     public var isRetry: Bool {
         InitialProtection(version).map { $0.retryType == packetTypeBits } ?? false
+    }
+}
+
+extension QUICVersion {
+    /// Whether the version is of a family QUIC implementations publish: v1, v2 and v2's draft
+    /// (0x709A50C4), the IETF drafts (0xFF0000xx), Google's Q0xx and T0xx, Facebook mvfst's
+    /// 0xFACEB0xx, and the pattern RFC 9000 § 15 reserves to force version negotiation. Without
+    /// a tag's proof, only such a header is taken for QUIC: any other bytes that happen to set
+    /// the long-header bits on UDP 443 are not a QUIC reading.
+    public var isOfAPublishedFamily: Bool {
+        switch rawValue {
+        case 0x0000_0001, 0x6B33_43CF, 0x709A_50C4, 0xFF00_0000...0xFF00_00FF, 0xFACE_B000...0xFACE_B0FF:
+            return true
+        default:
+            let prefix = rawValue >> 16
+            return prefix == 0x5130 || prefix == 0x5430 || rawValue & 0x0F0F_0F0F == 0x0A0A_0A0A
+        }
     }
 }

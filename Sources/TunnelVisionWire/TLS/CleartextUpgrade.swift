@@ -2,7 +2,8 @@ import TunnelVisionModel
 
 /// Where TLS begins in a TCP stream that opened in the clear: after an SMTP, IMAP, POP3 or FTP
 /// command that starts TLS (STARTTLS, STLS, AUTH TLS), a PostgreSQL SSLRequest, a MySQL SSL
-/// request, or an HTTP CONNECT request and its 2xx answer. The phone's side decides which
+/// request, an HTTP CONNECT request and its 2xx answer, or a SOCKS5 / SOCKS4 CONNECT and its
+/// grant. The phone's side decides which
 /// prelude it was; the server's TLS is then found where that protocol puts it.
 public struct CleartextUpgrade: Sendable, Hashable {
     public enum Prelude: Sendable, Hashable {
@@ -10,6 +11,8 @@ public struct CleartextUpgrade: Sendable, Hashable {
         case postgresSSLRequest
         case mysqlSSLRequest
         case httpConnect
+        case socks5
+        case socks4
     }
 
     public enum Decision: Sendable, Hashable {
@@ -23,6 +26,8 @@ public struct CleartextUpgrade: Sendable, Hashable {
     public static let scanLimit = 4096
 
     public private(set) var decision: Decision?
+    /// The host a SOCKS request named by its domain: the phone announced it to the proxy.
+    public private(set) var requestedHost: String?
     /// Text lines already looked at (the next one starts here).
     private var lineStart = 0
 
@@ -41,6 +46,18 @@ public struct CleartextUpgrade: Sendable, Hashable {
             return
         case .unrecognised:
             break
+        }
+        if first == 5 || first == 4 {
+            switch SOCKSPrelude.readClient(stream) {
+            case .needMore:
+                return
+            case .connect(let version, let offset, let host):
+                requestedHost = host
+                decision = .upgraded(version == 5 ? .socks5 : .socks4, clientOffset: offset)
+                return
+            case .notSOCKS:
+                break
+            }
         }
         if first == 0 {
             decision = Self.postgresStart(stream)
@@ -64,6 +81,10 @@ public struct CleartextUpgrade: Sendable, Hashable {
             guard stream.count >= 4, stream[3] == 0 else { return nil }
             let length = Int(stream[0]) | Int(stream[1]) << 8 | Int(stream[2]) << 16
             return 4 + length
+        case .socks5:
+            return SOCKSPrelude.serverOffset(version: 5, in: stream)
+        case .socks4:
+            return SOCKSPrelude.serverOffset(version: 4, in: stream)
         case .httpConnect:
             guard let status = stream.slice(from: 0, count: 12), status.starts(with: Array("HTTP/1.".utf8)),
                   status[9] == UInt8(ascii: "2") else { return nil }

@@ -11,6 +11,8 @@ public struct ServerHandshakeReader: Sendable {
 
     public var answer: ServerTLSAnswer? { progress.answer }
     public var certificates: ServerCertificateReading? { progress.certificates }
+    /// What the server's hellos prove of early data, were it offered.
+    public var earlyDataAnswer: EarlyDataReading.ServerAnswer? { progress.earlyDataAnswer }
     public var isSettled: Bool { records.isFinished }
 
     /// `certificates` keeps the summaries of chains read before, across flows.
@@ -26,6 +28,7 @@ struct ServerAnswerProgress: Sendable {
     var certificates: ServerCertificateReading?
     var sawHelloRetryRequest = false
     var awaitingCertificate = false
+    var earlyDataAnswer: EarlyDataReading.ServerAnswer?
 
     private enum HandshakeType {
         static let serverHello: UInt8 = 2
@@ -61,6 +64,7 @@ struct ServerAnswerProgress: Sendable {
             let negotiation = hello.negotiation
             if negotiation.fromHelloRetryRequest {
                 sawHelloRetryRequest = true
+                earlyDataAnswer = .refusedByHelloRetryRequest
                 answer = .negotiated(negotiation)
                 return true
             }
@@ -71,6 +75,9 @@ struct ServerAnswerProgress: Sendable {
                 helloRetry: sawHelloRetryRequest ? .serverHelloAfterRetry : nil, source: .serverHello
             ))
             if hello.acceptedPreSharedKey { certificates = .notSent(.resumedSession) }
+            if !sawHelloRetryRequest {
+                earlyDataAnswer = hello.selectedIdentity == 0 ? .notVisible : .refusedByServerHello
+            }
             awaitingCertificate = !hello.usedSupportedVersions
             return awaitingCertificate
         }

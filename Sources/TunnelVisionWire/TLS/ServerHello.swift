@@ -9,6 +9,8 @@ public struct ServerHelloReading: Sendable, Hashable {
     /// TLS 1.3: it accepted one of the client's pre-shared keys (RFC 8446 § 4.2.11), a resumed
     /// session, for which no certificate is sent.
     public let acceptedPreSharedKey: Bool
+    /// TLS 1.3: the index of the client's key it took; only the first (0) can carry early data.
+    public let selectedIdentity: UInt16?
 
     /// RFC 8446 § 4.1.3: a HelloRetryRequest is a ServerHello with this random.
     static let helloRetryRequestRandom: [UInt8] = [
@@ -26,6 +28,7 @@ public struct ServerHelloReading: Sendable, Hashable {
         var version = TLSProtocolVersion(legacyVersion)
         var selected = false
         var preSharedKey = false
+        var identity: UInt16?
         if !reader.isAtEnd {
             guard let block = reader.takeLengthPrefixed(lengthBytes: 2) else { return nil }
             var extensions = ByteReader(block)
@@ -33,7 +36,10 @@ public struct ServerHelloReading: Sendable, Hashable {
                 guard let type = extensions.u16(), let data = extensions.takeLengthPrefixed(lengthBytes: 2) else {
                     return nil
                 }
-                if type == TLSExtension.preSharedKey { preSharedKey = data.count == 2 }
+                if type == TLSExtension.preSharedKey {
+                    preSharedKey = data.count == 2
+                    identity = preSharedKey ? UInt16(data[0]) << 8 | UInt16(data[1]) : nil
+                }
                 if type == TLSExtension.supportedVersions, !selected {
                     guard data.count == 2 else { return nil }
                     version = TLSProtocolVersion(UInt16(data[0]) << 8 | UInt16(data[1]))
@@ -47,5 +53,6 @@ public struct ServerHelloReading: Sendable, Hashable {
         )
         usedSupportedVersions = selected
         acceptedPreSharedKey = selected && preSharedKey
+        selectedIdentity = acceptedPreSharedKey ? identity : nil
     }
 }

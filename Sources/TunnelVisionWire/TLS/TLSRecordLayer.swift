@@ -18,6 +18,7 @@ public struct TLSRecordLayer: Sendable {
     public static let contentChangeCipherSpec: UInt8 = 20
     public static let contentAlert: UInt8 = 21
     public static let contentHandshake: UInt8 = 22
+    public static let contentApplicationData: UInt8 = 23
     /// RFC 8446 § 5.2: a protected record may reach 2^14 + 256; a plaintext one 2^14.
     public static let maximumRecordLength = 16384 + 256
 
@@ -92,5 +93,31 @@ public struct TLSRecordLayer: Sendable {
             handshakeStart = 0
         }
         return continuing
+    }
+}
+
+/// Early data on TCP (RFC 8446 § 4.2.10): a client sends application records straight after its
+/// ClientHello (and a compatibility ChangeCipherSpec) only as 0-RTT data; without it, its next
+/// application record is its Finished, which waits for the server's whole flight. So on a tap
+/// in the path, an application record seen before any byte of the server's answer is early data.
+public enum EarlyDataRecords {
+    /// Records looked through before giving up.
+    static let recordLimit = 64
+
+    /// Whether the records from the start of the client's TLS stream hold an application record
+    /// after only handshake and ChangeCipherSpec records; nil while the bytes end first.
+    public static func followHello(in records: UnsafeRawBufferPointer) -> Bool? {
+        var reader = ByteReader(records)
+        for _ in 0..<recordLimit {
+            guard let type = reader.u8() else { return nil }
+            guard reader.skip(2), let length = reader.u16() else { return nil }
+            switch type {
+            case TLSRecordLayer.contentApplicationData: return true
+            case TLSRecordLayer.contentHandshake, TLSRecordLayer.contentChangeCipherSpec:
+                guard reader.skip(Int(length)) else { return nil }
+            default: return false
+            }
+        }
+        return false
     }
 }
