@@ -16,14 +16,17 @@ extension FlowStore {
     /// Adds packets the tap saw and the history never got to the minute `date` falls in.
     public func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
         guard packets > 0 else { return }
-        let minute = date.nanosecondsSinceEpoch.flooredToMinute
+        try write { db in try Self.addPacketLoss(packets, reason: reason, captureSession: captureSession, at: date, in: db) }
+    }
+
+    /// In one transaction: the losses counted since the last tally, at its minute, and the tally
+    /// that accounts for them — so that a crash between the two can never count them twice.
+    public func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws {
         try write { db in
-            try db.statement("""
-                INSERT INTO packet_losses (capture_session, minute, reason, packets) VALUES (?, ?, ?, ?)
-                ON CONFLICT (capture_session, minute, reason) DO UPDATE SET packets = packets + excluded.packets
-                """)
-                .bind(.integer(captureSession), .integer(minute), .integer(reason.rawValue), .integer(Int64(clamping: packets)))
-                .run()
+            for (reason, packets) in losses.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where packets > 0 {
+                try Self.addPacketLoss(packets, reason: reason, captureSession: captureSession, at: tally.at, in: db)
+            }
+            try Self.saveTally(tally, captureSession: captureSession, in: db)
         }
     }
 
@@ -36,6 +39,30 @@ extension FlowStore {
         }
     }
 
+    private static func addPacketLoss(
+        _ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date, in db: SQLiteConnection
+    ) throws {
+        try db.statement("""
+            INSERT INTO packet_losses (capture_session, minute, reason, packets) VALUES (?, ?, ?, ?)
+            ON CONFLICT (capture_session, minute, reason) DO UPDATE SET packets = packets + excluded.packets
+            """)
+            .bind(.integer(captureSession), .integer(date.nanosecondsSinceEpoch.flooredToMinute), .integer(reason.rawValue),
+                  .integer(Int64(clamping: packets)))
+            .run()
+    }
+
+    private static func saveTally(_ tally: TapTally, captureSession: Int64, in db: SQLiteConnection) throws {
+        try db.statement("UPDATE capture_sessions SET packets_handed = ?, packets_accounted = ?, counted_at = ? WHERE id = ?")
+            .bind(.integer(Int64(clamping: tally.handed)), .integer(Int64(clamping: tally.accounted)), .date(tally.at),
+                  .integer(captureSession))
+            .run()
+    }
+
+    /// The last tally of a capture session; nil when none was written.
+    public func tally(ofCaptureSession id: Int64) throws -> TapTally? {
+        try reading { try $0.tally(ofCaptureSession: id) }
+    }
+
     public func endCaptureSession(id: Int64, at date: Date) throws {
         try write { db in
             try db.statement("UPDATE capture_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
@@ -45,19 +72,26 @@ extension FlowStore {
     }
 
     /// After a crash: every capture session still open is closed at its last packet (or its
-    /// start, when it recorded none). Returns the ids it closed.
+    /// start, when it recorded none), and what its last tally left unaccounted is counted as lost
+    /// (`daemonStopped`) at the tally's minute, in the same transaction. Returns the ids it closed.
     @discardableResult
     public func closeInterruptedCaptureSessions() throws -> [Int64] {
         try write { db in
-            let open = try db.statement("SELECT id FROM capture_sessions WHERE ended_at IS NULL").rows { $0.int64(0) }
-            for id in open {
+            let open = try db.statement("""
+                SELECT id, packets_handed - packets_accounted, counted_at FROM capture_sessions WHERE ended_at IS NULL
+                """).rows { ($0.int64(0), $0.isNull(2) ? 0 : $0.int64(1), $0.isNull(2) ? nil : $0.int64(2)) }
+            for (id, unaccounted, countedAt) in open {
+                if let countedAt, unaccounted > 0 {
+                    try Self.addPacketLoss(UInt64(unaccounted), reason: .daemonStopped, captureSession: id,
+                                           at: Date(nanosecondsSinceEpoch: countedAt), in: db)
+                }
                 try db.statement("""
                     UPDATE capture_sessions SET ended_at = MAX(started_at,
                         COALESCE((SELECT MAX(last_seen) FROM flows WHERE session = ?1), started_at))
                     WHERE id = ?1
                     """).bind(.integer(id)).run()
             }
-            return open
+            return open.map(\.0)
         }
     }
 
@@ -73,11 +107,12 @@ extension FlowStore {
     /// Writes one batch in one transaction: flows first (inserted or updated, each tagged with
     /// the recording open at that moment for the phone at its client end), then their packets
     /// (as runs, `PacketRuns`) and DNS answers. Returns the rows given to flows that had none.
+    /// With `tally`, the capture session's tally is written in the same transaction (issue 15).
     @discardableResult
     public func write(
-        _ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging = .openRecordings
+        _ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging = .openRecordings, tally: TapTally? = nil
     ) throws -> [FlowHandle: Int64] {
-        guard !batch.isEmpty else { return [:] }
+        guard !batch.isEmpty || tally != nil else { return [:] }
         return try write { db in
             var rows: [FlowHandle: Int64] = [:]
             // Prepared once per batch: looking a statement up by its text hashes the whole SQL.
@@ -118,6 +153,7 @@ extension FlowStore {
                 guard let flowID = rows[record.flow] else { throw BatchError.packetOfUnlistedFlow(record.flow) }
                 try RelayFactsColumns.upsert(record.facts, flowID: flowID, in: db)
             }
+            if let tally { try Self.saveTally(tally, captureSession: captureSession, in: db) }
             return rows
         }
     }

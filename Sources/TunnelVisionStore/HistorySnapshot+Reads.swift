@@ -161,6 +161,14 @@ extension HistorySnapshot {
             }
         return Dictionary(rows, uniquingKeysWith: +)
     }
+
+    /// The last tally the recorder wrote for a capture session; nil when none was written.
+    public func tally(ofCaptureSession id: Int64) throws -> TapTally? {
+        try db.statement("SELECT packets_handed, packets_accounted, counted_at FROM capture_sessions WHERE id = ? AND counted_at IS NOT NULL")
+            .bind(.integer(id))
+            .rows { TapTally(handed: UInt64(clamping: $0.int64(0)), accounted: UInt64(clamping: $0.int64(1)), at: $0.date(2)) }
+            .first
+    }
 }
 
 extension Int64 {

@@ -271,5 +271,14 @@ enum Schema {
         """
         ALTER TABLE flows ADD COLUMN socks_host TEXT;
         """,
+        // 15 (issue 15): the last `TapTally` of a capture session — packets the tap handed over and
+        // how many of them the history accounts for, at an instant — written with every batch and
+        // heartbeat, so that a session that never stopped cleanly has its loss counted at the next
+        // start. NULL: not counted (sessions from before, offline imports).
+        """
+        ALTER TABLE capture_sessions ADD COLUMN packets_handed INTEGER;
+        ALTER TABLE capture_sessions ADD COLUMN packets_accounted INTEGER;
+        ALTER TABLE capture_sessions ADD COLUMN counted_at INTEGER;
+        """,
     ]
 }

@@ -230,19 +230,24 @@ struct EvidenceExporterTests {
             let capture = try #require(try store.reading { try $0.captureSessions() }.first)
             try store.recordPacketLoss(5, reason: .queueFull, captureSession: capture.id, at: seed.start.addingTimeInterval(1))
             try store.recordPacketLoss(2, reason: .batchFailed, captureSession: capture.id, at: seed.end)
+            // A daemon killed in the session: its last tally left 3 packets unaccounted.
+            try store.recordTally(TapTally(handed: 40, accounted: 37, at: seed.start.addingTimeInterval(2)), losses: [:],
+                                  captureSession: capture.id)
+            try store.closeInterruptedCaptureSessions()
             // Two hours later: outside the session's minutes, not counted.
             try store.recordPacketLoss(9, reason: .batchFailed, captureSession: capture.id, at: seed.end.addingTimeInterval(7_200))
         }
-        #expect(export.result.capture.packetsWithoutRow == ["queueFull": 5, "batchFailed": 2])
+        #expect(export.result.capture.packetsWithoutRow == ["queueFull": 5, "batchFailed": 2, "daemonStopped": 3])
         guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding else {
             Issue.record("standing: \(export.result.captureStanding)")
             return
         }
         #expect(written == recorded && missing.isEmpty)
-        #expect(withoutRow == [EvidencePacketLoss(reason: .queueFull, count: 5), EvidencePacketLoss(reason: .batchFailed, count: 2)])
+        #expect(withoutRow == [EvidencePacketLoss(reason: .queueFull, count: 5), EvidencePacketLoss(reason: .batchFailed, count: 2),
+                               EvidencePacketLoss(reason: .daemonStopped, count: 3)])
         let json = try JSONSerialization.jsonObject(
             with: Data(contentsOf: try export.unpacked().appendingPathComponent("capture.json"))) as? [String: Any]
-        #expect(json?["packetsWithoutRow"] as? [String: Int] == ["queueFull": 5, "batchFailed": 2])
+        #expect(json?["packetsWithoutRow"] as? [String: Int] == ["queueFull": 5, "batchFailed": 2, "daemonStopped": 3])
         #expect(json?["withoutRowContents"] as? String == EvidenceWording.Note.packetsWithoutRow)
     }
 

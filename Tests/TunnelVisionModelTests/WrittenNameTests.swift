@@ -9,7 +9,7 @@ import TunnelVisionModel
         #expect(AuditSerialization.MarkerKindCode.allCases.map(\.name) == ["consentGiven", "loggedIn", "loggedOut", "custom"])
         #expect(TLSInspectionStatus.allCases.map(\.name) == ["plaintext", "encrypted", "inspected", "notInspectable"])
         #expect([CertificateAbsence.resumedSession, .noCertificateMessage].map(\.name) == ["resumedSession", "noCertificateMessage"])
-        #expect(PacketLossReason.allCases.map(\.name) == ["queueFull", "batchFailed"])
+        #expect(PacketLossReason.allCases.map(\.name) == ["queueFull", "batchFailed", "daemonStopped"])
         #expect(StreamOpening.allCases.map(\.name) == ["tlsHandshake", "httpRequest", "unrecognised"])
     }
 }

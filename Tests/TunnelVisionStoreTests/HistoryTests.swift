@@ -197,6 +197,28 @@ import TunnelVisionModel
         #expect(try store.closeInterruptedCaptureSessions().isEmpty)
     }
 
+    /// Issue 15: what the last tally of a session that never ended left unaccounted is lost,
+    /// counted once, at the tally's minute; a session that ended, or was never tallied, loses nothing.
+    @Test func anInterruptedCaptureSessionsLastTallyCountsWhatItLostOnceAtItsMinute() throws {
+        let store = try TemporaryDatabase().open()
+        let clean = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
+        try store.write(HistoryBatch(), captureSession: clean.id, tally: TapTally(handed: 9, accounted: 2, at: at(1)))
+        try store.endCaptureSession(id: clean.id, at: at(2))
+        let untallied = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(3))
+        let crashed = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(4))
+        _ = try store.insert([udpFlow(port: 1, at: at(5))], captureSession: crashed.id)
+        try store.write(HistoryBatch(), captureSession: crashed.id, tally: TapTally(handed: 50, accounted: 44, at: at(125)))
+        try store.recordTally(TapTally(handed: 61, accounted: 47, at: at(130)), losses: [.queueFull: 3], captureSession: crashed.id)
+        #expect(try store.tally(ofCaptureSession: crashed.id) == TapTally(handed: 61, accounted: 47, at: at(130)))
+        #expect(try store.tally(ofCaptureSession: untallied.id) == nil)
+
+        #expect(try store.closeInterruptedCaptureSessions() == [untallied.id, crashed.id])
+        #expect(try store.closeInterruptedCaptureSessions().isEmpty)
+        let minute = try store.reading { try $0.packetLosses(from: at(120), to: at(179)) }
+        #expect(minute == [.queueFull: 3, .daemonStopped: 14])
+        #expect(try store.packetLosses(from: at(0), to: at(79)).isEmpty)
+    }
+
     @Test func captureFileRecordsAreReplacedWhenClosed() throws {
         let store = try TemporaryDatabase().open()
         try store.recordCaptureFile(CaptureFile(sequence: 1, path: "/c/1.pcap", createdAt: at(0), closedAt: nil, bytes: 24))

@@ -59,6 +59,12 @@ public final class CaptureDaemon {
         do {
             let interrupted = try history.closeInterruptedCaptureSessions()
             if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
+            for id in interrupted {
+                // Said only: the count is already in the history, and a failed read stops no capture.
+                if let lost = (try? history.tally(ofCaptureSession: id))?.unaccounted, lost > 0 {
+                    log.say(.lostWithoutCleanStop(captureSession: id, packets: lost))
+                }
+            }
             try mendFilesOfAnInterruptedRun()
             (session, writer) = try beginCapture(at: start)
         } catch {

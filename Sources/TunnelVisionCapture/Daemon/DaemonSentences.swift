@@ -9,6 +9,8 @@ import TunnelVisionStore
 public enum DaemonMessage: Sendable, Hashable {
     case started(input: String, captureSession: Int64, directory: String)
     case closedInterruptedSessions([Int64])
+    /// Issue 15: what a session's last tally left unaccounted, counted at the next start.
+    case lostWithoutCleanStop(captureSession: Int64, packets: UInt64)
     case cutTornTail(path: String, bytes: UInt64)
     case captureSuspended(cause: String)
     case captureResumed(notCaptured: UInt64)
@@ -34,6 +36,9 @@ public enum DaemonMessage: Sendable, Hashable {
             "capturing from \(input) as capture session \(session), files in \(directory)"
         case .closedInterruptedSessions(let ids):
             "capture session \(ids.map(String.init).joined(separator: ", ")) ended without a stop; closed at its last packet"
+        case .lostWithoutCleanStop(let session, let packets):
+            "capture session \(session) lost at least \(packets) packets the tap had handed over, queued or in a batch not yet "
+                + "committed when the daemon stopped; counted as daemonStopped"
         case .cutTornTail(let path, let bytes):
             "\(path) ended inside a record after a crash; cut back to \(bytes) bytes"
         case .captureSuspended(let cause):
@@ -104,7 +109,7 @@ extension DaemonMessage {
     /// An error loses or risks evidence; a warning is evidence kept with a gap said; the rest is routine.
     public var priority: DaemonLogPriority {
         switch self {
-        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost: .error
+        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
         case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info

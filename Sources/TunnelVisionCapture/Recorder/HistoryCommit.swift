@@ -30,7 +30,8 @@ struct HistoryCommit {
 
     /// `carryOn` hears each failure and says whether the commit goes on: the recorder never stops
     /// capturing for one, an import stops at the first.
-    func commit(_ batch: HistoryBatch, carryOn: (Failure) -> Bool) -> Outcome {
+    /// `tally` is written in the batch's transaction: kept exactly when the batch is.
+    func commit(_ batch: HistoryBatch, tally: TapTally? = nil, carryOn: (Failure) -> Bool) -> Outcome {
         var outcome = Outcome()
         do { try writer.flush() } catch {
             let failure = Failure.flush(error)
@@ -48,7 +49,7 @@ struct HistoryCommit {
             }
         }
         guard !batch.isEmpty else { return outcome }
-        do { outcome.rows = try history.write(batch, captureSession: captureSession, tagging: tagging) } catch {
+        do { outcome.rows = try history.write(batch, captureSession: captureSession, tagging: tagging, tally: tally) } catch {
             let failure = Failure.batch(error)
             guard carryOn(failure) else { return stopped(outcome, at: failure) }
         }

@@ -14,6 +14,9 @@ public struct RecorderCadence: Sendable, Hashable {
     /// …or this soon after the last commit when facts known nowhere else wait (the relay's reports).
     public var factsNanoseconds: Int64 = 1_000_000
     public var heartbeatNanoseconds: Int64 = 1_000_000_000
+    /// Between commits, the tally of what the history accounts for is written this often while
+    /// packets wait in the engine: after a kill -9 the count of what was lost is as close as this.
+    public var tallyNanoseconds: Int64 = 50_000_000
     /// After a failed capture write, how long packets go uncaptured before writing is tried again.
     public var captureRetryNanoseconds: Int64 = 1_000_000_000
 
@@ -53,10 +56,13 @@ public final class Recorder: @unchecked Sendable {
     private var unrecordedAtLastBeat: UInt64 = 0
     /// Packets without a row, not yet in the history: retried at every heartbeat until written.
     private var unrecordedLosses: [PacketLossReason: UInt64] = [:]
+    /// What the history accounts for of what the tap handed over, written with each batch and beat (issue 15).
+    private var ledger = TapLedger()
     private var heartbeatFailing = false
     private var pendingPackets = 0
     private var lastCommit: Int64 = 0
     private var lastHeartbeat: Int64 = 0
+    private var lastTally: Int64 = 0
     private var captureBlockedUntil: Int64?
     private var notCapturedWhileBlocked: UInt64 = 0
     private var rotated = false
@@ -119,6 +125,7 @@ public final class Recorder: @unchecked Sendable {
                 || now - lastCommit >= cadence.factsNanoseconds && engine.hasFactsToKeep {
                 commit(now: now)
             }
+            if now - lastTally >= cadence.tallyNanoseconds, ledger.hasUnsettled { recordLosses(now: now) }
             if now - lastHeartbeat >= cadence.heartbeatNanoseconds {
                 heartbeat(now: now)
                 let loops = counters.loops.load(ordering: .relaxed)
@@ -143,6 +150,7 @@ public final class Recorder: @unchecked Sendable {
     /// With offload, what the wire carried: a super-packet cut into its segments, a partial
     /// checksum completed; each is captured and counted on its own.
     private func recordQueued(_ slot: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
+        ledger.took()
         guard virtioHeaderLength > 0, slot.count > virtioHeaderLength else {
             recordCaptured(slot, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds)
             return
@@ -208,6 +216,7 @@ public final class Recorder: @unchecked Sendable {
     }
 
     private func recordHeadersOnly(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64) {
+        ledger.took()
         countNotCaptured()
         feed(packet, wireLength: wireLength, timestampNanoseconds: timestampNanoseconds, location: .notCaptured)
     }
@@ -232,7 +241,12 @@ public final class Recorder: @unchecked Sendable {
         lastCommit = now
         let batch = finishing ? engine.finishAll() : engine.takeBatch(now: now)
         pendingPackets = 0
-        let outcome = commitPath.commit(batch) { failure in
+        let inBatch = ledger.takeBatch()
+        var refused = false
+        let tally = ledger.tally(withBatchOf: inBatch, handed: counters.packetsSeen.load(ordering: .relaxed),
+                                 at: Date(nanosecondsSinceEpoch: now))
+        lastTally = now
+        let outcome = commitPath.commit(batch, tally: tally) { failure in
             switch failure {
             case .flush(let error): suspendCapture(error, now: now)
             // The heartbeat records the open file again; a closed one is recorded at the next start.
@@ -241,9 +255,11 @@ public final class Recorder: @unchecked Sendable {
                 log.say(.batchRefused(cause: String(describing: error)))
                 // Its flows are upserted again whole by the next batch; its packets' rows are gone.
                 unrecordedLosses[.batchFailed, default: 0] += UInt64(batch.packets.count)
+                refused = true
             }
             return true
         }
+        if refused { ledger.lost(inBatch) } else { ledger.committed(inBatch) }
         if let rows = outcome.rows { engine.assign(rows: rows) }
         if !outcome.closed.isEmpty { rotated = true }
         if rotated {
@@ -252,13 +268,16 @@ public final class Recorder: @unchecked Sendable {
         }
     }
 
-    /// Counts written are forgotten; a count the history refused stays for the next try.
+    /// Counts written are forgotten; counts the history refused stay for the next try. The tally
+    /// goes with them, so that the packets they count are accounted exactly when they are.
     private func recordLosses(now: Int64) {
-        let at = Date(nanosecondsSinceEpoch: now)
-        for (reason, packets) in unrecordedLosses
-        where (try? history.recordPacketLoss(packets, reason: reason, captureSession: session.id, at: at)) != nil {
-            unrecordedLosses[reason] = nil
-        }
+        lastTally = now
+        // Read after the counters the losses came from: the tally never has more settled than handed.
+        let tally = ledger.tallyWithCountedLosses(handed: counters.packetsSeen.load(ordering: .acquiring),
+                                                  at: Date(nanosecondsSinceEpoch: now))
+        guard (try? history.recordTally(tally, losses: unrecordedLosses, captureSession: session.id)) != nil else { return }
+        unrecordedLosses = [:]
+        ledger.lossesCounted()
     }
 
     private func heartbeat(now: Int64) {
@@ -274,6 +293,7 @@ public final class Recorder: @unchecked Sendable {
         // A full packet queue still leaves a row (not captured); only a full header queue loses it.
         if status.packetsDropped > unrecordedAtLastBeat {
             unrecordedLosses[.queueFull, default: 0] += status.packetsDropped - unrecordedAtLastBeat
+            ledger.lost(status.packetsDropped - unrecordedAtLastBeat)
         }
         unrecordedAtLastBeat = status.packetsDropped
         recordLosses(now: now)

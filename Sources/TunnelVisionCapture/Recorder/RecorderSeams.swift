@@ -6,11 +6,13 @@ import TunnelVisionStore
 /// on a real store; the protocol lets them watch the order of calls as well.
 public protocol CaptureHistory: AnyObject {
     @discardableResult func closeInterruptedCaptureSessions() throws -> [Int64]
+    /// The last `TapTally` the recorder wrote for a capture session (issue 15).
+    func tally(ofCaptureSession id: Int64) throws -> TapTally?
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession
     func endCaptureSession(id: Int64, at date: Date) throws
     /// One transaction; flows are tagged with their phone's open recording in the statement that
-    /// writes them, unless `tagging` says never.
-    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging) throws -> [FlowHandle: Int64]
+    /// writes them, unless `tagging` says never; the capture session's tally, when given, with them.
+    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging, tally: TapTally?) throws -> [FlowHandle: Int64]
     func recordCaptureFile(_ file: CaptureFile) throws
     func captureFiles() throws -> [CaptureFile]
     func deleteCaptureFile(sequence: UInt32) throws
@@ -23,6 +25,8 @@ public protocol CaptureHistory: AnyObject {
     func checkpoint() throws
     func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws
     func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws
+    /// The losses counted since the last tally and the tally that accounts for them, in one transaction.
+    func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws
 }
 
 extension FlowStore: CaptureHistory {}

@@ -28,7 +28,7 @@ extension Wording {
             return "all \(plural(packets, "packet"))"
         case .incomplete(let written, let recorded, let missing, let withoutRow):
             let reasons = missing.map { "\(Formatting.count($0.count)) \(phrase(for: $0.reason))" }
-                + withoutRow.map { "\(Formatting.count($0.count)) crossed without a row (\($0.reason.name))" }
+                + withoutRow.map { "\($0.reason.countIsLowerBound ? "at least " : "")\(Formatting.count($0.count)) crossed without a row (\($0.reason.name))" }
             return "\(Formatting.count(written)) of \(plural(recorded, "packet")) written, " + reasons.joined(separator: ", ")
         }
     }

@@ -74,8 +74,11 @@ extension EvidenceWording {
         /// capture.json: what packetsWithoutRow counts (issue 15).
         public static let packetsWithoutRow =
             "packetsWithoutRow counts packets that crossed the tap in the minutes this session spans and that the history "
-            + "has no row for, by reason: queueFull (the recorder's queues were full) and batchFailed (the history refused "
-            + "the batch that held their rows). They belong to no connection of flows.json and are not in capture.pcapng; "
+            + "has no row for, by reason: queueFull (the recorder's queues were full), batchFailed (the history refused "
+            + "the batch that held their rows) and daemonStopped (the daemon stopped without a clean stop while they were "
+            + "queued or in a batch not yet committed; counted at its next start from the last count the history held, so "
+            + "at least this many: packets the tap handed over after that count are not known). They belong to no "
+            + "connection of flows.json and are not in capture.pcapng; "
             + "the minute is the history's grain, so a count may include packets just before the start or after the end."
 
         /// capture.json: how to read a packet's comment.

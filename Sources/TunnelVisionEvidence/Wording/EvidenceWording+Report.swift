@@ -270,7 +270,7 @@ extension EvidenceWording.Report {
                 : "The capture holds \(written) of the \(recorded) packets the history records for this session's "
                     + "connections; the others have no bytes: \(reasons)."
             if !withoutRow.isEmpty {
-                let lost = withoutRow.map { "\($0.count) \(lossReason($0.reason))" }.joined(separator: ", ")
+                let lost = withoutRow.map { "\(lossCount($0)) \(lossReason($0.reason))" }.joined(separator: ", ")
                 sentence += " In the minutes the session spans, more packets crossed the tap without a row in the history: \(lost)."
             }
             return sentence
@@ -294,7 +294,13 @@ extension EvidenceWording.Report {
         switch reason {
         case .queueFull: "while the recorder's queues were full"
         case .batchFailed: "in batches the history refused"
+        case .daemonStopped: "queued or in a batch not yet committed when the daemon stopped without a clean stop"
         }
+    }
+
+    /// "at least" where the history's count can only be a lower bound (`countIsLowerBound`).
+    public static func lossCount(_ loss: EvidencePacketLoss) -> String {
+        loss.reason.countIsLowerBound ? "at least \(loss.count)" : "\(loss.count)"
     }
 
     public static func missingReason(_ reason: EvidenceMissingReason) -> String {

@@ -188,4 +188,11 @@ public enum PacketLossReason: Int64, Sendable, Hashable, CaseIterable, NamedByCa
     case queueFull = 0
     /// The history refused the batch that held the packet's row.
     case batchFailed = 1
+    /// The daemon ended without a clean stop (kill -9, out of memory, power) while the packet was
+    /// queued or in a batch not yet committed. Counted at the next start from the last `TapTally`
+    /// the history holds, so the count is a lower bound: what the tap handed over after it is not known.
+    case daemonStopped = 2
+
+    /// Whether the history's count is "at least": only what was known before the loss is counted.
+    public var countIsLowerBound: Bool { self == .daemonStopped }
 }

@@ -18,6 +18,7 @@ private struct Bench {
     let engine = OneFlowEngine()
     let history: WatchedHistory
     let audit: AuditSession
+    let session: CaptureSession
     let lines = LogLines()
     let recorder: Recorder
 
@@ -33,7 +34,7 @@ private struct Bench {
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
             inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)), at: Date(nanosecondsSinceEpoch: base - 5))
         queues = RecorderQueues(packetSlots: slots, packetCapacity: 2048)
-        let session = try history.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: Date(nanosecondsSinceEpoch: base))
+        session = try history.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: Date(nanosecondsSinceEpoch: base))
         let files = CaptureFileConfiguration(directory: captures, rotationBytes: rotationBytes)
         let writer = try CaptureFileWriter(configuration: files, highestSequenceInHistory: try history.highestCaptureFileSequence())
         recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history, session: session,
@@ -137,6 +138,47 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(beat.packetsSeen == 24 && beat.packetsRecorded + beat.packetsNotCaptured == 24)
     }
 
+    /// Issue 15: a daemon killed (kill -9, out of memory, power) leaves the history as its last
+    /// transaction left it. The recorder runs on its own thread over a real store, which is frozen
+    /// as such a death freezes it while packets are in the engine, not yet committed; the next start
+    /// counts what the last tally left unaccounted: exactly the packets handed over by then without
+    /// a row, and not those handed over after it, which no count knew of ("at least").
+    @Test func packetsPendingWhenTheRecorderDiesAreCountedAtTheNextStartFromItsLastTally() throws {
+        var cadence = RecorderCadence()
+        cadence.commitPackets = 10
+        cadence.commitNanoseconds = 3_600_000_000_000
+        cadence.heartbeatNanoseconds = 2_000_000
+        let bench = try Bench(cadence: cadence)
+        let reader = try FlowStore(path: bench.directory.file("history.sqlite"))
+        let id = bench.session.id
+        let recorder = bench.recorder
+        let done = DaemonThread.start(name: "test-recorder") { recorder.run() }
+        for index in 0..<10 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
+        try waitUntil { try reader.tally(ofCaptureSession: id)?.accounted == 10 }
+        for index in 10..<15 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
+        try waitUntil { try reader.tally(ofCaptureSession: id).map { $0.handed == 15 && $0.accounted == 10 } ?? false }
+        bench.history.freeze()
+        for index in 15..<18 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
+        recorder.stop()
+        done.join()
+
+        let rows = try reader.reading { try $0.packetCounts(inAuditSession: bench.audit.id) }.reduce(0) { $0 + $1.count }
+        #expect(rows == 10)
+        #expect(try reader.closeInterruptedCaptureSessions() == [id])
+        let losses = try reader.packetLosses(from: Date(nanosecondsSinceEpoch: base), to: Date().addingTimeInterval(60))
+        #expect(losses == [.daemonStopped: 15 - UInt64(rows)])
+        #expect(try reader.closeInterruptedCaptureSessions().isEmpty)
+    }
+
+    /// A clean stop leaves its tally whole: nothing handed over is unaccounted.
+    @Test func aCleanStopsLastTallyAccountsForEveryPacketHandedOver() throws {
+        let bench = try Bench(slots: 8)
+        for index in 0..<20 { bench.offer(packet(index, size: 500), at: base + Int64(index)) }
+        bench.finish()
+        let tally = try #require(try bench.history.store.tally(ofCaptureSession: bench.session.id))
+        #expect(tally.handed == 20 && tally.unaccounted == 0)
+    }
+
     @Test func aBatchTheHistoryRefusedIsCountedAsPacketsWithoutARow() throws {
         let bench = try Bench()
         bench.history.refusesBatches = true
@@ -195,5 +237,14 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(kept.reduce(0) { $0 + $1.bytes } <= 10_000)
         #expect(Set(bench.directory.names(in: "captures").compactMap(CaptureFileName.sequence(in:))) == Set(kept.map(\.sequence)))
         #expect(!bench.history.prunedBefore.isEmpty)
+    }
+}
+
+/// Polls until `condition` holds, for at most ten seconds.
+private func waitUntil(_ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(10)
+    while try !condition() {
+        guard Date() < deadline else { throw CancellationError() }
+        usleep(1_000)
     }
 }

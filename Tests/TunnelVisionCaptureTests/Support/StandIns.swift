@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
@@ -49,12 +50,25 @@ final class WatchedHistory: CaptureHistory {
 
     init(path: String) throws { store = try FlowStore(path: path) }
 
+    /// Once set, nothing more is written, as when the daemon is killed: the history stays as its
+    /// last transaction left it.
+    func freeze() { frozen.store(true, ordering: .releasing) }
+    private let frozen = Atomic<Bool>(false)
+    private func refuseOnceFrozen() throws {
+        if frozen.load(ordering: .acquiring) { throw HistoryError.diskFull(path: store.path) }
+    }
+
     func closeInterruptedCaptureSessions() throws -> [Int64] { try store.closeInterruptedCaptureSessions() }
+    func tally(ofCaptureSession id: Int64) throws -> TapTally? { try store.tally(ofCaptureSession: id) }
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession {
         try store.beginCaptureSession(toolVersion: toolVersion, input: input, at: date)
     }
-    func endCaptureSession(id: Int64, at date: Date) throws { try store.endCaptureSession(id: id, at: date) }
-    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging) throws -> [FlowHandle: Int64] {
+    func endCaptureSession(id: Int64, at date: Date) throws {
+        try refuseOnceFrozen()
+        try store.endCaptureSession(id: id, at: date)
+    }
+    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging, tally: TapTally?) throws -> [FlowHandle: Int64] {
+        try refuseOnceFrozen()
         let files = Dictionary(uniqueKeysWithValues: try store.captureFiles().map { ($0.sequence, $0.path) })
         for packet in batch.packets where packet.location.isCaptured {
             let path = files[packet.location.fileSequence]
@@ -64,9 +78,12 @@ final class WatchedHistory: CaptureHistory {
         }
         batches += 1
         if refusesBatches { throw HistoryError.diskFull(path: store.path) }
-        return try store.write(batch, captureSession: captureSession)
+        return try store.write(batch, captureSession: captureSession, tally: tally)
     }
-    func recordCaptureFile(_ file: CaptureFile) throws { try store.recordCaptureFile(file) }
+    func recordCaptureFile(_ file: CaptureFile) throws {
+        try refuseOnceFrozen()
+        try store.recordCaptureFile(file)
+    }
     func captureFiles() throws -> [CaptureFile] { try store.captureFiles() }
     func deleteCaptureFile(sequence: UInt32) throws {
         deletedFiles.append(sequence)
@@ -80,6 +97,7 @@ final class WatchedHistory: CaptureHistory {
     }
     func saveDaemonSettings(_ settings: DaemonSettings, at date: Date) throws { try store.saveDaemonSettings(settings, at: date) }
     func recordHeartbeat(_ beat: DaemonHeartbeat) throws {
+        try refuseOnceFrozen()
         heartbeats.append(beat)
         try store.recordHeartbeat(beat)
     }
@@ -87,7 +105,12 @@ final class WatchedHistory: CaptureHistory {
     /// While set, every batch is refused, as a history whose disk filled up would.
     var refusesBatches = false
     func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
+        try refuseOnceFrozen()
         try store.recordPacketLoss(packets, reason: reason, captureSession: captureSession, at: date)
+    }
+    func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws {
+        try refuseOnceFrozen()
+        try store.recordTally(tally, losses: losses, captureSession: captureSession)
     }
     func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
         try store.recordTapDrops(drops, captureSession: captureSession)

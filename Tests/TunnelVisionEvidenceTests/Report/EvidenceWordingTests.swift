@@ -103,6 +103,19 @@ struct EvidenceWordingTests {
         #expect(EvidenceCaptureStanding(EvidencePacketTally(written: 10, withoutBytes: [:])) == .complete(packets: 10))
     }
 
+    /// Issue 15: a count taken after a daemon that never stopped cleanly knows only what was handed
+    /// over before its last tally, and says so.
+    @Test func packetsLostWhenTheDaemonStoppedWithoutACleanStopAreCountedAsAtLeast() {
+        let standing = EvidenceCaptureStanding(
+            EvidencePacketTally(written: 10, withoutBytes: [:]), withoutRow: [.queueFull: 3, .daemonStopped: 7])
+        #expect(EvidenceWording.Report.standing(standing)
+            == "The capture holds every one of the 10 packets the history records for this session's connections. "
+            + "In the minutes the session spans, more packets crossed the tap without a row in the history: "
+            + "3 while the recorder's queues were full, at least 7 queued or in a batch not yet committed when the daemon "
+            + "stopped without a clean stop.")
+        #expect(EvidenceWording.Report.lossCount(EvidencePacketLoss(reason: .batchFailed, count: 4)) == "4")
+    }
+
     @Test func theClientsOfferIsSaidOfThePhoneNeverOfTheApp() {
         let offers: [ClientOfferGap] = [.notRead, .ceilingOnly(.tls12), .encryptedClientHello, .listsWeakerVersion, .listNotConclusive]
         for offer in offers {
