@@ -83,7 +83,8 @@ public final class CaptureDaemon {
             throw Self.startError(error)
         }
 
-        let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: configuration.queueSlotBytes)
+        let queues = RecorderQueues(packetSlots: configuration.queuePackets, packetCapacity: configuration.queueSlotBytes,
+                                    filled: relayInbox?.reportArrived ?? Doorbell())
         let counters = DatapathCounters()
         let source = try makeInput(queues: queues, counters: counters, clock: clock)
         let recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history,

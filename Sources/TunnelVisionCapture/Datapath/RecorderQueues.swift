@@ -9,8 +9,8 @@ public struct RecorderQueues: Sendable {
     /// Rung when either queue receives a packet: the recorder sleeps on it while both are empty.
     public var filled: Doorbell { packets.filled }
 
-    public init(packetSlots: Int, packetCapacity: Int) {
-        let filled = Doorbell()
+    /// `filled` may be rung by others with news for the recorder too (the relay's inbox).
+    public init(packetSlots: Int, packetCapacity: Int, filled: Doorbell = Doorbell()) {
         packets = PacketRing(slotCount: packetSlots, slotCapacity: packetCapacity, filled: filled)
         headers = PacketRing(slotCount: max(64, packetSlots * 4), slotCapacity: Self.headerBytes, filled: filled)
     }

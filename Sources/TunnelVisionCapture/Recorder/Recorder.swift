@@ -134,10 +134,13 @@ public final class Recorder: @unchecked Sendable {
             }
             if moved == 0 {
                 if stopRequested { break }
-                // Asleep until the input publishes, or until the next commit or heartbeat is due.
-                let due = min(lastCommit + cadence.commitNanoseconds, lastHeartbeat + cadence.heartbeatNanoseconds)
+                // Asleep until the input publishes or the relay reports (both ring `filled`), or
+                // until the next commit, tally or heartbeat is due.
+                var due = min(lastCommit + cadence.commitNanoseconds, lastHeartbeat + cadence.heartbeatNanoseconds)
+                if ledger.hasUnsettled { due = min(due, lastTally + cadence.tallyNanoseconds) }
+                if engine.hasFactsToKeep { due = min(due, lastCommit + cadence.factsNanoseconds) }
                 queues.filled.wait(timeoutNanoseconds: min(max(due - clock.now(), 0), 100_000_000)) {
-                    queues.hasWaitingPackets || stopping.load(ordering: .acquiring)
+                    queues.hasWaitingPackets || stopping.load(ordering: .acquiring) || engine.hasFactsToKeep
                 }
             }
         }

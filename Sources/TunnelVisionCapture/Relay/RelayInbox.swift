@@ -14,6 +14,9 @@ public final class RelayInbox: RelayObserver, Sendable {
     }
 
     private let messages = Mutex<[Message]>([])
+    /// Rung with each report, so a recorder asleep on an idle queue commits it at once (issue 17):
+    /// the daemon makes it the doorbell of the recorder's queues.
+    public let reportArrived = Doorbell()
     private let waiting = Atomic<Int>(0)
     /// A report is among the waiting messages: the recorder commits it at once.
     private let reportWaiting = Atomic<Bool>(false)
@@ -54,6 +57,7 @@ public final class RelayInbox: RelayObserver, Sendable {
             waiting.store(queued.count, ordering: .releasing)
             if isReport { reportWaiting.store(true, ordering: .releasing) }
         }
+        if isReport { reportArrived.ring() }
     }
 
     public func relayWillAnswer(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .answering) }
