@@ -12,7 +12,7 @@ require_daemon() {
   [ -x "$DAEMON" ] || { echo "no daemon at $DAEMON; build it first (swift build --product tunnelvisiond)"; exit 1; }
   [ -x "$TVCTL" ] || { echo "no tvctl at $TVCTL; build it first (swift build --product tvctl)"; exit 1; }
   if ! "$DAEMON" --version 2>/dev/null | grep -q '^tunnelvisiond '; then
-    echo "SKIP: $DAEMON is the placeholder (the flow engine is not merged yet)"
+    echo "skipped: $DAEMON is the placeholder (the flow engine is not merged yet)"
     exit 0
   fi
 }
