@@ -69,9 +69,11 @@ let package = Package(
         ]),
         // The unprivileged CLI: a thin main over TunnelVisionControl.
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl", "TunnelVisionBuildStamp"]),
-        // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic captures.
+        // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic
+        // captures, seeded exports for the foreign tools' check and the export benchmark.
         .executableTarget(name: "tvwire", dependencies: [
             "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+            "TunnelVisionExport", "EvidenceSeeding",
         ]),
 
         // Developer tool: the relay alone, for its lab check and its benchmark.
@@ -98,9 +100,12 @@ let package = Package(
             "TunnelVisionFlows", "TunnelVisionRelay",
         ]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
+        // A history seeded the way the daemon writes one, for the exporter's tests and tvwire's
+        // seeded exports.
+        .target(name: "EvidenceSeeding", dependencies: ["TunnelVisionStore", "TunnelVisionCaptureFiles", "TunnelVisionModel"], path: "Tests/EvidenceSeeding"),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
-            "TunnelVisionCaptureFiles",
+            "TunnelVisionCaptureFiles", "EvidenceSeeding",
         ]),
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: [

@@ -14,6 +14,8 @@ import TunnelVisionWire
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
 ///   tvwire flowmemory COUNT    fill a table with COUNT handshaken flows; prints resident memory
 ///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
+///   tvwire export-sample DIR CATALOGUES  export a small seeded recording into DIR/export
+///   tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES  the long recording scripts/bench-export measures
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -37,6 +39,25 @@ case "synthesize":
 case "seeds":
     guard arguments.count == 5 else { fail("usage: tvwire seeds TARGET DIR CAPTURES") }
     FuzzSeeds.write(target: arguments[2], into: arguments[3], from: arguments[4])
+case "export-sample":
+    guard arguments.count == 4 else { fail("usage: tvwire export-sample DIR CATALOGUES") }
+    do {
+        try ExportGenerators.writeSample(
+            into: URL(fileURLWithPath: arguments[2], isDirectory: true), catalogues: URL(fileURLWithPath: arguments[3], isDirectory: true))
+    } catch { fail("\(error)") }
+case "bench-export":
+    guard arguments.count == 5 else { fail("usage: tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES") }
+    let directory = URL(fileURLWithPath: arguments[3], isDirectory: true)
+    do {
+        switch arguments[2] {
+        case "seed":
+            guard let findings = Int(arguments[4]) else { fail("usage: tvwire bench-export seed DIR FINDINGS") }
+            try ExportGenerators.seedBenchmark(into: directory, findings: findings)
+        case "export":
+            try ExportGenerators.exportBenchmark(from: directory, catalogues: URL(fileURLWithPath: arguments[4], isDirectory: true))
+        default: fail("usage: tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES")
+        }
+    } catch { fail("\(error)") }
 case "flowmemory":
     guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
     measureFlowMemory(flows: count)

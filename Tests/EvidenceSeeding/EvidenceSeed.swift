@@ -7,31 +7,40 @@ import TunnelVisionStore
 /// packets into rotating capture files first, then flows and packet rows in batches while the
 /// session is open. Flows go to allowed, unlisted and cleartext hosts so that every export has
 /// findings to cite.
-struct EvidenceSeed {
-    let databasePath: String
-    let captureDirectory: URL
-    let sessionID: Int64
-    let start: Date
-    let end: Date
+public struct EvidenceSeed {
+    public let databasePath: String
+    public let captureDirectory: URL
+    public let sessionID: Int64
+    public let start: Date
+    public let end: Date
     /// Every packet written, with the row of its flow: what a test replays as another version would.
-    var packets: [(flowID: Int64, packet: PacketRecord)] = []
+    public var packets: [(flowID: Int64, packet: PacketRecord)] = []
 
-    struct Plan {
-        var flows = 24
-        var packetsPerFlow = 10
-        var payloadBytes = 200
-        var rotationBytes: UInt64 = 16 * 1024
+    public struct Plan {
+        public var flows = 24
+        public var packetsPerFlow = 10
+        public var payloadBytes = 200
+        public var rotationBytes: UInt64 = 16 * 1024
         /// Flows whose last packet is never written to a capture file.
-        var uncapturedEvery = 0
+        public var uncapturedEvery = 0
         /// Whether the first flow began before the session and the last sends after it ended.
-        var packetsOutsideSession = false
+        public var packetsOutsideSession = false
         /// The first flows each go to a host of their own outside the allowlist: one finding each.
-        var distinctHostFindings = 0
+        public var distinctHostFindings = 0
+
+        public init(
+            flows: Int = 24, packetsPerFlow: Int = 10, payloadBytes: Int = 200, rotationBytes: UInt64 = 16 * 1024,
+            uncapturedEvery: Int = 0, packetsOutsideSession: Bool = false, distinctHostFindings: Int = 0
+        ) {
+            (self.flows, self.packetsPerFlow, self.payloadBytes, self.rotationBytes) = (flows, packetsPerFlow, payloadBytes, rotationBytes)
+            (self.uncapturedEvery, self.packetsOutsideSession) = (uncapturedEvery, packetsOutsideSession)
+            self.distinctHostFindings = distinctHostFindings
+        }
     }
 
-    static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
+    public static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
 
-    static func make(in directory: URL, plan: Plan = Plan()) throws -> EvidenceSeed {
+    public static func make(in directory: URL, plan: Plan = Plan()) throws -> EvidenceSeed {
         let captures = directory.appendingPathComponent("captures", isDirectory: true)
         try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
         let databasePath = directory.appendingPathComponent("history.sqlite").path
