@@ -18,7 +18,7 @@ enum StatusPage {
         if let rates {
             facts.append(("Rates", Wording.rates(rates)))
         }
-        if let backlog = status.recorderBacklog, status.captureSession?.input.hasPrefix("tun:") ?? true {
+        if let backlog = status.recorderBacklog, status.captureSession.map({ $0.inputKind == .tun }) ?? true {
             facts.append(("Under load", Wording.underLoad(backlog, waitMilliseconds: status.recorderWaitMilliseconds)))
         }
         facts.append(("Inspection", Wording.inspection(status, running: status.isRunning(at: now))))
