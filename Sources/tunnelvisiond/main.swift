@@ -23,11 +23,21 @@ if arguments.contains("--version") {
 }
 
 let regenerating = arguments.contains("--regenerate-ca")
+let printingGateway = arguments.contains("--print-gateway")
 let configuration: DaemonConfiguration
 do {
-    configuration = try ConfigurationParser.parse(arguments: arguments.filter { $0 != "--regenerate-ca" })
+    configuration = try ConfigurationParser.parse(arguments: arguments.filter { $0 != "--regenerate-ca" && $0 != "--print-gateway" })
 } catch {
     fail(error.message + "\n" + ConfigurationParser.usage, status: 2)
+}
+
+// scripts/gateway reads the configuration through this parser rather than a second one.
+if printingGateway {
+    guard let printout = configuration.gatewayPrintout else {
+        fail("the configuration captures from \(configuration.input.label), not a TUN device: the gateway has no routing to set up", status: 1)
+    }
+    print(printout, terminator: "")
+    exit(0)
 }
 
 if regenerating {

@@ -16,6 +16,7 @@ public enum ConfigurationParser {
                              [--relay-port N] [--inspected-ports N,...] [--quic-drop on|off]
                              [--ca-key FILE] [--ca-certificate FILE] [--upstream-trust system|FILE]
                tunnelvisiond --regenerate-ca [--config FILE] [--ca-key FILE] [--ca-certificate FILE]
+               tunnelvisiond --print-gateway [--config FILE]
         """
 
     /// The command line, with the file it names (or the default one, if present) read first.
@@ -91,7 +92,7 @@ public enum ConfigurationParser {
         return result
     }
 
-    /// Read by scripts/gateway from the same file; the daemon itself has no use for them.
+    /// For scripts/gateway, which asks for them with `--print-gateway`; the daemon has no other use for them.
     static let gatewayKeys: Set<String> = ["tun_address", "tun_address6", "tun_user"]
 
     static let keys: Set<String> = gatewayKeys.union([
@@ -106,7 +107,13 @@ public enum ConfigurationParser {
         let invalid = ConfigurationError.invalidValue(key: key, value: value)
         guard !value.isEmpty else { throw invalid }
         switch key {
-        case _ where gatewayKeys.contains(key): break
+        case "tun_address":
+            guard let network = IPNetwork(value), network.address.family == .v4 else { throw invalid }
+            configuration.gateway.tunAddress = network
+        case "tun_address6":
+            guard let network = IPNetwork(value), network.address.family == .v6 else { throw invalid }
+            configuration.gateway.tunAddress6 = network
+        case "tun_user": configuration.gateway.tunUser = try userName(value, or: invalid)
         case "db": configuration.database = value
         case "captures": configuration.captureDirectory = value
         case "tun": configuration.input = .tun(name: try interfaceName(value, or: invalid))
@@ -140,7 +147,7 @@ public enum ConfigurationParser {
         case "quic_drop": configuration.quicDrop = try flag(value, or: invalid)
         case "ca_key": configuration.caKeyPath = try absolutePath(value, or: invalid)
         case "ca_certificate": configuration.caCertificatePath = try absolutePath(value, or: invalid)
-        case "upstream_trust": configuration.upstreamTrust = value == "system" ? value : try absolutePath(value, or: invalid)
+        case "upstream_trust": configuration.upstreamTrust = value == "system" ? .system : .bundle(path: try absolutePath(value, or: invalid))
         case "mtu": configuration.mtu = try number(key, value, in: NumberRanges.mtu)
         case "queue_packets": configuration.queuePackets = try number(key, value, in: NumberRanges.queuePackets)
         case "when_recorder_behind":
@@ -173,6 +180,13 @@ public enum ConfigurationParser {
 
     private static func absolutePath(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> String {
         guard value.hasPrefix("/"), !value.hasSuffix("/") else { throw error }
+        return value
+    }
+
+    /// A user name as useradd takes one: letters, digits, `_`, `-` and `.`, not starting with `-`.
+    private static func userName(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> String {
+        guard value.utf8.count <= 32, value.first != "-",
+              value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }) else { throw error }
         return value
     }
 

@@ -15,9 +15,9 @@ public enum CaptureInput: Sendable, Hashable {
     /// How the capture session names its input ("tun:tv0").
     public var label: String {
         switch self {
-        case .tun(let name): "tun:\(name)"
-        case .interface(let name): "interface:\(name)"
-        case .file(let path): "file:\(path)"
+        case .tun(let name): CaptureInputKind.tun.label(name)
+        case .interface(let name): CaptureInputKind.interface.label(name)
+        case .file(let path): CaptureInputKind.file.label(path)
         }
     }
 }
@@ -47,8 +47,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var quicDrop = false
     public var caKeyPath = DaemonSettings.defaultCAKeyPath
     public var caCertificatePath = DaemonSettings.defaultCACertificatePath
-    /// "system", or a PEM bundle the upstream certificates are verified against instead.
-    public var upstreamTrust = "system"
+    /// The system's roots, or a PEM bundle the upstream certificates are verified against instead.
+    public var upstreamTrust = UpstreamTrust.system
+    /// The TUN device's addresses and owner, which scripts/gateway sets up (`--print-gateway`).
+    public var gateway = GatewayAddressing()
     public var queuePackets = 2048
     public var flushReachesStorage = true
     /// Let the TUN device hand over whole TCP segments (see `TunDevice`).
@@ -90,6 +92,6 @@ public struct DaemonConfiguration: Sendable, Hashable {
         RelayConfiguration(
             isEnabled: inspection, listenPort: relayPort, inspectedPorts: Set(inspectedPorts),
             certificateAuthority: CertificateAuthorityFiles(keyPath: caKeyPath, certificatePath: caCertificatePath),
-            upstreamTrust: upstreamTrust == "system" ? .system : .bundle(path: upstreamTrust))
+            upstreamTrust: upstreamTrust)
     }
 }

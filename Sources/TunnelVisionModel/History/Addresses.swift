@@ -169,6 +169,12 @@ public struct IPNetwork: Sendable, Hashable {
         self.prefixLength = length
     }
 
+    /// A network of a known address; a prefix longer than the family's is cut to its length.
+    public init(_ address: IPAddress, prefixLength: Int) {
+        self.address = address
+        self.prefixLength = max(0, min(prefixLength, address.family == .v4 ? 32 : 128))
+    }
+
     public func contains(_ candidate: IPAddress) -> Bool {
         guard candidate.family == address.family else { return false }
         if address.family == .v4 {
