@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "COpenSSL"]),
         // Pure: the flow engine (reassembly, flow table, DNS attribution) over the parsers.
         .target(name: "TunnelVisionFlows", dependencies: ["TunnelVisionModel", "TunnelVisionWire"]),
-        // I/O: the TLS inspection relay (issue 12): the ClientHello hold, the decision, the outcome
+        // I/O: the TLS inspection relay (docs/ARCHITECTURE.md § The relay): the ClientHello hold, the decision, the outcome
         // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
         .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.

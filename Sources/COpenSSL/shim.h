@@ -11,7 +11,7 @@
 #include <openssl/bio.h>
 #include <openssl/rand.h>
 
-// Function-like macros of libssl that Swift cannot import, as functions (the relay, issue 12).
+// Function-like macros of libssl that Swift cannot import, as functions (for the relay).
 static inline long tv_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
 }

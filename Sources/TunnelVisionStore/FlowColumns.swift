@@ -50,7 +50,7 @@ enum FlowColumns {
         ("socks_host", .keepFirst),
     ]
 
-    /// The change marker a written row takes (issue 17): above every other, read off the index.
+    /// The change marker a written row takes: above every other, read off the index.
     static let nextChange = "(SELECT IFNULL(MAX(changed), 0) + 1 FROM flows)"
 
     /// The recording a flow joins, read in the statement that writes it: the one open for the
@@ -110,8 +110,8 @@ enum FlowColumns {
             """
     }()
 
-    /// The relay's facts (issue 12) ride along, read from `flow_relay`: what the certificate
-    /// validation check reads of a flow (issue 13).
+    /// The relay's facts ride along, read from `flow_relay`: what the certificate
+    /// validation check reads of a flow.
     static let selectList = "id, " + all.map(\.name).joined(separator: ", ")
         + ", (SELECT decision FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT event FROM flow_relay WHERE flow_id = flows.id)"

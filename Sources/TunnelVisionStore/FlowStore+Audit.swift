@@ -87,7 +87,7 @@ extension FlowStore {
     }
 
     /// The fingerprint of the CA the relay made for this recording alone: the first one stays,
-    /// so that the session names the issuer its connections were shown (issue 13).
+    /// so that the session names the issuer its connections were shown.
     public func recordValidationIssuer(sessionID: Int64, fingerprint: String) throws {
         try write { db in
             try db.statement("""

@@ -30,7 +30,7 @@ extension FlowStore {
         }
     }
 
-    /// The passive tap's drop counts so far (issue 17): libpcap's totals since the tap opened.
+    /// The passive tap's drop counts so far: libpcap's totals since the tap opened.
     public func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
         try write { db in
             try db.statement("UPDATE capture_sessions SET kernel_dropped = ?, interface_dropped = ? WHERE id = ?")
@@ -107,7 +107,7 @@ extension FlowStore {
     /// Writes one batch in one transaction: flows first (inserted or updated, each tagged with
     /// the recording open at that moment for the phone at its client end), then their packets
     /// (as runs, `PacketRuns`) and DNS answers. Returns the rows given to flows that had none.
-    /// With `tally`, the capture session's tally is written in the same transaction (issue 15).
+    /// With `tally`, the capture session's tally is written in the same transaction.
     @discardableResult
     public func write(
         _ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging = .openRecordings, tally: TapTally? = nil
@@ -130,7 +130,7 @@ extension FlowStore {
                     rows[upsert.handle] = db.lastInsertedRowID
                 }
             }
-            // One row per flow and capture file of the batch, not one per packet (issue 17).
+            // One row per flow and capture file of the batch, not one per packet.
             let insertRun = try db.statement(PacketRuns.insertSQL)
             for run in try PacketRuns.runs(of: batch.packets, rows: rows) {
                 insertRun.reset()

@@ -1,6 +1,6 @@
 import TunnelVisionModel
 
-/// The packet index (issue 17): a flow's packets in one capture file, written once per batch as
+/// The packet index: a flow's packets in one capture file, written once per batch as
 /// one row — a run — rather than one row per packet. File 0 holds the packets that were not
 /// captured. A run keeps its first packet's instant and offset, and each of its packets as
 /// `[instant − first, direction, wire length, offset − first]` in a JSON array: SQLite reads that

@@ -1,6 +1,6 @@
 import TunnelVisionModel
 
-/// The `flow_relay` table (issue 12): the relay's facts of a flow, one row per flow, replaced
+/// The `flow_relay` table: the relay's facts of a flow, one row per flow, replaced
 /// as the relay learns more of the connection.
 enum RelayFactsColumns {
     static func upsert(_ facts: RelayFlowFacts, flowID: Int64, in db: SQLiteConnection) throws {

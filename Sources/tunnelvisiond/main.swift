@@ -62,7 +62,7 @@ do {
     fail(DaemonStartError.historyUnopened(error).message, status: 1)
 }
 
-// The relay reads the open recording's inspection mode through a connection of its own (issue 13).
+// The relay reads the open recording's inspection mode through a connection of its own.
 var recordings: RecordingLookup?
 if configuration.inspection {
     do {

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionAudit
 import TunnelVisionModel
 
-/// One row of issue 13's table, "Whether a connection went on over a certificate made to be refused".
+/// One row of the certificate validation check's table, "Whether a connection went on over a certificate made to be refused".
 struct ValidationRow: Sendable, CustomTestStringConvertible {
     let row: String
     let flow: StoredFlow

@@ -65,7 +65,7 @@ struct RequirementCatalogueTests {
                             expected: .unsupportedFormatVersion(found: nil)),
         CatalogueRefusalRow(refusal: "an empty identifier", replacing: #""identifier": "test-catalogue""#, with: #""identifier": " ""#,
                             expected: .emptyField(key: "identifier", in: .catalogue)),
-        // Issue 19, item 9: an identifier names a file of the catalogue directory, never a path.
+        // An identifier names a file of the catalogue directory, never a path.
         CatalogueRefusalRow(refusal: "an identifier that is a path", replacing: #""identifier": "test-catalogue""#, with: #""identifier": "../../etc/passwd""#,
                             expected: .identifierNotAName("../../etc/passwd")),
         CatalogueRefusalRow(refusal: "a hidden identifier", replacing: #""identifier": "test-catalogue""#, with: #""identifier": ".hidden""#,

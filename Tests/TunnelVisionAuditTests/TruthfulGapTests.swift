@@ -3,7 +3,7 @@ import Testing
 @testable import TunnelVisionAudit
 import TunnelVisionModel
 
-/// Issue 15: an empty connection is its own gap in the encryption and TLS version checks; a
+/// An empty connection is its own gap in the encryption and TLS version checks; a
 /// stream picked up mid-way keeps "opening not read".
 struct TruthfulGapTests {
     static func flow(port: UInt16, payload: TCPPayloadSighting?) -> StoredFlow {

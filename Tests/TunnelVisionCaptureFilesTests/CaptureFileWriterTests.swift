@@ -148,7 +148,7 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(PcapFormat.recordTimestamp(nanoseconds: 1_500_000_999) == (1, 500_000))
     }
 
-    /// Issue 17: an import's writer gathers records and writes them a buffer at a time; the files
+    /// An import's writer gathers records and writes them a buffer at a time; the files
     /// and the locations are the same byte for byte as one write per record.
     @Test func aBufferedWriterWritesTheSameFilesAndLocations() throws {
         let sent = packets(40)
@@ -171,7 +171,7 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(results[1].files == results[0].files)
     }
 
-    /// Issue 17: the live recorder stages records and writes them a round at a time; with the
+    /// The live recorder stages records and writes them a round at a time; with the
     /// gather buffer full or a file to rotate, staging says so and the owner writes first. The
     /// files and the locations are the same byte for byte as one write per record.
     @Test func stagedRecordsWriteTheSameFilesAndLocationsAsOneWriteEach() throws {

@@ -62,16 +62,16 @@ struct ErrorPathTests {
         Case(["findings", "seven"], 2, "'seven' is not a session id: sessions are named by their number, as 'tvctl session list' shows."),
         Case(["flows", "2", "--limit", "0"], 2, "--limit takes a whole number from 1 to 10000000, not '0'."),
         Case(["fixture", "--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z."),
-        // Issue 19, item 7: text that could take over the terminal is refused where it enters.
+        // Text that could take over the terminal is refused where it enters.
         Case(["project", "create", "Evil\u{1B}]0;owned\u{07}"], 2, "'Evil\\u{1B}]0;owned\\u{7}' holds a control character or a direction override: give names, notes and labels as printable text on one line."),
         Case(["project", "create", "Two\nLines"], 2, "'Two\\u{A}Lines' holds a control character or a direction override: give names, notes and labels as printable text on one line."),
         Case(["project", "create", "gpj.\u{202E}exe"], 2, "'gpj.\\u{202E}exe' holds a control character or a direction override: give names, notes and labels as printable text on one line."),
         Case(["mark", String(repeating: "x", count: 5000)], 2, "An argument of 5,000 bytes is longer than the 4,096 a name, a note or a label may have: shorten it."),
         Case(["project", "create", "Acme Health "], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
-        // Issue 19, item 9: a catalogue identifier is a name of an installed catalogue, never a path.
+        // A catalogue identifier is a name of an installed catalogue, never a path.
         Case(["project", "edit", "1", "--catalogue", "../../x"], 1, "No catalogue ../../x is installed: 'tvctl catalogue list' shows the ones there are."),
         Case(["project", "edit", "1", "--catalogue", "tr-03161-1_9.9"], 1, "No catalogue tr-03161-1_9.9 is installed: 'tvctl catalogue list' shows the ones there are."),
-        // Issue 19, item 4: instants the history cannot hold once trapped tvctl (SIGILL).
+        // Instants the history cannot hold once trapped tvctl (SIGILL).
         Case(["fixture", "--name", "Other", "--at", "2262-04-12T00:00:00Z"], 2, "'2262-04-12T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
         Case(["fixture", "--name", "Other", "--at", "9999-12-31T23:59:59Z"], 2, "'9999-12-31T23:59:59Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
         Case(["fixture", "--name", "Other", "--at", "1677-01-01T00:00:00Z"], 2, "'1677-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),

@@ -5,7 +5,7 @@ import Testing
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// Issue 19: what a deliberate attempt to break tvctl found, each fixed where the input enters.
+/// What a deliberate attempt to break tvctl found, each fixed where the input enters.
 struct HostileInputTests {
     /// tvctl in this process, with the clock and environment a test chooses.
     static func run(_ arguments: [String], database: String, clock: Date) -> (status: Int32, error: String) {
@@ -31,7 +31,7 @@ struct HostileInputTests {
     }
 }
 
-/// Issue 19, item 7: what is stored already (an older tvctl, a hand-edited history) prints visibly.
+/// What is stored already (an older tvctl, a hand-edited history) prints visibly.
 struct StoredControlCharacterTests {
     @Test func aStoredEscapeInANameIsShownNotObeyed() throws {
         let history = try ScratchHistory.seeded()
@@ -55,7 +55,7 @@ struct StoredControlCharacterTests {
     }
 }
 
-/// Issue 19, item 6: a seed cut off part-way (a full disk) leaves nothing half-made.
+/// A seed cut off part-way (a full disk) leaves nothing half-made.
 struct FixtureTransactionTests {
     @Test func aFixtureThatFailsPartWayLeavesNoProjectAndNoOpenRecording() throws {
         let history = try ScratchHistory()
@@ -77,7 +77,7 @@ struct FixtureTransactionTests {
     }
 }
 
-/// Issue 19, item 7 (left over): a newline or an escape stored before input was checked shows
+/// A newline or an escape stored before input was checked shows
 /// visibly in every confirmation sentence too, not only in tables and headings. Each command that
 /// quotes a stored name, release or device is run over such a history.
 struct StoredControlCharacterConfirmationTests {

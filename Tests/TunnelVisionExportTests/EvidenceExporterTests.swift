@@ -154,7 +154,7 @@ struct EvidenceExporterTests {
         #expect(try session(one) == session(other))
     }
 
-    // Issue 19, item 8: the second export in one second was told to check the disk's space.
+    // The second export in one second was told to check the disk's space.
     @Test func anExportInTheSameSecondAsTheLastIsToldSoAndKeepsTheFirst() throws {
         let first = try Self.export()
         let exporter = EvidenceExporter(history: try FlowStore(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)

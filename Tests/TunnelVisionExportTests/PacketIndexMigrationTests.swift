@@ -5,7 +5,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionStore
 
-/// Issue 17: a history written by the version before the packet index (one row per packet)
+/// A history written by the version before the packet index (one row per packet)
 /// migrates to runs and reads — and exports — as it did.
 struct PacketIndexMigrationTests {
     /// The previous version's reads, as it ran them against its `packets` table.

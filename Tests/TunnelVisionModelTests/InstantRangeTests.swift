@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TunnelVisionModel
 
-/// Issue 19, items 1 and 4: arithmetic on instants the history cannot hold saturates instead of
+/// Arithmetic on instants the history cannot hold saturates instead of
 /// trapping (a keep_days of 1e308 once crashed the daemon at its first rotation), and inputs can
 /// ask whether an instant is storable before it becomes history.
 struct InstantRangeTests {

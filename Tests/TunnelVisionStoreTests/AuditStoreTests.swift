@@ -155,7 +155,7 @@ import TunnelVisionModel
         #expect(try store.packetLosses(from: at(0), to: at(300)) == [.queueFull: 7, .batchFailed: 11])
     }
 
-    // Issue 17: libpcap's totals, kept per capture session; an input without them has none.
+    // Libpcap's totals, kept per capture session; an input without them has none.
     @Test func thePassiveTapsDropsAreKeptPerCaptureSessionAndOnlyForIt() throws {
         let store = try TemporaryDatabase().open()
         let inline = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))

@@ -197,7 +197,7 @@ import TunnelVisionModel
         #expect(try store.closeInterruptedCaptureSessions().isEmpty)
     }
 
-    /// Issue 15: what the last tally of a session that never ended left unaccounted is lost,
+    /// What the last tally of a session that never ended left unaccounted is lost,
     /// counted once, at the tally's minute; a session that ended, or was never tallied, loses nothing.
     @Test func anInterruptedCaptureSessionsLastTallyCountsWhatItLostOnceAtItsMinute() throws {
         let store = try TemporaryDatabase().open()

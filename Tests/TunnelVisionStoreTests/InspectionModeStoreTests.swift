@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionStore
 
-/// Issue 13 on disk: a recording's inspection mode, its own CA's fingerprint, and the relay's
+/// Certificate validation runs on disk: a recording's inspection mode, its own CA's fingerprint, and the relay's
 /// record of a flow.
 @Suite("Inspection modes and relay records in the history")
 struct InspectionModeStoreTests {
@@ -30,7 +30,7 @@ struct InspectionModeStoreTests {
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = NULL, inspection_enabled = 0") }
         #expect(try store.auditSession(id: session.id)?.inspection.mode == .off)
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = 99") }
-        // Reads never drop rows (issue 15): the row is named, not left out.
+        // Reads never drop rows: the row is named, not left out.
         #expect(throws: HistoryError.unreadableRow(table: "audit_sessions", id: session.id, reason: "unknown inspection mode 99")) {
             try store.auditSession(id: session.id)
         }

@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionStore
 
-/// Issue 17: the packet index as runs, one row per flow and capture file in a batch.
+/// The packet index as runs, one row per flow and capture file in a batch.
 @Suite struct PacketRunTests {
     func packet(_ flow: FlowHandle, at instant: Int64, file: UInt32, offset: UInt64, _ direction: Direction = .outbound,
                 length: UInt32 = 100) -> PacketRecord {

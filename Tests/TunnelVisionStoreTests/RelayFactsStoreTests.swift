@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionStore
 
-/// The issue 12 columns: the relay's facts of a flow, in the same batch as the flow, and the CA
+/// The `flow_relay` columns: the relay's facts of a flow, in the same batch as the flow, and the CA
 /// and the QUIC drop a session was recorded with.
 @Suite struct RelayFactsStoreTests {
     static let facts = RelayFlowFacts(

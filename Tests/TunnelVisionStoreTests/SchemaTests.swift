@@ -23,12 +23,12 @@ import TunnelVisionModel
         #expect(try columns("audit_sessions", store) == [
             "id", "project_id", "kind", "app_version", "build_number", "device_model", "os_version", "tool_version",
             "inspection_enabled", "ca_trusted", "started_at", "ended_at", "notes",
-            // issue 12: which CA the relay ran with, and the UDP/443 drop.
+            // The relay: which CA it ran with, and the UDP/443 drop.
             "ca_fingerprint", "quic_dropped",
-            // issue 13: what the relay presents, and the recording's own CA.
+            // Certificate validation runs: what the relay presents, and the recording's own CA.
             "inspection_mode", "validation_ca_fingerprint",
             "gateway_resolvers",
-            // issue 14: the phone the recording belongs to, as it was at the start.
+            // Phones: the phone the recording belongs to, as it was at the start.
             "phone_name", "phone_ipv4", "phone_ipv6", "phone_public_key", "phone_key_fingerprint",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
@@ -38,8 +38,8 @@ import TunnelVisionModel
         ])
         #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
-        // Later migrations append: issue 16's two columns follow the tag, then issue 17's change
-        // marker, then issue 15's record of what a TCP connection carried, then issue 16's SOCKS host.
+        // Later migrations append: the HTTP host and 0-RTT columns follow the tag, then the change
+        // marker, then the record of what a TCP connection carried, then the SOCKS host.
         #expect(try Array(columns("flows", store).suffix(6)) == ["audit_session_id", "http_host", "client_early_data", "changed", "tcp_payload", "socks_host"])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
@@ -53,7 +53,7 @@ import TunnelVisionModel
             try db.statement("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").rows { ($0.text(0), $0.text(1)) }
         }
         let byName = Dictionary(uniqueKeysWithValues: sql)
-        // Issue 14 replaced the single open session by one per phone.
+        // Phones replaced the single open session by one per phone.
         #expect(byName["audit_sessions_single_open"] == nil)
         #expect(byName["audit_sessions_open_per_phone"] ==
             "CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL")

@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionStore
 
-/// Issue 15: what a TCP connection carried, and which message of a retried answer was read,
+/// What a TCP connection carried, and which message of a retried answer was read,
 /// survive the history; and readings stored before the two were told apart say so.
 struct TruthfulReadingsTests {
     static func tcpFlow(payload: TCPPayloadSighting?) -> FlowState {

@@ -120,7 +120,7 @@ import TunnelVisionModel
         // A TLS 1.3 ServerHello: version from supported_versions.
         ([PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0x1301, extensions: [(43, [3, 4])]))],
          ServerTLSAnswer.negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301)))),
-        // A HelloRetryRequest, then the real ServerHello: the real one, read after the retry (issue 15).
+        // A HelloRetryRequest, then the real ServerHello: the real one, read after the retry.
         ([PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(random: helloRetryRandom, cipherSuite: 0x1302, extensions: [(43, [3, 4])])),
           PacketBuilder.handshakeRecord(type: 2, body: PacketBuilder.serverHelloBody(cipherSuite: 0x1301, extensions: [(43, [3, 4])]))],
          .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301), helloRetry: .serverHelloAfterRetry))),

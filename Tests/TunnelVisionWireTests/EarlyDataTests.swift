@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionWire
 
-/// 0-RTT early data (issue 16): what the wire proves of it, and no more.
+/// 0-RTT early data: what the wire proves of it, and no more.
 @Suite struct EarlyDataTests {
     static let hello = PacketBuilder.handshakeRecord(type: 1, body: PacketBuilder.clientHelloBody(extensions: []))
     static let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]

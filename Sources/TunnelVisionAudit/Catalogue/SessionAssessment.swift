@@ -6,9 +6,9 @@ public enum NotAssessedReason: String, Sendable, Hashable, CaseIterable {
     case outsideToolScope
     /// The check behind it looked at nothing that could speak either way.
     case nothingObserved
-    /// Most of what the check could not look at was recorded with TLS inspection off (issue 15).
+    /// Most of what the check could not look at was recorded with TLS inspection off.
     case inspectionOff
-    /// Most of it was recorded without the local CA declared trusted on the phone (issue 15).
+    /// Most of it was recorded without the local CA declared trusted on the phone.
     case caNotTrusted
 }
 

@@ -15,10 +15,10 @@ struct DaemonStatus {
     let heartbeat: DaemonHeartbeat?
     let captureSession: CaptureSession?
     let inspectionEnabled: Bool
-    /// The CA the running relay signs with (issue 12); nil when it was not running with one.
+    /// The CA the running relay signs with; nil when it was not running with one.
     let inspectingCAFingerprint: String?
     let relayPort: UInt16?
-    /// What the inline tap does when the recorder is behind (issue 17); nil from a daemon before it.
+    /// What the inline tap does when the recorder is behind; nil from a daemon before it.
     let recorderBacklog: RecorderBacklog?
     let recorderWaitMilliseconds: Int?
     /// Every open recording (one per phone), oldest first, with its flow count.

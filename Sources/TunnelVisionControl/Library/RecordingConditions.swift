@@ -13,12 +13,12 @@ public struct RecordingConditions: Sendable, Hashable {
         AuditEnvironment(deviceModel: deviceModel, osVersion: osVersion, toolVersion: toolVersion)
     }
 
-    /// Inspection is on only when the running daemon's relay has a CA loaded (issue 12): the
+    /// Inspection is on only when the running daemon's relay has a CA loaded: the
     /// configuration alone proves nothing. The session keeps that CA's fingerprint, so the
     /// declaration "CA trusted" names which CA, and the UDP/443 drop when it is in force.
     /// Settings that could not be read, or a silent daemon, count as inspection off. A relay that
-    /// inspects presents the installed CA's leaves unless `--inspection` asks for another mode
-    /// (issue 13); a mode that inspects is refused while nothing could present it.
+    /// inspects presents the installed CA's leaves unless `--inspection` asks for another mode;
+    /// a mode that inspects is refused while nothing could present it.
     public func inspection(
         daemonSettings: DaemonSettings?, daemonRunning: Bool, requested: InspectionMode? = nil
     ) throws(ControlError) -> InspectionConditions {

@@ -15,7 +15,7 @@ extension JSONShape {
             public let startedAt: String
             public let input: String
             public let toolVersion: String
-            /// The passive tap's libpcap drop counts for this capture session (issue 17); absent
+            /// The passive tap's libpcap drop counts for this capture session; absent
             /// for an input that has none.
             public let kernelDropped: UInt64?
             public let interfaceDropped: UInt64?
@@ -49,7 +49,7 @@ extension JSONShape {
         public let traffic: Traffic?
         public let rates: Rates?
         public let inspectionEnabled: Bool
-        /// "wait" or "forward" (issue 17), and the bound of a wait; absent from a daemon before it.
+        /// "wait" or "forward", and the bound of a wait; absent from a daemon before it.
         public let whenRecorderBehind: String?
         public let recorderWaitMilliseconds: Int?
         /// The CA the running relay signs with; absent when no relay runs with one.

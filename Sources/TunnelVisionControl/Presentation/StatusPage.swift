@@ -62,7 +62,7 @@ extension Wording {
             + "\(count(beat.packetsNotCaptured)) without bytes, \(count(beat.packetsDropped)) dropped; queue \(beat.queueDepth)"
     }
 
-    /// The passive tap's libpcap counts (issue 17): packets it never read, so the capture lacks them.
+    /// The passive tap's libpcap counts: packets it never read, so the capture lacks them.
     static func tapDrops(_ drops: PassiveTapDrops) -> String {
         func count(_ value: UInt64) -> String { Formatting.count(Int(clamping: value)) }
         guard drops.total > 0 else { return "none: libpcap counted no packet dropped by the kernel or the interface" }

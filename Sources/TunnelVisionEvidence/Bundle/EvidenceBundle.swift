@@ -17,7 +17,7 @@ public struct EvidenceBundle: Sendable, Hashable {
     public let sessionStart: Date
     public let sessionEnd: Date
     public let exportedAt: Date
-    /// What the inspection relay kept of the session's flows, by flow id (issue 12).
+    /// What the inspection relay kept of the session's flows, by flow id.
     public let relayFacts: [Int64: RelayFlowFacts]
     /// What the relay did, per host, event and upstream verification: what the report tabulates.
     public let relayEvents: [EvidenceRelayEvent]

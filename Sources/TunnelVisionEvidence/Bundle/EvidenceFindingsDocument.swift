@@ -44,7 +44,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         /// serverHello / upstreamConnection / quic.
         public let basis: String
         public let fromHelloRetryRequest: Bool?
-        /// With a HelloRetryRequest: retryOnly, serverHelloAfterRetry or notToldApart (issue 15).
+        /// With a HelloRetryRequest: retryOnly, serverHelloAfterRetry or notToldApart.
         public let helloRetry: String?
         public let quicVersion: EvidenceCodePoint?
     }

@@ -61,7 +61,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let version: EvidenceTLSVersion?
         public let cipherSuite: EvidenceCodePoint?
         public let fromHelloRetryRequest: Bool?
-        /// With a HelloRetryRequest: retryOnly, serverHelloAfterRetry or notToldApart (issue 15).
+        /// With a HelloRetryRequest: retryOnly, serverHelloAfterRetry or notToldApart.
         public let helloRetry: String?
         /// serverHello / upstreamConnection.
         public let source: String?
@@ -105,7 +105,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
-    /// TCP only (issue 15): noneSinceStart (its start seen, no byte sent since, either way) or
+    /// TCP only: noneSinceStart (its start seen, no byte sent since, either way) or
     /// carried; absent for a start not seen without payload, and for flows stored before.
     public let tcpPayload: String?
     public let clientTLS: ClientTLS?
@@ -113,7 +113,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let quic: QUIC?
     /// Always present: when it could not be seen, it says why.
     public let serverCertificate: ServerCertificate
-    /// What the inspection relay kept of the connection (issue 12); absent when it did not handle it.
+    /// What the inspection relay kept of the connection; absent when it did not handle it.
     public let relay: Relay?
     /// The findings the flow proves; absent where they were not assessed (a live view).
     public let findingIDs: [String]?

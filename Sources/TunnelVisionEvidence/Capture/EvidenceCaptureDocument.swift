@@ -43,7 +43,7 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     }
 
     /// A passive-tap capture session that overlaps the recording, with libpcap's drop counts for
-    /// the whole of it (issue 17): packets that never reached the tap, so neither row nor bytes.
+    /// the whole of it: packets that never reached the tap, so neither row nor bytes.
     public struct PassiveTapDrops: Encodable, Sendable, Hashable {
         public let captureSession: Int64
         public let input: String
@@ -79,8 +79,8 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     public let flows: [FlowPackets]
     public let contents: String
     public let packetComments: String
-    /// Per reason, packets the tap saw in the minutes of the session's span that have no row
-    /// (issue 15); every reason is written, zero included.
+    /// Per reason, packets the tap saw in the minutes of the session's span that have no row;
+    /// every reason is written, zero included.
     public private(set) var packetsWithoutRow: [String: Int] = Dictionary(
         uniqueKeysWithValues: PacketLossReason.allCases.map { ($0.name, 0) })
     public let withoutRowContents = EvidenceWording.Note.packetsWithoutRow

@@ -63,7 +63,7 @@ public struct EvidenceMissingPackets: Sendable, Hashable {
 public enum EvidenceCaptureStanding: Sendable, Hashable {
     case nothingRecorded
     case complete(packets: Int)
-    /// `withoutRow`: packets that crossed the tap and have no row at all (issue 15).
+    /// `withoutRow`: packets that crossed the tap and have no row at all.
     case incomplete(written: Int, recorded: Int, missing: [EvidenceMissingPackets], withoutRow: [EvidencePacketLoss])
 
     /// Only the reasons that have packets are listed, in a fixed order. A packet without a row

@@ -207,7 +207,7 @@ struct EvidenceReportContent {
         return blocks + relayBlocks()
     }
 
-    /// What the inspection relay did with each host's connections (issue 12), outcome or not.
+    /// What the inspection relay did with each host's connections, outcome or not.
     private func relayBlocks() -> [EvidenceReportBlock] {
         let events = bundle.relayEvents
         guard !events.isEmpty else { return [] }

@@ -7,7 +7,7 @@ import TunnelVisionModel
 public struct EvidenceTLSReading: Sendable, Hashable {
     public enum Answer: Sendable, Hashable {
         case negotiated(TLSVersionObservation)
-        /// An alert came instead of a ServerHello (issue 15: refused connections are readings too).
+        /// An alert came instead of a ServerHello (refused connections are readings too).
         case refused(alert: UInt8)
     }
 

@@ -63,7 +63,7 @@ extension EvidenceWording {
             + "rotated capture files: the wire, not decrypted content. A packet the history holds without bytes is "
             + "counted under withoutBytes with its reason."
 
-        /// capture.json: what passiveTapDrops counts (issue 17).
+        /// capture.json: what passiveTapDrops counts.
         public static let passiveTapDrops =
             "passiveTapDrops lists each capture session of the passive tap (libpcap on an interface) that overlaps this session, "
             + "with the packets libpcap counted as dropped over the whole of that capture session: by the kernel, whose capture "
@@ -71,7 +71,7 @@ extension EvidenceWording {
             + "the tap: they have neither a row nor bytes, and the capture cannot show which connections they belonged to. "
             + "libpcap counts per capture session, not per minute, so some of them may fall outside this session's span."
 
-        /// capture.json: what packetsWithoutRow counts (issue 15).
+        /// capture.json: what packetsWithoutRow counts.
         public static let packetsWithoutRow =
             "packetsWithoutRow counts packets that crossed the tap in the minutes this session spans and that the history "
             + "has no row for, by reason: queueFull (the recorder's queues were full), batchFailed (the history refused "
@@ -89,7 +89,7 @@ extension EvidenceWording {
 }
 
 extension EvidenceWording.Note {
-    /// flows.json, a ClientHello that offered 0-RTT: what the wire proved of it (issue 16). A
+    /// flows.json, a ClientHello that offered 0-RTT: what the wire proved of it. A
     /// server accepts early data only inside its encrypted EncryptedExtensions, so acceptance is
     /// never claimed; a refusal is, where the server's hellos prove it.
     public static func earlyData(_ reading: EarlyDataReading) -> String {

@@ -277,7 +277,7 @@ extension EvidenceWording.Report {
         }
     }
 
-    /// One passive-tap capture session's drops, as the report states them (issue 17).
+    /// One passive-tap capture session's drops, as the report states them.
     public static func passiveTapDrops(_ drops: EvidenceCaptureDocument.PassiveTapDrops) -> String {
         let dropped = drops.kernelDropped &+ drops.interfaceDropped
         guard dropped > 0 else {

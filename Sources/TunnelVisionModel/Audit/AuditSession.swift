@@ -36,9 +36,9 @@ public struct AuditEnvironment: Sendable, Hashable {
 }
 
 public struct InspectionConditions: Sendable, Hashable {
-    /// What the relay presented to the phone during the recording (issue 13). Anything but
-    /// `off` only when the daemon's relay was running with a CA loaded when the session began
-    /// (issue 12): the live state, not the configuration.
+    /// What the relay presented to the phone during the recording. Anything but
+    /// `off` only when the daemon's relay was running with a CA loaded when the session began:
+    /// the live state, not the configuration.
     public let mode: InspectionMode
     /// The technician's declaration that the phone trusts the CA named by `caFingerprint`.
     public let caTrusted: Bool

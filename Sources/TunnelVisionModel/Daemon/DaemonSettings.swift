@@ -15,7 +15,7 @@ public struct DaemonSettings: Sendable, Hashable {
     public var keepDays: Int?
     public var keepBytes: UInt64?
     public var segmentationOffload: Bool?
-    /// The relay's listener port and the original destination ports it terminates (issue 12).
+    /// The relay's listener port and the original destination ports it terminates.
     public var relayPort: UInt16?
     public var inspectedPorts: [String]?
     /// UDP to 443 from the phone is rejected while inspection is on.
@@ -28,7 +28,7 @@ public struct DaemonSettings: Sendable, Hashable {
     public var caCertificatePath: String?
     /// The resolver addresses the phone is configured with: the gateway's own, lab infrastructure.
     public var resolvers: [String]?
-    /// What the inline tap does when the recorder has no free slot, and how long a packet waits (issue 17).
+    /// What the inline tap does when the recorder has no free slot, and how long a packet waits.
     public var recorderBacklog: RecorderBacklog?
     public var recorderWaitMilliseconds: Int?
     /// Pairs this version cannot read: a key it does not know, or a value out of its form.

@@ -8,7 +8,7 @@ public struct CaptureSession: Sendable, Hashable, Identifiable {
     public let toolVersion: String
     /// "tun:tv0", "interface:eth0", "file:/path/x.pcap".
     public let input: String
-    /// libpcap's counts for the whole capture session of a passive tap (issue 17); nil for the
+    /// libpcap's counts for the whole capture session of a passive tap; nil for the
     /// inline tap and imports, which have no such count.
     public let tapDrops: PassiveTapDrops?
 
@@ -158,7 +158,7 @@ public struct HistoryBatch: Sendable, Hashable {
     public var flows: [FlowUpsert]
     public var packets: [PacketRecord]
     public var dnsAnswers: [DNSAnswerRecord]
-    /// The relay's facts of flows it handled (issue 12); each flow is among `flows` too.
+    /// The relay's facts of flows it handled; each flow is among `flows` too.
     public var relayFacts: [RelayFactsRecord]
 
     public init(flows: [FlowUpsert] = [], packets: [PacketRecord] = [], dnsAnswers: [DNSAnswerRecord] = [],
@@ -202,7 +202,7 @@ public struct SessionCapturedPacket: Sendable, Hashable {
     }
 }
 
-/// Why packets the tap saw have no row in the history (issue 15). Stored as its raw value and
+/// Why packets the tap saw have no row in the history. Stored as its raw value and
 /// written by its name: never renumber or rename a case.
 public enum PacketLossReason: Int64, Sendable, Hashable, CaseIterable, NamedByCase {
     /// Both of the recorder's queues were full: not even the packet's headers could be kept.

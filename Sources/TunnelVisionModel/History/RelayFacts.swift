@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the TLS inspection relay kept of one phone-leg connection, beside the outcome the flow's
-/// `tls_status` carries (issue 12). Stored in `flow_relay`, one row per flow.
+/// `tls_status` carries. Stored in `flow_relay`, one row per flow.
 public struct RelayFlowFacts: Sendable, Hashable {
     /// "terminated" or "spliced.<reason>".
     public var decision: String

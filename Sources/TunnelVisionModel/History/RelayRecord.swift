@@ -43,7 +43,7 @@ public enum RelayRecord: Sendable, Hashable {
 }
 
 extension RelayRecord {
-    /// Read from the relay's facts as `flow_relay` keeps them (issue 12): its decision
+    /// Read from the relay's facts as `flow_relay` keeps them: its decision
     /// ("terminated", "spliced.<reason>"), its event's kind and the alert. Nil when they say the
     /// connection was accepted, ended normally, or in words this version does not know.
     public init?(decision: String, event: String?, alert: UInt8?) {

@@ -39,7 +39,7 @@ public struct FlowName: Sendable, Hashable {
         /// Announced by the client in its ClientHello.
         case sni
         /// Announced by the client's HTTP request: its Host field, or the authority of an
-        /// absolute target (issue 16).
+        /// absolute target.
         case httpHost
         /// Announced by the client's SOCKS request to a proxy: the domain it asked to reach.
         case socksRequest
@@ -83,7 +83,7 @@ public struct FlowState: Sendable, Hashable {
     public var streamOpening: StreamOpening?
     /// What the relay saw, when it was offered the connection.
     public var relay: RelayRecord?
-    /// For TCP: whether its start was seen with no payload after it, or payload crossed (issue 15).
+    /// For TCP: whether its start was seen with no payload after it, or payload crossed.
     public var tcpPayload: TCPPayloadSighting?
 
     public init(

@@ -98,7 +98,7 @@ public enum StreamOpening: UInt8, Sendable, Hashable, CaseIterable, NamedByCase 
     case unrecognised = 2
 }
 
-/// What a TCP connection carried, beside how its stream opened (issue 15). Raised only: nothing
+/// What a TCP connection carried, beside how its stream opened. Raised only: nothing
 /// sent becomes carried, never the reverse.
 public enum TCPPayloadSighting: UInt8, Sendable, Hashable, CaseIterable {
     /// The connection's start (the phone's SYN or the server's SYN-ACK) was seen, and no byte of
@@ -152,7 +152,7 @@ public struct ClientTLSOffer: Sendable, Hashable {
     }
 }
 
-/// What the wire shows of 0-RTT early data that a ClientHello offered (issue 16). Whether the
+/// What the wire shows of 0-RTT early data that a ClientHello offered. Whether the
 /// server took it is said in its EncryptedExtensions, which travel encrypted: passively it can be
 /// proven refused, never accepted.
 public struct EarlyDataReading: Sendable, Hashable {
@@ -204,7 +204,7 @@ public enum TLSReadingSource: UInt8, Sendable, Hashable {
     case upstreamConnection = 1
 }
 
-/// Which message of an answer that began with a HelloRetryRequest was read (issue 15): the
+/// Which message of an answer that began with a HelloRetryRequest was read: the
 /// retry alone, or the real ServerHello that followed it.
 public enum HelloRetryReading: UInt8, Sendable, Hashable, CaseIterable {
     /// Only the HelloRetryRequest was read: the version is the one it selected.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How far the history had caught up with the tap in one capture session at an instant (issue 15):
+/// How far the history had caught up with the tap in one capture session at an instant:
 /// the packets the tap had handed the recorder by then, and how many of them the history accounts
 /// for — each in a committed batch (with its rows, or none when it could not be decoded) or in a
 /// count of packets without a row. Counted in the tap's units: a super-packet the kernel handed as

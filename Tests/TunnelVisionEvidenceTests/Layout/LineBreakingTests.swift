@@ -46,7 +46,7 @@ struct ColumnWidthsTests {
     }
 }
 
-/// Issue 19, item 10: the cost of breaking a text grows with its length, not its square. Counted
+/// The cost of breaking a text grows with its length, not its square. Counted
 /// in characters measured (what a font measurer spends its time on), not timed.
 struct LineBreakingCostTests {
     final class Counter: @unchecked Sendable { var characters = 0 }

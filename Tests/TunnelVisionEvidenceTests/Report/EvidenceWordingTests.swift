@@ -103,7 +103,7 @@ struct EvidenceWordingTests {
         #expect(EvidenceCaptureStanding(EvidencePacketTally(written: 10, withoutBytes: [:])) == .complete(packets: 10))
     }
 
-    /// Issue 15: a count taken after a daemon that never stopped cleanly knows only what was handed
+    /// A count taken after a daemon that never stopped cleanly knows only what was handed
     /// over before its last tally, and says so.
     @Test func packetsLostWhenTheDaemonStoppedWithoutACleanStopAreCountedAsAtLeast() {
         let standing = EvidenceCaptureStanding(

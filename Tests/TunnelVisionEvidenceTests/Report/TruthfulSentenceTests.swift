@@ -4,7 +4,7 @@ import TunnelVisionAudit
 @testable import TunnelVisionEvidence
 import TunnelVisionModel
 
-/// Issue 15's sentences, each asserted verbatim.
+/// The sentences that say what could not be read and why, each asserted verbatim.
 struct TruthfulSentenceTests {
     typealias Words = EvidenceWording
 
@@ -80,7 +80,7 @@ struct TLSReadingsSectionTests {
     }
 }
 
-/// Issue 15: a dropped QUIC port is said of the phone's connections, and what they did instead
+/// A dropped QUIC port is said of the phone's connections, and what they did instead
 /// is not claimed (a connection may have fallen back to TCP, or failed).
 struct QUICDropSentenceTests {
     @Test func theDropIsSaidOfThePhonesConnectionsWithoutClaimingAFallback() {
