@@ -27,7 +27,13 @@ struct EvidenceSeed {
         var packetsOutsideSession = false
         /// The first flows each go to a host of their own outside the allowlist: one finding each.
         var distinctHostFindings = 0
+        /// When set: the relay terminated the first flow and reported its TLS secrets, and the
+        /// recording was started with --keep-keys (true) or without (false).
+        var keepsKeys: Bool?
     }
+
+    /// The relay's facts of the first flow, with the TLS secrets it reported.
+    static let relayFacts = RelayFlowFacts(decision: "terminated", event: "closed", keyLog: ["CLIENT_RANDOM 0a0b 0c0d"])
 
     static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
 
@@ -47,7 +53,7 @@ struct EvidenceSeed {
             AuditSessionDraft(
                 projectID: project.id, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
                 environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
-                inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true), notes: "Onboarding"),
+                inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true, keepsKeys: plan.keepsKeys == true), notes: "Onboarding"),
             at: start)
         _ = try store.addMarker(.consentGiven, toSession: session.id, at: start.addingTimeInterval(5))
 
@@ -81,7 +87,9 @@ struct EvidenceSeed {
             case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
             }
         }
-        let rows = try store.write(HistoryBatch(flows: upserts, packets: packets), captureSession: captureSession.id)
+        let rows = try store.write(
+            HistoryBatch(flows: upserts, packets: packets, relayFacts: plan.keepsKeys == nil ? [] : [RelayFactsRecord(flow: 1, facts: relayFacts)]),
+            captureSession: captureSession.id)
         var written = packets.compactMap { packet in rows[packet.flow].map { (flowID: $0, packet: packet) } }
         let end = start.addingTimeInterval(Double(plan.flows) * 0.5 + 30)
         _ = try store.endAuditSession(id: session.id, at: end)

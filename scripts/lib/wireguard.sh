@@ -20,6 +20,18 @@ wg_host_address() {
   esac
 }
 
+# tvctl ($TVCTL, else from PATH) for a root tool: run as the daemon's user tunnelvision, never as
+# root. The history's folder is the group's to write, so a member could put a link where the
+# history is; root would then create or open what it names. Without that account (a development
+# machine) tvctl runs as it is, and refuses a linked history itself.
+wg_tvctl() {
+  if [ "$(id -u)" -eq 0 ] && id -u tunnelvision >/dev/null 2>&1; then
+    setpriv --reuid=tunnelvision --regid=tunnelvision --init-groups -- "${TVCTL:-tvctl}" "$@"
+  else
+    "${TVCTL:-tvctl}" "$@"
+  fi
+}
+
 # A phone's name: what tvctl --phone takes and a file name, so letters, digits, . _ - only.
 wg_valid_phone_name() {
   [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$ ]] ||

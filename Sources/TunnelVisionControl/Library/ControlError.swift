@@ -141,6 +141,8 @@ public enum HistoryProblem: Sendable, Equatable {
     case busy(path: String)
     case corrupt(path: String)
     case emptyFile(path: String)
+    case symbolicLink(path: String)
+    case foreignOwner(path: String, owner: UInt32)
     case notWritableByItsOwner(path: String)
     case readOnlyFileSystem(path: String)
     case newerSchema(path: String, found: Int, supported: Int)

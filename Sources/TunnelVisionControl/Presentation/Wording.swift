@@ -156,6 +156,8 @@ public enum Wording {
             sentence(for: .sessionNotFound(id))
         case .sessionStillOpen:
             "Session \(id) is still recording: end it with 'tvctl session end \(id)' before exporting."
+        case .keysNotKept:
+            "Session \(id) was not started with --keep-keys, so no TLS secrets were kept for it: export it without --with-keys."
         case .catalogueNotBundled(let identifier):
             sentence(for: .notInstalled(identifier: identifier))
         case .catalogueUnusable(let identifier):
@@ -271,6 +273,10 @@ public enum Wording {
             "The history at \(path) is yours but its mode forbids writing to it: give it back with 'chmod 660 \(shellWord(path))'."
         case .readOnlyFileSystem(let path):
             "The history at \(path) is on a read-only file system: remount it read-write, or copy the history to a writable disk and name it with --db."
+        case .symbolicLink(let path):
+            "\(path) is a symbolic link, which tvctl does not follow (anyone in the group could have put it there): remove it so that the history is a file of its own."
+        case .foreignOwner(let path, let owner):
+            "The history at \(path) belongs to user \(owner), neither root nor the daemon's user, so root does not open it: run tvctl as the user tunnelvision or as a member of its group."
         case .emptyFile(let path):
             "The history at \(path) is an empty file, not a history: restore it from a backup, or delete it so that tunnelvisiond starts a new one."
         case .newerSchema(let path, let found, let supported):
