@@ -244,7 +244,7 @@ extension InterfaceTapError {
     public var message: String {
         switch self {
         case .cannotOpen(let interface, let reason):
-            "cannot capture on \(interface) (\(reason)); the daemon needs CAP_NET_RAW and an existing interface."
+            "cannot capture on \(interface) (\(reason)); the daemon needs an existing interface and CAP_NET_RAW, which the unit grants only through the passive tap's drop-in: after setting interface = in the configuration, run 'dpkg-reconfigure tunnelvision' (or scripts/install again)."
         case .unsupportedLinkType(let interface, let linkType):
             "\(interface) has link type \(linkType); the passive tap reads Ethernet, Linux cooked and raw IP interfaces."
         }

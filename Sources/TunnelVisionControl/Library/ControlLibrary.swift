@@ -25,6 +25,7 @@ public struct ControlLibrary: Sendable {
             case .permissionDenied: throw .historyUnanswered(permissionProblem)
             case .notWritableByItsOwner: throw .historyUnanswered(.notWritableByItsOwner(path: location.path))
             case .readOnlyFileSystem: throw .historyUnanswered(.readOnlyFileSystem(path: location.path))
+            case .symbolicLink: throw .historyUnanswered(.symbolicLink(path: location.path))
             case .reachable: break
             }
         }

@@ -50,6 +50,10 @@ public enum Wording {
             "There is no inspection CA at \(path) yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."
         case .certificateAuthorityUnreadable(let path):
             "The inspection CA certificate \(path) cannot be read as a PEM certificate: run 'tunnelvisiond --regenerate-ca' as root, or check that you are in the tunnelvision group."
+        case .certificateAuthorityNotTheDaemons(let path):
+            "The certificate at \(path) is not shown: it is not a file of the daemon's user in a folder only that user may write, and any member of the group can change where the history says the CA is, so ask an administrator to check the daemon's ca_certificate setting and restart tunnelvisiond."
+        case .certificateAuthorityNotTheRelays(let path):
+            "The certificate at \(path) is not the CA the running relay signs with: restart tunnelvisiond if the CA was regenerated, then show it again."
         case .certificateFileNotWritten(let path, true):
             "\(path) already exists and was left as it is: name a new file."
         case .certificateFileNotWritten(let path, false):
