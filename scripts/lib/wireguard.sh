@@ -20,12 +20,16 @@ wg_host_address() {
   esac
 }
 
-# tvctl ($TVCTL, else from PATH) for a root tool: run as the daemon's user tunnelvision, never as
-# root. The history's folder is the group's to write, so a member could put a link where the
-# history is; root would then create or open what it names. Without that account (a development
-# machine) tvctl runs as it is, and refuses a linked history itself.
+# tvctl ($TVCTL, else from PATH) for a root tool: run as the daemon's user tunnelvision, not as
+# root, whenever anyone but root may write the history's folder (the installed layout: the group
+# shares it), where a member could put a link in place of the history and root would create or
+# open what it names. A folder only root may write (a lab's), or a machine without that account,
+# keeps root; tvctl itself refuses a linked history either way.
 wg_tvctl() {
-  if [ "$(id -u)" -eq 0 ] && id -u tunnelvision >/dev/null 2>&1; then
+  local folder
+  folder=$(dirname "${TUNNELVISION_DB:-/var/lib/tunnelvision/history.sqlite}")
+  if [ "$(id -u)" -eq 0 ] && id -u tunnelvision >/dev/null 2>&1 &&
+    { [ "$(stat -L -c %u "$folder" 2>/dev/null)" != 0 ] || [ $((0$(stat -L -c %a "$folder" 2>/dev/null) & 022)) -ne 0 ]; }; then
     setpriv --reuid=tunnelvision --regid=tunnelvision --init-groups -- "${TVCTL:-tvctl}" "$@"
   else
     "${TVCTL:-tvctl}" "$@"
