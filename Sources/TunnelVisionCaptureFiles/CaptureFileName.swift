@@ -29,7 +29,9 @@ public enum CaptureFileName {
         var base = folder
         while base.count > 1, base.hasSuffix("/") { base.removeLast() }
         guard !base.isEmpty, path.hasPrefix(base == "/" ? "/" : base + "/") else { return nil }
-        let name = String(path.dropFirst(base == "/" ? 1 : base.count + 1))
+        // The writer joins folder and name with "/", so a folder written with a trailing slash
+        // gives "//": one or more slashes between them.
+        let name = String(path.dropFirst(base == "/" ? 1 : base.count + 1).drop { $0 == "/" })
         guard !name.contains("/"), sequence(in: name) != nil else { return nil }
         return name
     }

@@ -116,6 +116,8 @@ import TunnelVisionModel
         let name = CaptureFileName.name(sequence: 7, createdAt: Self.stamp)
         #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/" + name, inFolder: "/var/lib/tunnelvision/captures") == name)
         #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/" + name, inFolder: "/var/lib/tunnelvision/captures/") == name)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures//" + name, inFolder: "/var/lib/tunnelvision/captures/") == name)
+        #expect(CaptureFileName.ownName(ofPath: "captures/" + name, inFolder: "captures") == name)
         #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision-ca/ca.key", inFolder: "/var/lib/tunnelvision/captures") == nil)
         #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/ca.key", inFolder: "/var/lib/tunnelvision/captures") == nil)
         #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/../" + name, inFolder: "/var/lib/tunnelvision/captures") == nil)
