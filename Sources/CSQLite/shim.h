@@ -1,2 +1,7 @@
 #pragma once
 #include <sqlite3.h>
+
+// sqlite3_db_config is variadic, which Swift cannot call: one fixed form for the integer options.
+static inline int tv_sqlite3_db_config_int(sqlite3 *db, int option, int value) {
+    return sqlite3_db_config(db, option, value, (int *)0);
+}

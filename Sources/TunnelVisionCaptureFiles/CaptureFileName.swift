@@ -22,6 +22,20 @@ public enum CaptureFileName {
         return sequence
     }
 
+    /// The name a `capture_files` row may touch: its path must be a file of the capture-file form
+    /// directly inside `folder`, nothing else. The history is the group's to write, so a row can
+    /// name any file; retention deletes and a restart cuts what the rows name, as the daemon.
+    public static func ownName(ofPath path: String, inFolder folder: String) -> String? {
+        var base = folder
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+        guard !base.isEmpty, path.hasPrefix(base == "/" ? "/" : base + "/") else { return nil }
+        // The writer joins folder and name with "/", so a folder written with a trailing slash
+        // gives "//": one or more slashes between them.
+        let name = String(path.dropFirst(base == "/" ? 1 : base.count + 1).drop { $0 == "/" })
+        guard !name.contains("/"), sequence(in: name) != nil else { return nil }
+        return name
+    }
+
     /// The highest sequence among the files of a directory (0 when there are none).
     public static func highestSequence(inDirectory directory: String) -> UInt32 {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

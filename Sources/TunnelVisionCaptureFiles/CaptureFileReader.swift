@@ -49,7 +49,7 @@ public final class CaptureFileReader {
 
     static let windowCapacity = 1 << 20
 
-    public init(path: String) throws(CaptureReadError) {
+    public convenience init(path: String) throws(CaptureReadError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw errno == ENOENT ? .missing(path: path) : .unreadable(path: path, errno: errno)
@@ -61,6 +61,12 @@ public final class CaptureFileReader {
         guard descriptor >= 0 else {
             throw errno == ENOENT ? .missing(path: path) : .unreadable(path: path, errno: errno)
         }
+        try self.init(descriptor: descriptor, path: path)
+    }
+
+    /// Reads through an open descriptor, which it owns from here on (closed on failure too).
+    init(descriptor: Int32, path: String) throws(CaptureReadError) {
+        var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             Glibc.close(descriptor)
             throw .notRegularFile(path: path)
@@ -84,6 +90,9 @@ public final class CaptureFileReader {
     }
 
     deinit { Glibc.close(descriptor) }
+
+    /// Cuts the file to `length` bytes (a descriptor opened for writing: `CaptureFolder`).
+    func truncate(to length: UInt64) -> Bool { ftruncate(descriptor, off_t(length)) == 0 }
 
     /// The record whose header starts at `offset`.
     public func record(at offset: UInt64) throws(CaptureReadError) -> CaptureRecord {

@@ -1,3 +1,5 @@
+import TunnelVisionModel
+
 /// Why the relay could not start or could not mint; each says what the user can do.
 public enum RelayError: Error, Sendable, Hashable, CustomStringConvertible {
     case certificateAuthorityHalfPresent(present: String, missing: String)
@@ -5,6 +7,7 @@ public enum RelayError: Error, Sendable, Hashable, CustomStringConvertible {
     case certificateAuthorityKeyExposed(path: String, mode: UInt32)
     case certificateAuthorityMismatch(keyPath: String, certificatePath: String)
     case certificateAuthorityNotWritable(path: String, reason: String)
+    case certificateAuthorityDirectoryRefused(path: String, problem: PrivateDirectory.Problem)
     case openSSL(operation: String, reason: String)
     case listenerUnavailable(port: UInt16, reason: String)
     case upstreamTrustUnreadable(path: String)
@@ -21,6 +24,12 @@ public enum RelayError: Error, Sendable, Hashable, CustomStringConvertible {
             "The inspection CA key \(keyPath) does not belong to the certificate \(certificatePath); regenerate the CA."
         case .certificateAuthorityNotWritable(let path, let reason):
             "The inspection CA cannot be written to \(path) (\(reason)); check that its directory exists and belongs to the daemon."
+        case .certificateAuthorityDirectoryRefused(let path, .notADirectory):
+            "The inspection CA's directory \(path) is a symbolic link or not a directory, so it is not used; remove it and run 'tunnelvisiond --regenerate-ca' as root."
+        case .certificateAuthorityDirectoryRefused(let path, .ownedBy(let user, let expected)):
+            "The inspection CA's directory \(path) belongs to user \(user), not to the daemon's user \(expected), so it is not used; move it away and run 'tunnelvisiond --regenerate-ca' as root."
+        case .certificateAuthorityDirectoryRefused(let path, .writableByOthers(let mode)):
+            "The inspection CA's directory \(path) can be written by its group or others (mode \(String(mode, radix: 8))), so it is not used; move it away and run 'tunnelvisiond --regenerate-ca' as root."
         case .openSSL(let operation, let reason):
             "OpenSSL failed to \(operation): \(reason)."
         case .listenerUnavailable(let port, let reason):

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TunnelVisionModel
 
 /// The history and the audit model in one SQLite file, shared by the daemon and every tvctl
 /// call: WAL, foreign keys on, and a busy timeout so that two processes wait for each other
@@ -22,6 +23,7 @@ public final class FlowStore: @unchecked Sendable {
     /// Migrates only up to `version`: how a test makes a database of an older version.
     init(path: String, migratingTo version: Int) throws(HistoryError) {
         self.path = path
+        try Self.refuseLinksAndForeignFiles(path)
         try Self.createSharedWithTheGroup(path)
         let opened: SQLiteConnection
         do {
@@ -149,6 +151,21 @@ public final class FlowStore: @unchecked Sendable {
         case EACCES, EPERM: throw .permissionDenied(path: path)
         case EROFS: throw .readOnlyFileSystem(path: path)
         default: throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// The history's folder is the group's to write: a member may have put a link in place of the
+    /// history or its journals, or a file of their own. Links are refused for everyone; root
+    /// (tvctl run by a root tool, a daemon started as root) opens only a history that root or the
+    /// daemon's user owns. SQLite's NOFOLLOW closes the gap between this look and its open.
+    private static func refuseLinksAndForeignFiles(_ path: String) throws(HistoryError) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var status = stat()
+            guard lstat(file, &status) == 0 else { continue }
+            guard status.st_mode & S_IFMT != S_IFLNK else { throw .symbolicLink(path: file) }
+            guard file == path, geteuid() == 0 else { continue }
+            let daemon = getpwnam(DaemonSettings.daemonAccount)?.pointee.pw_uid
+            guard status.st_uid == 0 || status.st_uid == daemon else { throw .foreignOwner(path: file, owner: status.st_uid) }
         }
     }
 

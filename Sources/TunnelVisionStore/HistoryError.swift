@@ -13,6 +13,11 @@ public enum HistoryError: Error, Sendable, Hashable {
     case corrupt(path: String)
     /// The file is there and empty but was not just created: a truncated history, not a new one.
     case emptyFile(path: String)
+    /// A symbolic link where the history (or its journal) should be: never followed, since a
+    /// member of the group can put one there and a root process would open what it names.
+    case symbolicLink(path: String)
+    /// Opened as root, a history that neither root nor the daemon's user owns: made by someone else.
+    case foreignOwner(path: String, owner: UInt32)
     /// The file system that holds it is mounted read-only.
     case readOnlyFileSystem(path: String)
     /// Written by a newer TunnelVision: this version does not know its schema.

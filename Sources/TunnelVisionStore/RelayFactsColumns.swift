@@ -3,11 +3,15 @@ import TunnelVisionModel
 /// The `flow_relay` table: the relay's facts of a flow, one row per flow, replaced
 /// as the relay learns more of the connection.
 enum RelayFactsColumns {
+    /// The key log is stored only when the flow's recording was started with --keep-keys: an
+    /// untagged flow, or one of a recording that did not ask, keeps none.
     static func upsert(_ facts: RelayFlowFacts, flowID: Int64, in db: SQLiteConnection) throws {
         try db.statement("""
             INSERT OR REPLACE INTO flow_relay (flow_id, decision, event, alert, reason, upstream_verified,
                 upstream_verification, upstream_alpn, key_log)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, CASE WHEN EXISTS (
+                SELECT 1 FROM flows f JOIN audit_sessions s ON s.id = f.audit_session_id WHERE f.id = ?1 AND s.keep_keys = 1)
+                THEN ?9 ELSE '' END)
             """)
             .bind(
                 .integer(flowID), .text(facts.decision), .optionalText(facts.event),

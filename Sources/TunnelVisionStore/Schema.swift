@@ -280,5 +280,14 @@ enum Schema {
         ALTER TABLE capture_sessions ADD COLUMN packets_accounted INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN counted_at INTEGER;
         """,
+        // The TLS secrets of terminated connections are kept only for a recording started with
+        // --keep-keys (1); otherwise they are not stored at all. A recording from before the
+        // choice whose flows already hold secrets counts as having kept them, so the history
+        // says truly what it holds (and a bundle --with-keys still finds them).
+        """
+        ALTER TABLE audit_sessions ADD COLUMN keep_keys INTEGER NOT NULL DEFAULT 0;
+        UPDATE audit_sessions SET keep_keys = 1 WHERE id IN (
+            SELECT f.audit_session_id FROM flows f JOIN flow_relay r ON r.flow_id = f.id WHERE r.key_log != '');
+        """,
     ]
 }

@@ -27,16 +27,24 @@ public struct EvidenceSeed {
         public var packetsOutsideSession = false
         /// The first flows each go to a host of their own outside the allowlist: one finding each.
         public var distinctHostFindings = 0
+        /// When set: the relay terminated the first flow and reported its TLS secrets, and the
+        /// recording was started with --keep-keys (true) or without (false).
+        public var keepsKeys: Bool?
 
         public init(
             flows: Int = 24, packetsPerFlow: Int = 10, payloadBytes: Int = 200, rotationBytes: UInt64 = 16 * 1024,
-            uncapturedEvery: Int = 0, packetsOutsideSession: Bool = false, distinctHostFindings: Int = 0
+            uncapturedEvery: Int = 0, packetsOutsideSession: Bool = false, distinctHostFindings: Int = 0,
+            keepsKeys: Bool? = nil
         ) {
             (self.flows, self.packetsPerFlow, self.payloadBytes, self.rotationBytes) = (flows, packetsPerFlow, payloadBytes, rotationBytes)
             (self.uncapturedEvery, self.packetsOutsideSession) = (uncapturedEvery, packetsOutsideSession)
             self.distinctHostFindings = distinctHostFindings
+            self.keepsKeys = keepsKeys
         }
     }
+
+    /// The relay's facts of the first flow, with the TLS secrets it reported.
+    static let relayFacts = RelayFlowFacts(decision: "terminated", event: "closed", keyLog: ["CLIENT_RANDOM 0a0b 0c0d"])
 
     public static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
 
@@ -56,7 +64,7 @@ public struct EvidenceSeed {
             AuditSessionDraft(
                 projectID: project.id, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
                 environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
-                inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true), notes: "Onboarding"),
+                inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true, keepsKeys: plan.keepsKeys == true), notes: "Onboarding"),
             at: start)
         _ = try store.addMarker(.consentGiven, toSession: session.id, at: start.addingTimeInterval(5))
 
@@ -90,7 +98,9 @@ public struct EvidenceSeed {
             case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
             }
         }
-        let rows = try store.write(HistoryBatch(flows: upserts, packets: packets), captureSession: captureSession.id)
+        let rows = try store.write(
+            HistoryBatch(flows: upserts, packets: packets, relayFacts: plan.keepsKeys == nil ? [] : [RelayFactsRecord(flow: 1, facts: relayFacts)]),
+            captureSession: captureSession.id)
         var written = packets.compactMap { packet in rows[packet.flow].map { (flowID: $0, packet: packet) } }
         let end = start.addingTimeInterval(Double(plan.flows) * 0.5 + 30)
         _ = try store.endAuditSession(id: session.id, at: end)

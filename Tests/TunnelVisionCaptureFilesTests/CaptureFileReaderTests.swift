@@ -107,3 +107,35 @@ import TunnelVisionModel
         #expect(again.length == locations[2].offset && again.cut == 0)
     }
 }
+
+/// What a `capture_files` row may touch: a capture file directly inside the configured folder.
+@Suite struct CaptureFolderTests {
+    static let stamp = Date(timeIntervalSince1970: 1_764_504_000)
+
+    @Test func onlyNamesOfTheCaptureFormDirectlyInsideTheFolderAreOurs() {
+        let name = CaptureFileName.name(sequence: 7, createdAt: Self.stamp)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/" + name, inFolder: "/var/lib/tunnelvision/captures") == name)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/" + name, inFolder: "/var/lib/tunnelvision/captures/") == name)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures//" + name, inFolder: "/var/lib/tunnelvision/captures/") == name)
+        #expect(CaptureFileName.ownName(ofPath: "captures/" + name, inFolder: "captures") == name)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision-ca/ca.key", inFolder: "/var/lib/tunnelvision/captures") == nil)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/ca.key", inFolder: "/var/lib/tunnelvision/captures") == nil)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/../" + name, inFolder: "/var/lib/tunnelvision/captures") == nil)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures-old/" + name, inFolder: "/var/lib/tunnelvision/captures") == nil)
+        #expect(CaptureFileName.ownName(ofPath: "/var/lib/tunnelvision/captures/sub/" + name, inFolder: "/var/lib/tunnelvision/captures") == nil)
+    }
+
+    @Test func aLinkOfTheCaptureFormIsNeitherCutNorFollowed() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("captures"), withIntermediateDirectories: false)
+        directory.create("key", bytes: Array(repeating: 0x41, count: 50))
+        let name = CaptureFileName.name(sequence: 1, createdAt: Self.stamp)
+        #expect(symlink(directory.file("key"), directory.file("captures/" + name)) == 0)
+        let folder = try CaptureFolder(path: directory.file("captures"))
+        #expect(throws: CaptureReadError.self) { try folder.cutTornTail(name) }
+        #expect(folder.modified(name) == nil)
+        #expect(folder.remove(name) == 0)
+        #expect(FileManager.default.contents(atPath: directory.file("key"))?.count == 50)
+        #expect(directory.names(in: "captures").isEmpty)
+    }
+}

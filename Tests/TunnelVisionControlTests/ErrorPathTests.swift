@@ -36,7 +36,7 @@ struct ErrorPathTests {
         Case(["diff", "2", "2"], 1, "Session 2 cannot be compared with itself: name two sessions of the same project."),
         Case(["catalogue", "show", "nope"], 1, "No catalogue nope is installed: 'tvctl catalogue list' shows the ones there are."),
         // The seeded history has no daemon settings: the CA is looked for where the daemon keeps it by default.
-        Case(["ca", "show"], 1, "There is no inspection CA at /var/lib/tunnelvision/ca/ca.pem yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."),
+        Case(["ca", "show"], 1, "There is no inspection CA at /var/lib/tunnelvision-ca/ca.pem yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."),
         Case(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted"], 1,
              "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."),
         Case(["fixture"], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),

@@ -164,6 +164,34 @@ struct EvidenceExporterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: first.output.path) == [first.result.url.lastPathComponent])
     }
 
+    /// A bundle carries TLS secrets only for a recording started with --keep-keys; asked for keys
+    /// a recording never kept, the export is refused in one sentence and leaves nothing behind.
+    @Test(arguments: [false, true]) func withKeysExportsTheKeptSecretsOrSaysNoneWereKept(keeps: Bool) throws {
+        let scratch = try ScratchDirectory()
+        let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 3, keepsKeys: keeps))
+        let output = scratch.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let exporter = EvidenceExporter(history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
+        guard keeps else {
+            #expect(throws: EvidenceExportError.keysNotKept) {
+                try exporter.export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output, withKeys: true)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [])
+            // Without --with-keys the same recording exports, holding no secrets.
+            let plain = try exporter.export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output)
+            #expect(!(try Data(contentsOf: plain.url)).containsBytes(Array("CLIENT_RANDOM".utf8)))
+            return
+        }
+        let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output, withKeys: true)
+        let export = Export(scratch: scratch, seed: seed, output: output, result: result)
+        let folder = try export.unpacked()
+        let session = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("session.json"))) as? [String: Any])
+        let inspection = try #require((session["session"] as? [String: Any])?["inspection"] as? [String: Any])
+        #expect(inspection["keepKeys"] as? Bool == true)
+        #expect(session["notIncluded"] as? String == EvidenceWording.Note.notIncluded(keyLog: EvidenceKeyLog(included: true, flows: 1)))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("capture.pcapng")).containsBytes(Array("CLIENT_RANDOM 0a0b 0c0d".utf8)))
+    }
+
     @Test func refusalsLeaveNothingBehind() throws {
         let scratch = try ScratchDirectory()
         let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 3))
@@ -293,4 +321,8 @@ enum RequirementCatalogueLibraryAccess {
     static func catalogue(in directory: URL) throws -> RequirementCatalogue {
         try RequirementCatalogueLibrary.catalogue(identifier: RequirementCatalogueLibrary.defaultIdentifier, in: directory)
     }
+}
+
+extension Data {
+    func containsBytes(_ needle: [UInt8]) -> Bool { range(of: Data(needle)) != nil }
 }

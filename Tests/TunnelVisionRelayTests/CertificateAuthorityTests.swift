@@ -6,7 +6,7 @@ import Testing
 @Suite struct CertificateAuthorityTests {
     static func temporaryFiles() -> CertificateAuthorityFiles {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-ca-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
         return CertificateAuthorityFiles(
             keyPath: directory.appendingPathComponent("ca.key").path, certificatePath: directory.appendingPathComponent("ca.pem").path)
     }

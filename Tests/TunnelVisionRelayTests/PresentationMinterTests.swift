@@ -18,7 +18,7 @@ struct PresentationMinterTests {
 
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-presentation-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
             let files = CertificateAuthorityFiles(
                 keyPath: folder.appendingPathComponent("ca.key").path, certificatePath: folder.appendingPathComponent("ca.pem").path)
             installed = try CertificateAuthority.create(files)

@@ -30,6 +30,8 @@ import TunnelVisionModel
             "gateway_resolvers",
             // Phones: the phone the recording belongs to, as it was at the start.
             "phone_name", "phone_ipv4", "phone_ipv6", "phone_public_key", "phone_key_fingerprint",
+            // whether the TLS secrets of terminated connections are kept (--keep-keys).
+            "keep_keys",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
         #expect(try columns("flow_relay", store) == [

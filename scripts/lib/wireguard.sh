@@ -20,6 +20,22 @@ wg_host_address() {
   esac
 }
 
+# tvctl ($TVCTL, else from PATH) for a root tool: run as the daemon's user tunnelvision, not as
+# root, whenever anyone but root may write the history's folder (the installed layout: the group
+# shares it), where a member could put a link in place of the history and root would create or
+# open what it names. A folder only root may write (a lab's), or a machine without that account,
+# keeps root; tvctl itself refuses a linked history either way.
+wg_tvctl() {
+  local folder
+  folder=$(dirname "${TUNNELVISION_DB:-/var/lib/tunnelvision/history.sqlite}")
+  if [ "$(id -u)" -eq 0 ] && id -u tunnelvision >/dev/null 2>&1 &&
+    { [ "$(stat -L -c %u "$folder" 2>/dev/null)" != 0 ] || [ $((0$(stat -L -c %a "$folder" 2>/dev/null) & 022)) -ne 0 ]; }; then
+    setpriv --reuid=tunnelvision --regid=tunnelvision --init-groups -- "${TVCTL:-tvctl}" "$@"
+  else
+    "${TVCTL:-tvctl}" "$@"
+  fi
+}
+
 # A phone's name: what tvctl --phone takes and a file name, so letters, digits, . _ - only.
 wg_valid_phone_name() {
   [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$ ]] ||

@@ -117,12 +117,12 @@ public final class CaptureDaemon {
         log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
     }
 
-    /// With inspection on and the inline tap: the relay, its CA loaded or made, listening.
+    /// With inspection on and the inline tap: the relay, its CA loaded or made (in a directory of
+    /// the daemon's own, made 0750 when missing, refused when anyone else owns or may write it), listening.
     private func startRelay() throws(DaemonStartError) -> RelayServer? {
         guard configuration.inspection, case .tun = configuration.input, let relayInbox else { return nil }
         let server: RelayServer
         do {
-            try makeCADirectory()
             server = try RelayServer(configuration: configuration.relayConfiguration, observer: relayInbox)
         } catch {
             throw .relay(error)
@@ -131,14 +131,6 @@ public final class CaptureDaemon {
         server.start()
         log.say(.relayStarted(port: server.boundPort, ports: configuration.inspectedPorts, caFingerprint: fingerprint))
         return server
-    }
-
-    /// The CA's directory: the daemon's own, readable by the group for the certificate.
-    private func makeCADirectory() throws(RelayError) {
-        let directory = (configuration.caKeyPath as NSString).deletingLastPathComponent
-        if mkdir(directory, 0o750) != 0, errno != EEXIST {
-            throw .certificateAuthorityNotWritable(path: directory, reason: String(cString: strerror(errno)))
-        }
     }
 
     private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock) throws(DaemonStartError) -> PacketSource {
@@ -184,18 +176,25 @@ public final class CaptureDaemon {
 
     /// A crash leaves the last file without an end, possibly inside a record: cut the torn tail
     /// so every reader accepts the file, and close its row at what the file now holds.
+    /// Only capture files of the configured folder are cut (`CaptureFolder`): a row naming
+    /// anything else is said and left alone.
     private func mendFilesOfAnInterruptedRun() throws {
-        for file in try history.captureFiles() where file.closedAt == nil {
+        let open = try history.captureFiles().filter { $0.closedAt == nil }
+        guard !open.isEmpty, let captures = try? CaptureFolder(path: configuration.captureDirectory) else { return }
+        for file in open {
+            guard let name = captures.name(ofRow: file.path) else {
+                log.say(.captureFileRowRefused(sequence: file.sequence, path: file.path, folder: captures.path))
+                continue
+            }
             let length: UInt64
             do {
-                let mended = try cutTornTail(ofCaptureFile: file.path)
+                let mended = try captures.cutTornTail(name)
                 length = mended.length
                 if mended.cut > 0 { log.say(.cutTornTail(path: file.path, bytes: length)) }
             } catch {
                 continue  // a missing or foreign file keeps its row as it was
             }
-            var info = stat()
-            let modified = stat(file.path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : file.createdAt
+            let modified = captures.modified(name) ?? file.createdAt
             try history.recordCaptureFile(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt,
                                                       closedAt: max(modified, file.createdAt), bytes: length))
         }

@@ -22,6 +22,8 @@ public enum DaemonMessage: Sendable, Hashable {
     case retentionDeleted(files: Int, bytesAfter: UInt64)
     case retentionShortfall(RetentionShortfall)
     case retentionFailed(cause: String)
+    /// A `capture_files` row that names something other than a capture file of the folder.
+    case captureFileRowRefused(sequence: UInt32, path: String, folder: String)
     case heartbeatFailed(cause: String)
     case stopping(signal: Int32)
     case stopped(packets: UInt64, notCaptured: UInt64)
@@ -70,6 +72,9 @@ public enum DaemonMessage: Sendable, Hashable {
             "which capture files are audit evidence could not be read; nothing was deleted"
         case .retentionFailed(let cause):
             "retention could not run (\(cause)); nothing was deleted"
+        case .captureFileRowRefused(let sequence, let path, let folder):
+            "capture file row \(sequence) names \(path), which is not a capture file of \(folder); it was neither deleted nor cut, "
+                + "and the row is left for an administrator to look at (the history is the group's to write)"
         case .heartbeatFailed(let cause):
             "cannot write the status heartbeat (\(cause))"
         case .stopping(let signal):
@@ -109,7 +114,7 @@ extension DaemonMessage {
     /// An error loses or risks evidence; a warning is evidence kept with a gap said; the rest is routine.
     public var priority: DaemonLogPriority {
         switch self {
-        case .captureSuspended, .batchRefused, .retentionFailed, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
+        case .captureSuspended, .batchRefused, .retentionFailed, .captureFileRowRefused, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
         case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
@@ -185,6 +190,10 @@ extension HistoryError {
             "the history \(path) is damaged; restore it from a backup, or move it away so that a new one is started."
         case .readOnlyFileSystem(let path):
             "the history \(path) is on a read-only file system; remount it read-write, or name a history on a writable disk with --db."
+        case .symbolicLink(let path):
+            "\(path) is a symbolic link, which the daemon does not follow (anyone in the group could have put it there); remove it so that the history is a file of its own."
+        case .foreignOwner(let path, let owner):
+            "the history \(path) belongs to user \(owner), neither root nor the daemon's user, so root does not open it; run the daemon as its user, or move the file away."
         case .emptyFile(let path):
             "the history \(path) is an empty file, not a history; restore it from a backup, or delete it so that a new one is started."
         case .newerSchema(let path, let found, let supported):
@@ -235,7 +244,7 @@ extension InterfaceTapError {
     public var message: String {
         switch self {
         case .cannotOpen(let interface, let reason):
-            "cannot capture on \(interface) (\(reason)); the daemon needs CAP_NET_RAW and an existing interface."
+            "cannot capture on \(interface) (\(reason)); the daemon needs an existing interface and CAP_NET_RAW, which the unit grants only through the passive tap's drop-in: after setting interface = in the configuration, run 'dpkg-reconfigure tunnelvision' (or scripts/install again)."
         case .unsupportedLinkType(let interface, let linkType):
             "\(interface) has link type \(linkType); the passive tap reads Ethernet, Linux cooked and raw IP interfaces."
         }

@@ -92,7 +92,7 @@ public final class Recorder: @unchecked Sendable {
         self.clock = clock
         self.cadence = cadence
         self.log = log
-        self.retention = RetentionRunner(limits: retention, log: log)
+        self.retention = RetentionRunner(limits: retention, folder: writer.configuration.directory, log: log)
         self.virtioHeaderLength = virtioHeaderLength
         segmentScratch = .allocate(byteCount: virtioHeaderLength > 0 ? queues.packets.slotCapacity : 0, alignment: 64)
         commitPath = HistoryCommit(writer: writer, history: history, captureSession: session.id)

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 
 /// Applies the retention plan: deletes the planned files and their rows, prunes history rows
@@ -6,11 +7,16 @@ import TunnelVisionModel
 /// each shortfall once, not at every rotation.
 struct RetentionRunner {
     let limits: RetentionLimits
+    /// The configured capture folder: only its capture files are ever deleted.
+    let folder: String
     let log: DaemonLog
     private var lastShortfall: RetentionShortfall?
+    /// Rows already said to name something else: each is said once, not at every rotation.
+    private var refusedRows: Set<UInt32> = []
 
-    init(limits: RetentionLimits, log: DaemonLog) {
+    init(limits: RetentionLimits, folder: String, log: DaemonLog) {
         self.limits = limits
+        self.folder = folder
         self.log = log
     }
 
@@ -22,9 +28,20 @@ struct RetentionRunner {
         }
         let evidence = Result { try history.auditEvidenceFileSequences() }
         let plan = RetentionPlanner.plan(files: files, evidence: evidence, limits: limits, now: now)
+        let captures: CaptureFolder
+        do { captures = try CaptureFolder(path: folder) } catch {
+            log.say(.retentionFailed(cause: String(describing: error)))
+            return
+        }
         var deleted = 0
         for file in plan.deletions {
-            guard unlink(file.path) == 0 || errno == ENOENT else { continue }
+            guard let name = captures.name(ofRow: file.path) else {
+                if refusedRows.insert(file.sequence).inserted {
+                    log.say(.captureFileRowRefused(sequence: file.sequence, path: file.path, folder: folder))
+                }
+                continue
+            }
+            guard captures.remove(name) == 0 else { continue }
             do {
                 try history.deleteCaptureFile(sequence: file.sequence)
                 deleted += 1

@@ -52,15 +52,27 @@ enum CACommand {
         }
     }
 
-    /// Where the daemon said its certificate is, else the default place.
+    /// Where the daemon said its certificate is, else the default place; only a file the
+    /// daemon's user alone could have written there counts (`DaemonCertificateFile`), and while
+    /// the relay runs it must be the CA the daemon said it signs with.
     private static func read(_ context: CommandContext) throws(ControlError) -> (String, InspectionCACertificate) {
         // The history says where the daemon keeps it; one that cannot be opened is said as such.
         let settings = try context.library.visit { store in try? store.daemonSettings() }
         let path = settings?.caCertificatePath ?? DaemonSettings.defaultCACertificatePath
-        guard FileManager.default.fileExists(atPath: path) else { throw .refusal(.certificateAuthorityMissing(path: path)) }
-        guard let data = FileManager.default.contents(atPath: path),
-              let certificate = InspectionCACertificate(pem: String(decoding: data, as: UTF8.self))
-        else { throw .refusal(.certificateAuthorityUnreadable(path: path)) }
+        let data: Data
+        do { data = try DaemonCertificateFile.read(path) } catch {
+            switch error {
+            case .missing: throw .refusal(.certificateAuthorityMissing(path: path))
+            case .unreadable: throw .refusal(.certificateAuthorityUnreadable(path: path))
+            case .directory, .notTheDaemonsFile: throw .refusal(.certificateAuthorityNotTheDaemons(path: path))
+            }
+        }
+        guard let certificate = InspectionCACertificate(pem: String(decoding: data, as: UTF8.self)) else {
+            throw .refusal(.certificateAuthorityUnreadable(path: path))
+        }
+        if let running = settings?.inspectingCAFingerprint, running != certificate.fingerprint {
+            throw .refusal(.certificateAuthorityNotTheRelays(path: path))
+        }
         return (path, certificate)
     }
 

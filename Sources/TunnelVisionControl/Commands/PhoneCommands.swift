@@ -85,8 +85,14 @@ enum PhoneCommands {
         context.show(page)
     }
 
+    /// Root, or the daemon's user as which tunnelvision-phone runs tvctl (so that root never
+    /// opens the group-writable history); no member of the group can act as either.
+    static var isAdministrator: Bool {
+        geteuid() == 0 || getpwnam(DaemonSettings.daemonAccount).map { $0.pointee.pw_uid == geteuid() } == true
+    }
+
     static func add(_ context: CommandContext) throws(ControlError) {
-        guard geteuid() == 0 else { throw .refusal(.phoneAdministrationNeedsRoot) }
+        guard isAdministrator else { throw .refusal(.phoneAdministrationNeedsRoot) }
         let arguments = context.arguments
         let ipv4 = try address(arguments.value(AddOption.ipv4), option: "--ipv4 ADDRESS", context)
         let ipv6 = try address(arguments.value(AddOption.ipv6), option: "--ipv6 ADDRESS", context)
@@ -106,7 +112,7 @@ enum PhoneCommands {
     }
 
     static func remove(_ context: CommandContext) throws(ControlError) {
-        guard geteuid() == 0 else { throw .refusal(.phoneAdministrationNeedsRoot) }
+        guard isAdministrator else { throw .refusal(.phoneAdministrationNeedsRoot) }
         let name = context.word(0)
         try context.library.visit { store in try store.removePhone(named: name) }
         context.say(Wording.phoneRemoved(name))

@@ -23,6 +23,8 @@ enum SessionCommands {
         static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
         static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the CA the running relay inspects with (needed to read pinning; refused while it is not running).")
+        static let keepKeys = OptionSpec.flag(
+            "keep-keys", "Keep the TLS secrets of the connections the relay inspects, for 'tvctl export --with-keys' (anyone who reads the history can then decrypt them).")
         static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording (one line, at most 4096 bytes).")
         static let inspection = OptionSpec.value(
             "inspection", "MODE",
@@ -37,7 +39,7 @@ enum SessionCommands {
         positionals: [ProjectCommands.projectArgument],
         options: [
             StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
-            StartOption.caTrusted, StartOption.inspection, StartOption.notes, StartOption.phone, SharedOptions.json,
+            StartOption.caTrusted, StartOption.inspection, StartOption.keepKeys, StartOption.notes, StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
@@ -85,7 +87,8 @@ enum SessionCommands {
         guard let os = arguments.value(StartOption.os).flatMap(declared) else {
             throw .usage(.missingOption("--os VERSION", command: context.command))
         }
-        let conditions = RecordingConditions(deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted))
+        let conditions = RecordingConditions(
+            deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted), keepKeys: arguments.flag(StartOption.keepKeys))
         let requested = try arguments.value(StartOption.inspection).map { text throws(ControlError) in
             guard let mode = AuditSerialization.inspectionMode(name: text) else {
                 throw .usage(.invalidInspectionMode(text, command: context.command))

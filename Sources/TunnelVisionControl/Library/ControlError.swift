@@ -55,6 +55,10 @@ public enum Refusal: Sendable, Equatable {
     /// `tvctl ca` found no CA certificate where the daemon keeps it.
     case certificateAuthorityMissing(path: String)
     case certificateAuthorityUnreadable(path: String)
+    /// The certificate the history points at could have been put there by someone other than the daemon.
+    case certificateAuthorityNotTheDaemons(path: String)
+    /// It is not the CA the running relay said it signs with (a regenerated CA before a restart).
+    case certificateAuthorityNotTheRelays(path: String)
     case certificateFileNotWritten(path: String, exists: Bool)
     /// `--ca-trusted` while no relay runs with a CA: the declaration would name no CA.
     case caTrustedWithoutInspection
@@ -141,6 +145,8 @@ public enum HistoryProblem: Sendable, Equatable {
     case busy(path: String)
     case corrupt(path: String)
     case emptyFile(path: String)
+    case symbolicLink(path: String)
+    case foreignOwner(path: String, owner: UInt32)
     case notWritableByItsOwner(path: String)
     case readOnlyFileSystem(path: String)
     case newerSchema(path: String, found: Int, supported: Int)

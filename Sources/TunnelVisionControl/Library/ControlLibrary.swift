@@ -25,6 +25,7 @@ public struct ControlLibrary: Sendable {
             case .permissionDenied: throw .historyUnanswered(permissionProblem)
             case .notWritableByItsOwner: throw .historyUnanswered(.notWritableByItsOwner(path: location.path))
             case .readOnlyFileSystem: throw .historyUnanswered(.readOnlyFileSystem(path: location.path))
+            case .symbolicLink: throw .historyUnanswered(.symbolicLink(path: location.path))
             case .reachable: break
             }
         }
@@ -74,7 +75,7 @@ public struct ControlLibrary: Sendable {
             // SQLite cannot tell a refused permission from a missing directory; the kernel can.
             return HistoryAccess.refusedByPermission(location) || problem == .permissionDenied(path: location.path)
                 ? permissionProblem : problem
-        case .missing, .busy, .corrupt, .emptyFile, .newerSchema, .diskFull, .notWritableByItsOwner, .readOnlyFileSystem, .unreadableRow:
+        case .missing, .busy, .corrupt, .emptyFile, .symbolicLink, .foreignOwner, .newerSchema, .diskFull, .notWritableByItsOwner, .readOnlyFileSystem, .unreadableRow:
             return problem
         }
     }
@@ -88,6 +89,8 @@ extension HistoryProblem {
         case .busy: self = .busy(path: path)
         case .corrupt: self = .corrupt(path: path)
         case .emptyFile: self = .emptyFile(path: path)
+        case .symbolicLink(let link): self = .symbolicLink(path: link)
+        case .foreignOwner(let file, let owner): self = .foreignOwner(path: file, owner: owner)
         case .readOnlyFileSystem: self = .readOnlyFileSystem(path: path)
         case .newerSchema(_, let found, let supported): self = .newerSchema(path: path, found: found, supported: supported)
         case .diskFull: self = .diskFull(path: path)

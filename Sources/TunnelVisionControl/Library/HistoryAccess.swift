@@ -15,11 +15,14 @@ enum HistoryAccess {
         case notWritableByItsOwner
         /// The file system is mounted read-only.
         case readOnlyFileSystem
+        /// A link in place of the history, which is never followed (`FlowStore`).
+        case symbolicLink
     }
 
     /// Before opening: is there a file, and may this user read and write it?
     static func standing(of location: DatabaseLocation) -> Standing {
         var status = stat()
+        if lstat(location.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK { return .symbolicLink }
         if stat(location.path, &status) != 0 {
             switch errno {
             case EACCES: return .permissionDenied

@@ -7,6 +7,16 @@ public struct RecordingConditions: Sendable, Hashable {
     public let deviceModel: String
     public let osVersion: String
     public let caTrusted: Bool
+    /// `--keep-keys`: store the TLS secrets of the connections the relay terminates for this
+    /// recording; they are kept only while it inspects.
+    public var keepKeys = false
+
+    public init(deviceModel: String, osVersion: String, caTrusted: Bool, keepKeys: Bool = false) {
+        self.deviceModel = deviceModel
+        self.osVersion = osVersion
+        self.caTrusted = caTrusted
+        self.keepKeys = keepKeys
+    }
 
     /// `toolVersion` is the running build's (`Invocation.toolVersion`).
     public func environment(toolVersion: String) -> AuditEnvironment {
@@ -28,6 +38,6 @@ public struct RecordingConditions: Sendable, Hashable {
         let mode = requested ?? (fingerprint != nil ? .pinning : .off)
         return InspectionConditions(
             mode: mode, caTrusted: caTrusted, caFingerprint: mode.inspects ? fingerprint : nil,
-            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true)
+            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true, keepsKeys: mode.inspects && keepKeys)
     }
 }

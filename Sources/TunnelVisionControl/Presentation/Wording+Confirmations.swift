@@ -73,9 +73,10 @@ extension Wording {
         }
         let trust = conditions.caTrusted ? "trusted" : "not trusted"
         let quic = conditions.quicDropped ? ", UDP to port 443 dropped" : ""
+        let keys = conditions.keepsKeys ? ", TLS secrets kept for export --with-keys" : ""
         return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "
             + "on \(shown(session.environment.deviceModel)) with \(shown(session.environment.osVersion)); "
-            + "inspection \(inspection), CA \(trust)\(quic)."
+            + "inspection \(inspection), CA \(trust)\(quic)\(keys)."
     }
 
     static func caFingerprint(_ certificate: InspectionCACertificate) -> String {

@@ -65,7 +65,8 @@ extension Wording {
         guard conditions.inspectionEnabled else { return "off" }
         var text = conditions.caFingerprint.map { "on, CA SHA-256 \($0)" } ?? "on"
         if let defect = conditions.mode.defect { text += ", presenting \(AuditSerialization.name(of: defect)) certificates" }
-        return conditions.quicDropped ? text + "; UDP to port 443 dropped" : text
+        if conditions.quicDropped { text += "; UDP to port 443 dropped" }
+        return conditions.keepsKeys ? text + "; TLS secrets kept (--keep-keys)" : text
     }
 
     static func validation(_ readable: Bool) -> String { pinning(readable) }

@@ -50,6 +50,10 @@ public enum Wording {
             "There is no inspection CA at \(path) yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."
         case .certificateAuthorityUnreadable(let path):
             "The inspection CA certificate \(path) cannot be read as a PEM certificate: run 'tunnelvisiond --regenerate-ca' as root, or check that you are in the tunnelvision group."
+        case .certificateAuthorityNotTheDaemons(let path):
+            "The certificate at \(path) is not shown: it is not a file of the daemon's user in a folder only that user may write, and any member of the group can change where the history says the CA is, so ask an administrator to check the daemon's ca_certificate setting and restart tunnelvisiond."
+        case .certificateAuthorityNotTheRelays(let path):
+            "The certificate at \(path) is not the CA the running relay signs with: restart tunnelvisiond if the CA was regenerated, then show it again."
         case .certificateFileNotWritten(let path, true):
             "\(path) already exists and was left as it is: name a new file."
         case .certificateFileNotWritten(let path, false):
@@ -156,6 +160,8 @@ public enum Wording {
             sentence(for: .sessionNotFound(id))
         case .sessionStillOpen:
             "Session \(id) is still recording: end it with 'tvctl session end \(id)' before exporting."
+        case .keysNotKept:
+            "Session \(id) was not started with --keep-keys, so no TLS secrets were kept for it: export it without --with-keys."
         case .catalogueNotBundled(let identifier):
             sentence(for: .notInstalled(identifier: identifier))
         case .catalogueUnusable(let identifier):
@@ -271,6 +277,10 @@ public enum Wording {
             "The history at \(path) is yours but its mode forbids writing to it: give it back with 'chmod 660 \(shellWord(path))'."
         case .readOnlyFileSystem(let path):
             "The history at \(path) is on a read-only file system: remount it read-write, or copy the history to a writable disk and name it with --db."
+        case .symbolicLink(let path):
+            "\(path) is a symbolic link, which tvctl does not follow (anyone in the group could have put it there): remove it so that the history is a file of its own."
+        case .foreignOwner(let path, let owner):
+            "The history at \(path) belongs to user \(owner), neither root nor the daemon's user, so root does not open it: run tvctl as the user tunnelvision or as a member of its group."
         case .emptyFile(let path):
             "The history at \(path) is an empty file, not a history: restore it from a backup, or delete it so that tunnelvisiond starts a new one."
         case .newerSchema(let path, let found, let supported):

@@ -59,11 +59,14 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// The SHA-256 of the CA the relay made for this recording alone and installed nowhere
         /// (untrusted-issuer); absent in every other mode, or when no connection was shown its leaf.
         public let validationIssuerSHA256: String?
+        /// The recording was started with --keep-keys: the TLS secrets of the connections the
+        /// relay terminated were kept in the history (only then can a bundle carry them).
+        public let keepKeys: Bool
 
         public var conditions: InspectionConditions {
             InspectionConditions(
                 mode: AuditSerialization.inspectionMode(name: mode) ?? .off, caTrusted: caTrusted, caFingerprint: caSHA256,
-                quicDropped: quicDropped)
+                quicDropped: quicDropped, keepsKeys: keepKeys)
         }
     }
 
@@ -119,7 +122,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
                 caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence,
-                validationIssuerSHA256: session.validationIssuerFingerprint)
+                validationIssuerSHA256: session.validationIssuerFingerprint, keepKeys: session.inspection.keepsKeys)
             gatewayResolvers = session.gatewayResolvers.map(\.description)
             self.markers = markers?.map(Marker.init)
         }

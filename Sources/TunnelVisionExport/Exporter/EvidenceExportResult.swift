@@ -31,6 +31,8 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case sessionNotFound
     /// A session is exported once it has ended.
     case sessionStillOpen
+    /// `--with-keys` for a recording not started with `--keep-keys`: no TLS secrets were kept.
+    case keysNotKept
     /// The project names a catalogue that is not installed; none other is used instead.
     case catalogueNotBundled(identifier: String)
     case catalogueUnusable(identifier: String)

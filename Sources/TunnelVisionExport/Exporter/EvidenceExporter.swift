@@ -91,6 +91,8 @@ public struct EvidenceExporter: Sendable {
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
+                // Asked for keys the recording never kept: a bundle "exported with keys" holding none would mislead.
+                if withKeys, !session.inspection.keepsKeys { throw EvidenceExportError.keysNotKept }
                 // The phone↔relay secrets, in flow order: only with --with-keys do they leave the history.
                 let relayFacts = try snapshot.relayFacts(inAuditSession: sessionID)
                 let keyed = relayFacts.sorted { $0.key < $1.key }.filter { !$0.value.keyLog.isEmpty }

@@ -46,18 +46,24 @@ public struct InspectionConditions: Sendable, Hashable {
     public let caFingerprint: String?
     /// The daemon dropped the phone's UDP to 443 (so apps fall back to TCP): it alters the app.
     public let quicDropped: Bool
+    /// The recording was started with `--keep-keys`: the TLS secrets of the connections the relay
+    /// terminated are stored for it (and only then), for a bundle exported `--with-keys`. They
+    /// let anyone who reads the history decrypt those connections, so they are never kept unasked.
+    public let keepsKeys: Bool
 
-    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
+    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, keepsKeys: Bool = false) {
         self.mode = mode
         self.caTrusted = caTrusted
         self.caFingerprint = caFingerprint
         self.quicDropped = quicDropped
+        self.keepsKeys = keepsKeys
     }
 
     /// A recording that inspects presents the installed CA's leaves unless told otherwise.
-    public init(inspectionEnabled: Bool, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
+    public init(inspectionEnabled: Bool, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, keepsKeys: Bool = false) {
         self.init(
-            mode: inspectionEnabled ? .pinning : .off, caTrusted: caTrusted, caFingerprint: caFingerprint, quicDropped: quicDropped)
+            mode: inspectionEnabled ? .pinning : .off, caTrusted: caTrusted, caFingerprint: caFingerprint, quicDropped: quicDropped,
+            keepsKeys: keepsKeys)
     }
 
     /// The daemon's relay was running with a CA loaded when the session began.

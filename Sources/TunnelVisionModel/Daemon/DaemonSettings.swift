@@ -70,9 +70,13 @@ public struct DaemonSettings: Sendable, Hashable {
     /// Settings that could not be read count as inspection off, which is what the daemon does.
     public var inspectionEnabled: Bool { inspection == true }
 
-    /// Where the daemon keeps the inspection CA unless its configuration says otherwise.
-    public static let defaultCAKeyPath = "/var/lib/tunnelvision/ca/ca.key"
-    public static let defaultCACertificatePath = "/var/lib/tunnelvision/ca/ca.pem"
+    /// Where the daemon keeps the inspection CA unless its configuration says otherwise: a
+    /// directory of the daemon's own (0750), outside the group-writable tree of the history,
+    /// where no member can rename, replace or add an entry.
+    public static let defaultCAKeyPath = "/var/lib/tunnelvision-ca/ca.key"
+    public static let defaultCACertificatePath = "/var/lib/tunnelvision-ca/ca.pem"
+    /// The installed daemon's user and group (systemd/sysusers.d, the unit's User= and Group=).
+    public static let daemonAccount = "tunnelvision"
 
     /// The CA fingerprint when the relay inspects: configured on, running, and a CA loaded.
     /// Only this lets a session record inspection on.

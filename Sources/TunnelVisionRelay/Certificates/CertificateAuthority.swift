@@ -35,28 +35,28 @@ public final class CertificateAuthority: @unchecked Sendable {
     }
 
     /// Loads the CA from its two files, or makes it when neither exists (the daemon's first start).
+    /// The directory is the daemon's own (`CADirectory`), made 0750 when it is missing.
     public static func loadOrCreate(
-        _ files: CertificateAuthorityFiles, now: Date = Date(), commonName: String? = nil
+        _ files: CertificateAuthorityFiles, now: Date = Date(), commonName: String? = nil, owner: CAFilesOwner = .current
     ) throws(RelayError) -> CertificateAuthority {
-        let manager = FileManager.default
-        let hasKey = manager.fileExists(atPath: files.keyPath)
-        let hasCertificate = manager.fileExists(atPath: files.certificatePath)
+        let keyDirectory = try CADirectory(containing: files.keyPath, owner: owner, create: true)
+        let certificateDirectory = try CADirectory(containing: files.certificatePath, owner: owner, create: true)
+        let hasKey = keyDirectory.contains(keyDirectory.name(of: files.keyPath))
+        let hasCertificate = certificateDirectory.contains(certificateDirectory.name(of: files.certificatePath))
         switch (hasKey, hasCertificate) {
-        case (false, false): return try create(files, now: now, commonName: commonName)
+        case (false, false): return try create(files, now: now, commonName: commonName, owner: owner)
         case (true, false): throw .certificateAuthorityHalfPresent(present: files.keyPath, missing: files.certificatePath)
         case (false, true): throw .certificateAuthorityHalfPresent(present: files.certificatePath, missing: files.keyPath)
-        case (true, true): return try load(files)
+        case (true, true): return try load(files, owner: owner)
         }
     }
 
-    public static func load(_ files: CertificateAuthorityFiles) throws(RelayError) -> CertificateAuthority {
-        var status = stat()
-        guard stat(files.keyPath, &status) == 0 else {
-            throw .certificateAuthorityUnreadable(path: files.keyPath, reason: String(cString: strerror(errno)))
-        }
-        guard status.st_mode & 0o077 == 0 else { throw .certificateAuthorityKeyExposed(path: files.keyPath, mode: status.st_mode & 0o777) }
-        let keyPEM = try readFile(files.keyPath)
-        let certificatePEM = try readFile(files.certificatePath)
+    public static func load(_ files: CertificateAuthorityFiles, owner: CAFilesOwner = .current) throws(RelayError) -> CertificateAuthority {
+        let keyDirectory = try CADirectory(containing: files.keyPath, owner: owner, create: false)
+        let (keyPEM, keyMode) = try keyDirectory.read(keyDirectory.name(of: files.keyPath))
+        guard keyMode & 0o077 == 0 else { throw .certificateAuthorityKeyExposed(path: files.keyPath, mode: keyMode & 0o777) }
+        let certificateDirectory = try CADirectory(containing: files.certificatePath, owner: owner, create: false)
+        let certificatePEM = try certificateDirectory.read(certificateDirectory.name(of: files.certificatePath)).bytes
         guard let key = keyPEM.withUnsafeBytes({ bytes -> OpaquePointer? in
             let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count))
             defer { BIO_free(bio) }
@@ -82,8 +82,10 @@ public final class CertificateAuthority: @unchecked Sendable {
     /// Makes a new CA and writes it, replacing any old one (a root command: the refusal memory
     /// of a running relay must be cleared with it). The key is written 0600, the certificate 0640.
     public static func create(
-        _ files: CertificateAuthorityFiles, now: Date = Date(), commonName: String? = nil
+        _ files: CertificateAuthorityFiles, now: Date = Date(), commonName: String? = nil, owner: CAFilesOwner = .current
     ) throws(RelayError) -> CertificateAuthority {
+        let keyDirectory = try CADirectory(containing: files.keyPath, owner: owner, create: true)
+        let certificateDirectory = try CADirectory(containing: files.certificatePath, owner: owner, create: true)
         let key = try OpenSSLSupport.generateP256()
         guard let certificate = X509_new() else {
             EVP_PKEY_free(key)
@@ -100,8 +102,9 @@ public final class CertificateAuthority: @unchecked Sendable {
         guard let keyPEM = OpenSSLSupport.pem(writing: { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }) else {
             throw OpenSSLSupport.failure("write the CA key")
         }
-        try writeFile(keyPEM, to: files.keyPath, mode: 0o600)
-        try writeFile(Array(made.certificatePEM.utf8), to: files.certificatePath, mode: 0o640)
+        try keyDirectory.write(keyPEM, to: keyDirectory.name(of: files.keyPath), mode: 0o600, owner: owner)
+        try certificateDirectory.write(
+            Array(made.certificatePEM.utf8), to: certificateDirectory.name(of: files.certificatePath), mode: 0o640, owner: owner)
         return made
     }
 
@@ -120,37 +123,5 @@ public final class CertificateAuthority: @unchecked Sendable {
         try OpenSSLSupport.addExtension(NID_key_usage, "critical,keyCertSign,cRLSign", to: certificate, issuer: certificate)
         try OpenSSLSupport.addExtension(NID_subject_key_identifier, "hash", to: certificate, issuer: certificate)
         guard X509_sign(certificate, key, EVP_sha256()) > 0 else { throw OpenSSLSupport.failure("sign the CA") }
-    }
-
-    private static func readFile(_ path: String) throws(RelayError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .certificateAuthorityUnreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        return [UInt8](data)
-    }
-
-    /// Written beside the target and renamed over it, so a crash leaves the old file or the new one.
-    private static func writeFile(_ bytes: [UInt8], to path: String, mode: mode_t) throws(RelayError) {
-        let temporary = path + ".new"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw .certificateAuthorityNotWritable(path: path, reason: String(cString: strerror(errno))) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                close(descriptor)
-                throw .certificateAuthorityNotWritable(path: path, reason: String(cString: strerror(errno)))
-            }
-            written += result
-        }
-        // The umask must not widen or narrow what the CA's files promise.
-        fchmod(descriptor, mode)
-        fsync(descriptor)
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            throw .certificateAuthorityNotWritable(path: path, reason: String(cString: strerror(errno)))
-        }
     }
 }

@@ -21,8 +21,10 @@ final class SQLiteConnection {
 
     init(path: String, readOnly: Bool) throws(SQLiteFailure) {
         var db: OpaquePointer?
+        // NOFOLLOW: the history's folder is the group's to write, so a member could put a link
+        // where the history is, and a root process would create or open whatever it names.
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let result = sqlite3_open_v2(path, &db, flags, nil)
         guard result == SQLITE_OK else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -31,6 +33,12 @@ final class SQLiteConnection {
         }
         sqlite3_extended_result_codes(db, 1)
         handle = db
+        // A schema someone else wrote runs no function of its own choosing in a trigger or a
+        // view, and no statement may corrupt the file on purpose (writable_schema, raw pages).
+        guard tv_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DEFENSIVE, 1) == SQLITE_OK,
+              tv_sqlite3_db_config_int(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0) == SQLITE_OK
+        else { throw failure(SQLITE_MISUSE) }
+        try execute("PRAGMA trusted_schema = OFF")
     }
 
     deinit {

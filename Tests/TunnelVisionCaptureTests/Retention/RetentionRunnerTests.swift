@@ -1,0 +1,49 @@
+import CaptureTestSupport
+import Foundation
+import Testing
+import TunnelVisionCaptureFiles
+import TunnelVisionModel
+@testable import TunnelVisionCapture
+
+/// The history is the group's to write, so a `capture_files` row can name any file: retention
+/// deletes only capture files of the configured folder, and says a row that names anything else.
+@Suite struct RetentionRunnerTests {
+    static let now = Date(timeIntervalSince1970: 1_764_504_000)
+
+    @Test func aRowNamingTheCAKeyIsRefusedAndSaidOnceWhileRealCaptureFilesGo() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("captures"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: directory.file("ca"), withIntermediateDirectories: false)
+        directory.create("ca/ca.key", bytes: Array("the CA key".utf8))
+        let old = Self.now.addingTimeInterval(-30 * 86_400)
+        let ours = CaptureFileName.name(sequence: 1, createdAt: old)
+        directory.create("captures/" + ours, bytes: [UInt8](repeating: 0, count: 100))
+        let history = try WatchedHistory(path: directory.file("history.sqlite"))
+        try history.recordCaptureFile(CaptureFile(sequence: 1, path: directory.file("captures/" + ours), createdAt: old, closedAt: old, bytes: 100))
+        // Written by a member, as if it were a capture file: old and large, first to go.
+        try history.recordCaptureFile(CaptureFile(sequence: 2, path: directory.file("ca/ca.key"), createdAt: old, closedAt: old, bytes: 1 << 30))
+        // Of the capture-file form, but reached through the folder's parent.
+        let climbing = directory.file("captures/../" + CaptureFileName.name(sequence: 3, createdAt: old))
+        directory.create(CaptureFileName.name(sequence: 3, createdAt: old), bytes: [1])
+        try history.recordCaptureFile(CaptureFile(sequence: 3, path: climbing, createdAt: old, closedAt: old, bytes: 1))
+        // The file being written, which retention never takes.
+        let newest = CaptureFileName.name(sequence: 4, createdAt: Self.now)
+        directory.create("captures/" + newest, bytes: [1])
+        try history.recordCaptureFile(CaptureFile(sequence: 4, path: directory.file("captures/" + newest), createdAt: Self.now, closedAt: nil, bytes: 1))
+
+        let lines = LogLines()
+        var runner = RetentionRunner(limits: RetentionLimits(maximumAge: 86_400, maximumBytes: 10), folder: directory.file("captures"), log: lines.log)
+        runner.run(history: history, now: Self.now)
+        runner.run(history: history, now: Self.now)
+
+        #expect(FileManager.default.contents(atPath: directory.file("ca/ca.key")) == Data("the CA key".utf8))
+        #expect(FileManager.default.fileExists(atPath: directory.file(CaptureFileName.name(sequence: 3, createdAt: old))))
+        #expect(directory.names(in: "captures") == [newest])
+        #expect(history.deletedFiles == [1])
+        #expect(try history.captureFiles().map(\.sequence).sorted() == [2, 3, 4])
+        let refusal = DaemonMessage.captureFileRowRefused(sequence: 2, path: directory.file("ca/ca.key"), folder: directory.file("captures")).text
+        #expect(lines.lines.filter { $0 == refusal }.count == 1)
+        #expect(lines.lines.contains { $0.hasPrefix("capture file row 3 names") })
+        #expect(refusal.hasPrefix("capture file row 2 names \(directory.file("ca/ca.key")), which is not a capture file of"))
+    }
+}
