@@ -9,6 +9,7 @@ import TunnelVisionWire
 /// tvwire — the wire engine outside the daemon, for checks and measurements.
 ///   tvwire flows FILE          every flow the engine reads from FILE, as a JSON array of flows.json's flows
 ///   tvwire history DB          every flow a history holds (all capture sessions), in the same shape
+///   tvwire dns-answers DB      every DNS answer a history holds: the flow's row, the name, one address
 ///   tvwire parse FILE [ROUNDS] decode every packet (link, IP, transport) only; prints pkt/s
 ///   tvwire engine FILE [ROUNDS] run the whole flow engine over FILE; prints pkt/s
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
@@ -30,6 +31,8 @@ case "flows":
     do { try printFlows(path: arguments[2]) } catch { fail("\(error)") }
 case "history":
     do { try printStoredFlows(databasePath: arguments[2]) } catch { fail("\(error)") }
+case "dns-answers":
+    do { try printDNSAnswers(databasePath: arguments[2]) } catch { fail("\(error)") }
 case "parse", "engine":
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
     do { try measure(path: arguments[2], rounds: rounds, wholeEngine: arguments[1] == "engine") } catch { fail("\(error)") }
@@ -77,6 +80,14 @@ func printStoredFlows(databasePath: String) throws {
         flows += try store.reading { try $0.flows(inCaptureSession: session.id) }
     }
     try printJSON(flows)
+}
+
+func printDNSAnswers(databasePath: String) throws {
+    struct Answer: Encodable { let flowID: Int64?; let name: String; let address: String }
+    let answers = try FlowStore(path: databasePath).reading { try $0.dnsAnswers() }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    FileHandle.standardOutput.write(try encoder.encode(answers.map { Answer(flowID: $0.flowID, name: $0.queryName, address: $0.address) }))
 }
 
 func printFlows(path: String) throws {

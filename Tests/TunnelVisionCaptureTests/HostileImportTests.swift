@@ -6,7 +6,7 @@ import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// Issue 19, items 2, 4 and 6: an import of a damaged file fails where it stopped, an
+/// An import of a damaged file fails where it stopped, an
 /// impossible stamp is counted and not stored, and the history ends up in its main file.
 @Suite struct HostileImportTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -127,7 +127,7 @@ import TunnelVisionStore
     }
 }
 
-/// Issue 19, item 6: a history emptied after it was made is not a new history.
+/// A history emptied after it was made is not a new history.
 @Suite struct EmptyHistoryFileTests {
     @Test func aZeroLengthFileThatNoOneIsCreatingIsRefused() throws {
         let work = try TemporaryDirectory()

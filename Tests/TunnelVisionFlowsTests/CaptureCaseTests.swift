@@ -29,7 +29,7 @@ struct CaptureCaseTests {
              answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1301))),
              opening: .tlsHandshake, visibility: "encryptedInHandshake"),
         // The capture ends before the real ServerHello (tshark: ClientHello, the retry's random,
-        // ClientHello again): the reading is the retry's alone (issue 15).
+        // ClientHello again): the reading is the retry's alone.
         Case(file: "zeek/hrr.pcap", port: 443,
              answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1302), helloRetry: .retryOnly)),
              opening: .tlsHandshake),
@@ -73,7 +73,7 @@ struct CaptureCaseTests {
         Case(file: "tcpdump/quic_vn.pcap", port: 443, sni: "localhost",
              offer: ClientTLSOffer(versionsForm: .listed, versions: [tls13], applicationProtocols: ["h3"], droppedIdentifiers: 1),
              quic: QUICReading(version: .v1, end: .server)),
-        // Issue 16: QUIC on other ports and drafts, opened because their tags verify; the server's
+        // QUIC on other ports and drafts, opened because their tags verify; the server's
         // Initial gives the negotiated suite. tshark agrees (check 30).
         Case(file: "nDPI/quic-29.pcap", port: 443, sni: "localhost",
              answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1303), helloRetry: .serverHelloAfterRetry)),

@@ -4,7 +4,7 @@ import TunnelVisionFlows
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// Issue 15: a connection whose start was seen and that sent nothing is told from a stream picked
+/// A connection whose start was seen and that sent nothing is told from a stream picked
 /// up mid-way, by what the engine records of its payload.
 @Suite struct EmptyConnectionTests {
     typealias Rules = EngineRuleTests

@@ -168,7 +168,7 @@ import TunnelVisionWire
         #expect(flow?.streamOpening == .tlsHandshake)
     }
 
-    /// Issue 16: an application record is early data only when it crossed before any byte of the
+    /// An application record is early data only when it crossed before any byte of the
     /// server's answer; after it, the same record is the client's Finished.
     @Test(arguments: [true, false])
     func earlyDataIsSentOnlyWhenItPrecedesTheServersAnswer(beforeTheAnswer: Bool) {
@@ -190,7 +190,7 @@ import TunnelVisionWire
         #expect(flow?.earlyData == EarlyDataReading(wasSent: beforeTheAnswer, serverAnswer: .notVisible))
     }
 
-    /// Issue 16: on UDP 443 a long header is taken for QUIC as it stands only in a published
+    /// On UDP 443 a long header is taken for QUIC as it stands only in a published
     /// version family; other bytes that set the long-header bits are no QUIC reading.
     @Test(arguments: [
         (UInt32(0x5130_3436), true), (0xFF00_001D, true), (0x1A2A_3A4A, true), (0xFACE_B002, true), (0x0000_0001, true),
@@ -207,7 +207,7 @@ import TunnelVisionWire
         #expect(flow?.quic == (isQUIC ? QUICReading(version: QUICVersion(version), end: .client) : nil))
     }
 
-    /// Issue 16: where only the server's direction was captured, a ServerHello names itself: its
+    /// Where only the server's direction was captured, a ServerHello names itself: its
     /// answer is read (SYN-ACK seen or not); the phone's offer and opening stay unread.
     @Test(arguments: [true, false])
     func aServerHelloIsReadWhenThePhonesBytesWentUncaptured(withSYNACK: Bool) {
@@ -232,7 +232,7 @@ import TunnelVisionWire
         #expect(flow?.serverTLS == nil)
     }
 
-    /// Issue 16: a ClientHello record names itself, SYN or not; the opening stays unproven.
+    /// A ClientHello record names itself, SYN or not; the opening stays unproven.
     @Test func withoutTheStreamsStartAClientHelloIsReadButNotAsTheOpening() {
         var run = Run()
         run.feed(PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 101, flags: .ack, payload: Self.hello("midway.example")), at: Self.start)

@@ -2,7 +2,7 @@ import Testing
 import TunnelVisionFlows
 import TunnelVisionModel
 
-/// Issue 16 on the wire lab's own captures (Tests/Captures/wire, recorded by
+/// The engine on the wire lab's own captures (Tests/Captures/wire, recorded by
 /// scripts/record-wire-captures from real aioquic, openssl, curl and small prelude servers).
 /// tshark reads the same files the same way: check 30 compares them field by field.
 @Suite struct LabCaptureTests {

@@ -4,7 +4,7 @@ import TunnelVisionFlows
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// The relay's messages on the phone leg's flow (issue 12): the outcome, the upstream reading
+/// The relay's messages on the phone leg's flow: the outcome, the upstream reading
 /// held only while the termination owns the flow, the server side ignored while our TLS
 /// server answers, the facts carried in the same batch as the flow.
 @Suite struct RelayUpdateTests {

@@ -113,7 +113,7 @@ import TunnelVisionModel
         #expect(throws: error) { try parse(["--config", "/etc/test.conf"], file: "# first\n" + line) }
     }
 
-    // Issue 19, item 1: a number the daemon accepted once overflowed at the first rotation.
+    // A number the daemon accepted once overflowed at the first rotation.
     @Test(arguments: [
         ("keep_days", "1000000", "1", "36500"), ("keep_days", "1e308", "1", "36500"), ("keep_days", "0.5", "1", "36500"),
         ("keep_days", "-1", "1", "36500"), ("snaplen", "99999999999", "64", "262144"), ("snaplen", "0x100", "64", "262144"),
@@ -128,7 +128,7 @@ import TunnelVisionModel
         #expect(refusal.message == "`\(value)` is refused for \(key): give a whole number from \(lowest) to \(highest).")
     }
 
-    // Issue 17: evidence first is the default; forwarding first stays a setting, published for tvctl.
+    // Evidence first is the default; forwarding first stays a setting, published for tvctl.
     @Test func whenTheRecorderIsBehindPacketsWaitUnlessTheConfigurationSaysForward() throws {
         let defaults = try parse([])
         #expect(defaults.recorderBacklog == .wait)
@@ -152,7 +152,7 @@ import TunnelVisionModel
         #expect(cutOff.isStorable)
     }
 
-    // Issue 19, item 3: a CRLF file whose first line was a comment read as one long comment.
+    // A CRLF file whose first line was a comment read as one long comment.
     @Test func aCRLFFileReadsLikeItsLFTwin() throws {
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../systemd/tunnelvisiond.conf").standardized.path

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import TunnelVisionCapture
 
-/// The wake-up between the tap and the recorder (issue 17): a sleeper is woken by the ring, not
+/// The wake-up between the tap and the recorder: a sleeper is woken by the ring, not
 /// by its timeout, and a wait whose condition holds does not sleep at all.
 @Suite struct DoorbellTests {
     private static func elapsed(_ body: () -> Void) -> Duration {

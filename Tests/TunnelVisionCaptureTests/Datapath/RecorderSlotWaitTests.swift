@@ -4,7 +4,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionCapture
 
-/// The slot logic of evidence first (issue 17), driven by a hand-moved clock: each pause of the
+/// The slot logic of evidence first, driven by a hand-moved clock: each pause of the
 /// tap is 1 ms, and the test decides when the recorder frees slots.
 @Suite struct RecorderSlotWaitTests {
     final class Harness: @unchecked Sendable {

@@ -86,7 +86,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(beat.captureBytes == files[0].bytes)
     }
 
-    /// Issue 17: more than the 1 MiB gather buffer in one round goes out in several writes, and
+    /// More than the 1 MiB gather buffer in one round goes out in several writes, and
     /// still every row points at its own bytes.
     @Test func aRoundLargerThanTheGatherBufferIsWrittenInPartsAndEveryRowStillPointsAtItsBytes() throws {
         let bench = try Bench(slots: 1_024)
@@ -121,7 +121,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(bench.lines.lines.contains(DaemonMessage.recorderBehind(packets: 12).text))
     }
 
-    /// Issue 15 (losses across a restart): a clean stop (SIGTERM, as systemd restarts the daemon)
+    /// Losses across a restart: a clean stop (SIGTERM, as systemd restarts the daemon)
     /// comes with both queues full and the stop already asked for before the recorder drains;
     /// every queued packet still gets its row and nothing is counted lost.
     @Test func aStopWithFullQueuesRecordsEveryQueuedPacketBeforeTheRecorderEnds() throws {
@@ -138,7 +138,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(beat.packetsSeen == 24 && beat.packetsRecorded + beat.packetsNotCaptured == 24)
     }
 
-    /// Issue 15: a daemon killed (kill -9, out of memory, power) leaves the history as its last
+    /// A daemon killed (kill -9, out of memory, power) leaves the history as its last
     /// transaction left it. The recorder runs on its own thread over a real store, which is frozen
     /// as such a death freezes it while packets are in the engine, not yet committed; the next start
     /// counts what the last tally left unaccounted: exactly the packets handed over by then without

@@ -3,7 +3,7 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionCapture
 
-/// The arithmetic of issue 15's count of packets a daemon killed without a clean stop lost: a
+/// The arithmetic of the count of packets a daemon killed without a clean stop lost: a
 /// packet is accounted only once the history holds its fate.
 @Suite struct TapLedgerTests {
     private let now = Date(timeIntervalSince1970: 1_790_000_000)
