@@ -47,3 +47,27 @@ import TunnelVisionModel
         #expect(refusal.hasPrefix("capture file row 2 names \(directory.file("ca/ca.key")), which is not a capture file of"))
     }
 }
+
+/// After a crash, a start cuts the torn tail of the files left open; a row left open that names
+/// a file outside the capture folder is neither cut nor closed, and is said. The file here reads
+/// as a capture with a torn tail, which is what a cut would act on.
+@Suite struct InterruptedRunMendTests {
+    @Test func anOpenRowNamingAFileOutsideTheFolderIsNotCutAndIsSaid() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("captures"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: directory.file("ca"), withIntermediateDirectories: false)
+        let key = PcapFormat.fileHeader(snapshotLength: 65_535) + Array("torn tail".utf8)
+        directory.create("ca/ca.key", bytes: key)
+        let history = try WatchedHistory(path: directory.file("history.sqlite"))
+        let started = RetentionRunnerTests.now
+        try history.recordCaptureFile(CaptureFile(sequence: 5, path: directory.file("ca/ca.key"), createdAt: started, closedAt: nil, bytes: 0))
+
+        let lines = LogLines()
+        try InterruptedRunMend.mendFiles(history: history, folder: directory.file("captures"), log: lines.log)
+
+        #expect(FileManager.default.contents(atPath: directory.file("ca/ca.key")) == Data(key))
+        #expect(try history.captureFiles().first?.closedAt == nil)
+        #expect(lines.lines == [DaemonMessage.captureFileRowRefused(
+            sequence: 5, path: directory.file("ca/ca.key"), folder: directory.file("captures")).text])
+    }
+}
