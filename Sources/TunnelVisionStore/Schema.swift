@@ -280,5 +280,11 @@ enum Schema {
         ALTER TABLE capture_sessions ADD COLUMN packets_accounted INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN counted_at INTEGER;
         """,
+        // A TCP flow whose record began after its connection opened (its first packet was not a
+        // SYN): 1 opened before the capture session (a restart), 2 before the record (an expiry
+        // or eviction). NULL: a record that began with its opening, or stored before.
+        """
+        ALTER TABLE flows ADD COLUMN continuation INTEGER;
+        """,
     ]
 }
