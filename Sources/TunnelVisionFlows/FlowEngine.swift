@@ -22,6 +22,8 @@ public struct FlowEngine {
     var pending = HistoryBatch()
     /// The latest packet time seen: captures may carry timestamps slightly out of order.
     private var clock: Int64 = .min
+    /// The first packet's time: the capture's start, as far as the engine can tell.
+    private var captureStart: Int64?
 
     public init(configuration: FlowEngineConfiguration = FlowEngineConfiguration()) {
         self.configuration = configuration
@@ -41,6 +43,7 @@ public struct FlowEngine {
             return
         }
         clock = max(clock, timestampNanoseconds)
+        if captureStart == nil { captureStart = timestampNanoseconds }
         expireIdleFlows(at: clock)
 
         let (source, destination) = fragments.endpoints(of: packet)
@@ -131,11 +134,12 @@ public struct FlowEngine {
         let client = clientEnd(of: packet, source: source, destination: destination)
         let remote = key.peer(of: client)
         let seen = Date(nanosecondsSinceEpoch: now)
-        let state = FlowState(
+        var state = FlowState(
             key: key, firstSeen: seen, lastSeen: seen,
             tlsStatus: .born(proto: key.proto, remotePort: remote.port),
             resolvedName: attribution.resolvedName(for: remote.address, askedBy: client.address, at: now)
         )
+        if let segment = packet.tcp, !segment.flags.contains(.syn) { state.continuation = continuation(at: now) }
         var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
                             lastSeenNanoseconds: now)
         if key.proto == .tcp {
@@ -155,6 +159,15 @@ public struct FlowEngine {
         }
         if packet.transport.hasPorts, source.port < 1024, destination.port >= 1024 { return destination }
         return source
+    }
+
+    /// A TCP record that begins without a SYN continues a connection opened before it. Within
+    /// the idle timeout of the capture's start no record of this capture can have ended idle, so
+    /// unless the table was full (an eviction) the opening came before the capture itself.
+    private func continuation(at now: Int64) -> FlowContinuation {
+        let sinceStart = now - (captureStart ?? now)
+        return sinceStart <= configuration.tcpIdleTimeoutNanoseconds && statistics.flowsEvicted == 0
+            ? .openedBeforeCapture : .openedBeforeRecord
     }
 
     private static func isOpeningSYN(_ segment: TCPSegment) -> Bool {

@@ -48,6 +48,7 @@ enum FlowColumns {
         ("client_early_data", .withGroup(leader: "client_versions_form")),
         ("tcp_payload", .raisedUnlessAbsent),
         ("socks_host", .keepFirst),
+        ("continuation", .keepFirst),
     ]
 
     /// The change marker a written row takes: above every other, read off the index.
@@ -159,6 +160,7 @@ enum FlowColumns {
             .optionalInteger(client.map { $0.offersEarlyData ? (flow.earlyData ?? EarlyDataReading()).storedValue : 0 }),
             .optionalInteger(flow.tcpPayload.map { Int64($0.rawValue) }),
             .optionalText(flow.socksHost),
+            .optionalInteger(flow.continuation.map { Int64($0.rawValue) }),
         ]
     }
 
@@ -215,6 +217,7 @@ enum FlowColumns {
         }
         state.tcpPayload = row.int64OrNil(next()).flatMap { TCPPayloadSighting(rawValue: UInt8(clamping: $0)) }
         state.socksHost = row.textOrNil(next())
+        state.continuation = row.int64OrNil(next()).flatMap { FlowContinuation(rawValue: UInt8(clamping: $0)) }
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
         state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)

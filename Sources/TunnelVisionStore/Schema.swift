@@ -289,5 +289,11 @@ enum Schema {
         UPDATE audit_sessions SET keep_keys = 1 WHERE id IN (
             SELECT f.audit_session_id FROM flows f JOIN flow_relay r ON r.flow_id = f.id WHERE r.key_log != '');
         """,
+        // A TCP flow whose record began after its connection opened (its first packet was not a
+        // SYN): 1 opened before the capture session (a restart), 2 before the record (an expiry
+        // or eviction). NULL: a record that began with its opening, or stored before.
+        """
+        ALTER TABLE flows ADD COLUMN continuation INTEGER;
+        """,
     ]
 }

@@ -37,3 +37,39 @@ struct TruthfulGapTests {
         #expect(observation?.fromHelloRetryRequest == true)
     }
 }
+
+/// A record that began mid-connection (after a restart of the daemon) had no name to carry: it
+/// is no unnamedFlow finding and no O.Purp_8 contradiction, yet a named one is judged as ever.
+@Suite struct ContinuationFindingTests {
+    static func continuation(_ id: Int64, _ kind: FlowContinuation = .openedBeforeCapture, sni: String? = nil) -> StoredFlow {
+        var flow = Fixture.flow(id, sni: sni)
+        flow.state.continuation = kind
+        return flow
+    }
+
+    @Test(arguments: FlowContinuation.allCases)
+    func anUnnamedContinuationIsNotAssessedForItsHost(kind: FlowContinuation) {
+        #expect(HostAssessment(of: Self.continuation(1, kind), project: Fixture.project(allowing: ["api.example.com"]))
+            == .notAssessed(.continuation))
+    }
+
+    @Test func fiftyUnnamedContinuationsMakeNoFinding() {
+        let flows = (1...50).map { Self.continuation(Int64($0)) }
+        let findings = FindingsClassifier.classify(
+            flows: flows, project: Fixture.project(allowing: ["api.example.com"]), session: Fixture.session(), markers: [],
+            policy: FindingsPolicy(minimumTLSVersion: .tls12)!)
+        #expect(findings.findings.allSatisfy { $0.kind != .unnamedFlow })
+        #expect(findings.host.unassessed.map(\.reason) == [.continuation])
+        #expect(findings.host.unassessed.first?.flowIDs.count == 50)
+    }
+
+    @Test func aNamedContinuationIsJudgedByItsName() {
+        let flow = Self.continuation(1, sni: "tracker.example.org")
+        #expect(HostAssessment(of: flow, project: Fixture.project(allowing: ["api.example.com"]))
+            == .notInAllowlist(host: "tracker.example.org"))
+    }
+
+    @Test func anUnnamedRecordThatBeganWithItsOpeningIsStillAFinding() {
+        #expect(HostAssessment(of: Fixture.flow(1), project: Fixture.project(allowing: ["api.example.com"])) == .unnamed(.noClientHelloRead))
+    }
+}

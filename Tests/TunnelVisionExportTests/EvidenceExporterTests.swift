@@ -123,17 +123,19 @@ struct EvidenceExporterTests {
         let uncaptured = (0..<24).filter { $0 % 4 == 0 }.count
         #expect(capture.packets.count(.notCaptured) == uncaptured)
         #expect(capture.packets.count(.captureFileMissing) == missingPackets && missingPackets > 0)
-        #expect(capture.packets.recorded == 241)
-        #expect(capture.packets.written == 241 - uncaptured - missingPackets)
+        // The seed's packet after the session's end is cut: counted, not held (EvidenceCutTests).
+        #expect(capture.packets.recorded == 240)
+        #expect(capture.packets.written == 240 - uncaptured - missingPackets)
         #expect(capture.sourceFiles.filter { $0.standing == .missing }.map(\.packets) == [missingPackets])
-        #expect(capture.flows.map(\.packets.recorded).reduce(0, +) == 241)
-        #expect(capture.writtenOutsideSession.afterEnd == 1)
+        #expect(capture.flows.map(\.packets.recorded).reduce(0, +) == 240)
+        #expect(capture.writtenOutsideSession.afterEnd == 0)
+        #expect(capture.packetsAfterEnd == 1)
         #expect(capture.writtenOutsideSession.beforeStart == 9)
         guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding, withoutRow.isEmpty else {
             Issue.record("standing: \(export.result.captureStanding)")
             return
         }
-        #expect(written == capture.packets.written && recorded == 241)
+        #expect(written == capture.packets.written && recorded == 240)
         #expect(missing.map(\.reason) == [.notCaptured, .captureFileMissing])
     }
 

@@ -41,8 +41,11 @@ import TunnelVisionModel
         #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
         // Later migrations append: the HTTP host and 0-RTT columns follow the tag, then the change
-        // marker, then the record of what a TCP connection carried, then the SOCKS host.
-        #expect(try Array(columns("flows", store).suffix(6)) == ["audit_session_id", "http_host", "client_early_data", "changed", "tcp_payload", "socks_host"])
+        // marker, then the record of what a TCP connection carried, then the SOCKS host, then
+        // whether the record continues a connection opened before it.
+        #expect(try Array(columns("flows", store).suffix(7)) == [
+            "audit_session_id", "http_host", "client_early_data", "changed", "tcp_payload", "socks_host", "continuation",
+        ])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])

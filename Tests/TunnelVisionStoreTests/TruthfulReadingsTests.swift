@@ -56,3 +56,36 @@ struct TruthfulReadingsTests {
         #expect(flows.map { $0?.tcpPayload } == [nil, nil])
     }
 }
+
+/// Whether a record continues a connection opened before it survives the history, decided once;
+/// a flow stored before the fact was kept says nothing.
+struct ContinuationStoreTests {
+    @Test(arguments: FlowContinuation.allCases)
+    func aContinuationRoundTripsAndStays(kind: FlowContinuation) throws {
+        let store = try TemporaryDatabase().open()
+        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        var state = TruthfulReadingsTests.tcpFlow(payload: .carried)
+        state.continuation = kind
+        let id = try store.insert([state], captureSession: capture.id)[0]
+        #expect(try store.flow(id: id)?.continuation == kind)
+        state.continuation = nil
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: state)]), captureSession: capture.id)
+        #expect(try store.flow(id: id)?.continuation == kind)
+    }
+
+    @Test func aFlowStoredBeforeTheStepIsNoContinuation() throws {
+        let db = TemporaryDatabase()
+        let step = try #require(Schema.migrations.firstIndex { $0.contains("ADD COLUMN continuation") })
+        let old = try FlowStore(path: db.path, migratingTo: step)
+        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        try old.access { db in
+            try db.execute("""
+                INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen)
+                VALUES (\(capture.id), 6, '10.77.0.2', 41000, '192.0.2.7', 443, 1, 1)
+                """)
+        }
+        let migrated = try db.open()
+        #expect(try migrated.flow(id: 1)?.continuation == nil)
+        #expect(try migrated.flow(id: 1) != nil)
+    }
+}

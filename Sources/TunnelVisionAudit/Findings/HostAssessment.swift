@@ -21,6 +21,8 @@ public enum HostGap: Sendable, Hashable {
     case candidatesDisagree(attributedNameAllowed: Bool)
     /// DNS with the gateway's resolver: where the names led is judged on the connections after it.
     case gatewayResolver
+    /// A record that began mid-connection: the name travelled in the opening, which came before it.
+    case continuation
 
     /// The key findings.json writes as the reason.
     public var name: String {
@@ -28,6 +30,7 @@ public enum HostGap: Sendable, Hashable {
         case .allowlistEmpty: "allowlistEmpty"
         case .candidatesDisagree: "candidatesDisagree"
         case .gatewayResolver: "gatewayResolver"
+        case .continuation: "continuation"
         }
     }
 }
@@ -51,7 +54,8 @@ public enum HostAssessment: Sendable, Hashable {
             return
         }
         guard let name = flow.name else {
-            self = .unnamed(Self.reasonForNoName(flow.state))
+            // A continuation had no name to carry: its opening, which did, came before the record.
+            self = flow.continuation != nil ? .notAssessed(.continuation) : .unnamed(Self.reasonForNoName(flow.state))
             return
         }
         guard !project.allowlist.isEmpty else {

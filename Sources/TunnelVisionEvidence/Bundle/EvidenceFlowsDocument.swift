@@ -108,6 +108,9 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     /// TCP only: noneSinceStart (its start seen, no byte sent since, either way) or
     /// carried; absent for a start not seen without payload, and for flows stored before.
     public let tcpPayload: String?
+    /// TCP only: the record began mid-connection, after its opening — openedBeforeCapture (a
+    /// restart of the daemon) or openedBeforeRecord (an earlier record ended); absent otherwise.
+    public let continuation: String?
     public let clientTLS: ClientTLS?
     public let serverTLS: ServerTLS?
     public let quic: QUIC?
@@ -161,6 +164,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
         tcpPayload = flow.tcpPayload?.name
+        continuation = flow.continuation?.name
         clientTLS = flow.clientTLS.map { offer in
             ClientTLS(
                 versionsForm: offer.versionsForm == .listed ? "listed" : "upTo",

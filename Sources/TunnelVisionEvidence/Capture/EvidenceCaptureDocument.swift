@@ -87,6 +87,10 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     /// Absent unless a passive tap recorded in the session's span.
     public private(set) var passiveTapDrops: [PassiveTapDrops]?
     public private(set) var passiveTapDropsContents: String?
+    /// Packets of the session's flows stamped after its end, as the history held them at the
+    /// export: neither in capture.pcapng nor in flows.json's counts, which stop at the end.
+    public private(set) var packetsAfterEnd = 0
+    public let afterEndContents = EvidenceWording.Note.packetsAfterEnd
 
     public init(
         sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, writtenOutsideSession: OutsideSession,
@@ -125,6 +129,13 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         return noted
     }
 
+    /// This document with the count of the packets that came after the session's end.
+    public func cut(packetsAfterEnd count: Int) -> EvidenceCaptureDocument {
+        var cut = self
+        cut.packetsAfterEnd = count
+        return cut
+    }
+
     public func documentFile() throws -> EvidenceFile { try document.file() }
 
     /// capture.json, written as it is encoded.
@@ -133,6 +144,6 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets
         case writtenOutsideSession, sourceFiles, flows, contents, packetComments, packetsWithoutRow, withoutRowContents
-        case passiveTapDrops, passiveTapDropsContents
+        case passiveTapDrops, passiveTapDropsContents, packetsAfterEnd, afterEndContents
     }
 }

@@ -234,13 +234,14 @@ struct EvidenceReportContent {
             ("packets.recorded", packets.recorded), ("packets.written", packets.written),
         ] + EvidenceMissingReason.allCases.map { ("packets.withoutBytes.\($0.rawValue)", packets.count($0)) } + [
             ("writtenOutsideSession.beforeStart", outside.beforeStart),
-            ("writtenOutsideSession.afterEnd", outside.afterEnd),
+            ("writtenOutsideSession.afterEnd", outside.afterEnd), ("packetsAfterEnd", capture.packetsAfterEnd),
         ]
         let rows = counts.filter { $0.1 > 0 }.map { [$0.0, String($0.1)] }
         var blocks: [EvidenceReportBlock] = [.paragraph(Words.standing(capture.standing))]
         blocks += (capture.passiveTapDrops ?? []).map { .paragraph(Words.passiveTapDrops($0)) }
         if !rows.isEmpty { blocks.append(.table(EvidenceReportTable(columns: [Column.captureKey, Column.packets], rows: rows))) }
         blocks += [.note(capture.contents), .note(capture.packetComments)]
+        if capture.packetsAfterEnd > 0 { blocks.append(.note(capture.afterEndContents)) }
         return blocks
     }
 }

@@ -122,6 +122,9 @@ extension EvidenceWording {
             "The address had several names from DNS; the attributed one is not allowed, another is."
         case .gatewayResolver:
             "A query to the gateway's resolver: where the names it asked for led is judged on the connections that followed."
+        case .continuation:
+            "The connection was already open when this record of it began (its first packet was not a SYN): "
+                + "the name travelled in its opening, before the record, so this record had none to carry."
         }
     }
 

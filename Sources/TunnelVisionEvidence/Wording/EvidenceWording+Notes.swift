@@ -63,6 +63,12 @@ extension EvidenceWording {
             + "rotated capture files: the wire, not decrypted content. A packet the history holds without bytes is "
             + "counted under withoutBytes with its reason."
 
+        /// capture.json: the cut at the session's end.
+        public static let packetsAfterEnd =
+            "The bundle holds the session up to its end: a connection that went on after it is cut there, in "
+            + "capture.pcapng and in flows.json's counts alike, so that every export of the session holds the same evidence. "
+            + "packetsAfterEnd counts the packets of its connections that came later, as the history held them at the export."
+
         /// capture.json: what passiveTapDrops counts.
         public static let passiveTapDrops =
             "passiveTapDrops lists each capture session of the passive tap (libpcap on an interface) that overlaps this session, "

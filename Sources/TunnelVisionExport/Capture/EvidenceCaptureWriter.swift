@@ -20,15 +20,32 @@ public enum EvidenceCaptureError: Error, Sendable, Hashable {
 /// untouched into capture.pcapng with its direction and a comment naming its flow and findings.
 enum EvidenceCaptureWriter {
     /// Reads everything inside the snapshot it is given: one instant of the history.
+    /// `later`: the packets after the session's end, left out (the cut), and counted.
     static func write(
         for bundle: EvidenceBundle, from snapshot: HistorySnapshot, captureDirectory: URL?, into archive: EvidenceArchive,
-        application: String, tlsKeyLog: [String] = []
+        application: String, tlsKeyLog: [String] = [], cutting later: LaterPackets? = nil
     ) throws -> EvidenceCaptureDocument {
-        try write(
-            for: bundle, packetCounts: try snapshot.packetCounts(inAuditSession: bundle.sessionID),
+        var counts = try snapshot.packetCounts(inAuditSession: bundle.sessionID)
+        if let later { counts = cut(counts, less: later.perFile) }
+        let end = later?.end.nanosecondsSinceEpoch ?? .max
+        return try write(
+            for: bundle, packetCounts: counts,
             sources: EvidenceCaptureSources(files: try snapshot.captureFiles(), directory: captureDirectory),
-            capturedPackets: { try snapshot.capturedPackets(inAuditSession: bundle.sessionID, fileSequence: $0) },
-            into: archive, application: application, tlsKeyLog: tlsKeyLog)
+            capturedPackets: {
+                try snapshot.capturedPackets(inAuditSession: bundle.sessionID, fileSequence: $0).filter { $0.timestampNanoseconds <= end }
+            },
+            into: archive, application: application, tlsKeyLog: tlsKeyLog
+        ).cut(packetsAfterEnd: later?.count ?? 0)
+    }
+
+    /// The counts by flow and file less those of the later packets.
+    static func cut(_ counts: [SessionPacketCount], less later: [SessionPacketCount]) -> [SessionPacketCount] {
+        struct Place: Hashable { let flowID: Int64, file: UInt32? }
+        let cut = Dictionary(later.map { (Place(flowID: $0.flowID, file: $0.fileSequence), $0.count) }, uniquingKeysWith: +)
+        return counts.compactMap { count in
+            let left = count.count - (cut[Place(flowID: count.flowID, file: count.fileSequence)] ?? 0)
+            return left > 0 ? SessionPacketCount(flowID: count.flowID, fileSequence: count.fileSequence, count: left) : nil
+        }
     }
 
     /// `tlsKeyLog`: the lines written in a Decryption Secrets Block at the start (`--with-keys`);

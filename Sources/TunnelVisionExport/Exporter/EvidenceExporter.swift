@@ -96,9 +96,11 @@ public struct EvidenceExporter: Sendable {
                 // The phone↔relay secrets, in flow order: only with --with-keys do they leave the history.
                 let relayFacts = try snapshot.relayFacts(inAuditSession: sessionID)
                 let keyed = relayFacts.sorted { $0.key < $1.key }.filter { !$0.value.keyLog.isEmpty }
+                // An ended session is held up to its end: what its flows carried later is only counted.
+                let later = try session.endedAt.map { try snapshot.packets(after: $0, inAuditSession: sessionID) }
                 let bundle = try EvidenceBundle(
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
-                    flows: try snapshot.flows(inAuditSession: sessionID), catalogue: try catalogue(for: project),
+                    flows: try snapshot.flows(inAuditSession: sessionID).map { later?.cut($0) ?? $0 }, catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
                     keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count))
                 let archive = try makeArchive()
@@ -111,7 +113,7 @@ public struct EvidenceExporter: Sendable {
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
                     for: bundle, from: snapshot, captureDirectory: captureDirectory, into: archive, application: exportedWith,
-                    tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
+                    tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [], cutting: later)
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
                 // The passive tap counts its drops per capture session: each one the session's span meets.

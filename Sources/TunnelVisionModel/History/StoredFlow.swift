@@ -85,6 +85,8 @@ public struct FlowState: Sendable, Hashable {
     public var relay: RelayRecord?
     /// For TCP: whether its start was seen with no payload after it, or payload crossed.
     public var tcpPayload: TCPPayloadSighting?
+    /// For TCP: the record began mid-connection, after its opening (a restart, an expiry).
+    public var continuation: FlowContinuation?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
