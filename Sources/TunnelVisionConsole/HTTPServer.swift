@@ -109,9 +109,15 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     guard let existing = requestContext.pointee else {
         let state = RequestState()
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-        if let length = header(connection, "Content-Length").flatMap(Int.init), length > HTTPLimits.body {
+        let length = header(connection, "Content-Length")
+        if let length, (Int(length) ?? Int.max) > HTTPLimits.body {
             state.answered = true
             return queue(ConsoleErrors.tooLarge(), on: connection)
+        }
+        // A form always says its length; a body that does not could only be read to find out.
+        if length == nil, header(connection, "Transfer-Encoding") != nil {
+            state.answered = true
+            return queue(ConsoleErrors.lengthRequired(), on: connection)
         }
         return tv_mhd_yes()
     }
@@ -120,12 +126,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         let count = uploadSize.pointee
         uploadSize.pointee = 0
         guard !state.answered else { return tv_mhd_yes() }
-        guard state.body.count + count <= HTTPLimits.body, let uploadData else {
-            // A body without a length that grows past the limit: refused, and the rest is not kept.
-            state.answered = true
-            state.body = []
-            return queue(ConsoleErrors.tooLarge(), on: connection)
-        }
+        // The declared length was checked at the headers, and libmicrohttpd reads no more than it.
+        guard state.body.count + count <= HTTPLimits.body, let uploadData else { return tv_mhd_no() }
         uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
         return tv_mhd_yes()
     }

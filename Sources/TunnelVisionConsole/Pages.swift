@@ -128,4 +128,8 @@ public enum ConsoleErrors {
     public static func tooLarge() -> HTTPResponse {
         HTTPResponse.text(Wording.consoleBodyTooLarge + "\n", status: 413)
     }
+
+    public static func lengthRequired() -> HTTPResponse {
+        HTTPResponse.text(Wording.consoleLengthRequired + "\n", status: 411)
+    }
 }

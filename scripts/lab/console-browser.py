@@ -10,6 +10,7 @@ import http.client, json, os, re, socket, ssl, subprocess, sys, time, zipfile, h
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.webdriver.chrome.service import Service as ChromeService
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -61,7 +62,7 @@ def browser(width=1280, height=900):
                      f"--ignore-certificate-errors-spki-list={SPKI}", "--user-data-dir=" + os.environ["BROWSER_PROFILE"]]:
         options.add_argument(argument)
     options.add_experimental_option("prefs", {"download.default_directory": DOWNLOADS, "download.prompt_for_download": False})
-    service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
+    service = ChromeService(executable_path="/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(30)
     return driver

@@ -39,6 +39,7 @@ extension Wording {
 
     public static let consoleFormExpired = "This form has expired (or did not come from this console): reload the page and try again."
     public static let consoleBodyTooLarge = "The request was too large for the console and was not read."
+    public static let consoleLengthRequired = "The request did not say its length, so the console did not read it."
     public static let consoleNotFound = "There is no such page on this console."
     public static let consoleLoginNeeded = "Log in with the console's password."
     public static let consoleLiveEnded = "The recording has ended: reload the page for its findings."
