@@ -112,16 +112,21 @@ struct DaemonWrites {
 
     @discardableResult
     mutating func flow(to host: String, port: UInt16, bytesIn: UInt64 = 4_000) throws -> Int64 {
-        let key = FlowKey(
-            proto: .tcp, Endpoint(address: IPAddress(v4: 0x0A4D_0002), port: port), Endpoint(address: IPAddress(v4: 0xC633_6407), port: 443))
-        let now = Date()
-        let state = FlowState(
-            key: key, firstSeen: now, lastSeen: now, bytesOut: 500, bytesIn: bytesIn, packetCount: 6, tlsStatus: .encrypted, sni: host,
-            serverTLS: .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301))),
-            clientTLS: ClientTLSOffer(versionsForm: .listed, versions: [.tls13]), streamOpening: .tlsHandshake)
+        let state = Self.state(host: host, port: port, bytesIn: bytesIn)
         handle += 1
         let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: handle, rowID: nil, state: state)]), captureSession: captureSession)
         guard let row = rows[handle] else { throw ConsoleUnderTest.Failure("no row") }
         return row
+    }
+
+    /// A TLS 1.3 flow from the phone to the host, first seen now.
+    static func state(host: String, port: UInt16, bytesIn: UInt64 = 4_000) -> FlowState {
+        let key = FlowKey(
+            proto: .tcp, Endpoint(address: IPAddress(v4: 0x0A4D_0002), port: port), Endpoint(address: IPAddress(v4: 0xC633_6407), port: 443))
+        let now = Date()
+        return FlowState(
+            key: key, firstSeen: now, lastSeen: now, bytesOut: 500, bytesIn: bytesIn, packetCount: 6, tlsStatus: .encrypted, sni: host,
+            serverTLS: .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301))),
+            clientTLS: ClientTLSOffer(versionsForm: .listed, versions: [.tls13]), streamOpening: .tlsHandshake)
     }
 }
