@@ -111,3 +111,16 @@ struct ConsoleAppTests {
         #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && csp.contains("frame-ancestors 'none'"))
     }
 }
+
+/// The release diff of a closed recording: `tvctl diff`'s answer on the page.
+struct ConsoleDiffTests {
+    @Test func theDiffPageIsTvctlDiffsAnswer() throws {
+        let console = try ConsoleUnderTest()
+        let session = try console.login()
+        let closed = ConsoleUnderTest.text(of: console.get("/session/2", cookie: session.cookie))
+        #expect(closed.contains("action=\"/session/2/diff\""))
+        let page = ConsoleUnderTest.text(of: console.get("/session/2/diff", cookie: session.cookie, query: [("against", "1")]))
+        let direct = console.runner.run(["diff", "--", "1", "2"])
+        #expect(page.contains(HTML.escaped(direct.said)), "\(direct.said)")
+    }
+}
