@@ -102,7 +102,7 @@ enum Assets {
         h1 { font-size: 1.6rem; margin: .2rem 0 1rem; }
         h2 { font-size: 1.2rem; margin: 1.6rem 0 .6rem; }
         pre { background: #fff; border: 1px solid var(--line); padding: .8rem; overflow-x: auto; font-size: .85rem; line-height: 1.35; }
-        pre.listing a { display: block; color: inherit; text-decoration: none; }
+        pre.listing a { color: inherit; text-decoration: none; }
         pre.listing a:hover, pre.listing a:focus { background: #e8f0f6; }
         pre.listing a.open { font-weight: 700; color: var(--accent); }
         pre.listing .head { font-weight: 700; }
