@@ -13,6 +13,7 @@ extension ConsoleApp {
             case .session(let id): return .html(try session(id, pages: pages))
             case .events(let id): return try events(id)
             case .diff(let id): return .html(try diff(id, against: request.query["against"].flatMap(Route.number), pages: pages))
+            case .flows(let id): return .html(try flows(id, pages: pages))
             default: return .redirect(to: "/")
             }
         } catch {
@@ -118,6 +119,7 @@ extension ConsoleApp {
             Pages.output(&page, shown.said, id: "session")
             page.element("h2", text: "Findings")
             Pages.output(&page, findings.said, id: "findings")
+            page.element("a", [("href", "/session/\(id)/flows"), ("id", "flows-link")], text: "The flows, each with the findings it is behind")
             page.element("h2", text: "Evidence")
             pages.form(&page, action: "/session/\(id)/export", classes: "export") { page in
                 page.element("button", [("type", "submit"), ("class", "big"), ("id", "export")], text: "Export the bundle (.zip)")
@@ -138,13 +140,21 @@ extension ConsoleApp {
         }
     }
 
-    private func flowTable(_ page: inout HTMLBuilder, opening: LiveFlows.Opening, events: String) {
+    private func flows(_ id: Int64, pages: Pages) throws(ControlError) -> String {
+        let listed = try LiveFlows.withFindings(sessionID: id, limit: FlowFeed.initialRows * 5, library: library)
+        return pages.layout(title: "Session \(id) · flows") { page in
+            flowTable(&page, opening: listed, events: nil, extraColumn: LiveFlows.findingsColumnTitle)
+            page.element("a", [("href", "/session/\(id)")], text: "Back to session \(id)")
+        }
+    }
+
+    private func flowTable(_ page: inout HTMLBuilder, opening: LiveFlows.Opening, events: String?, extraColumn: String? = nil) {
         page.element("h2", [("id", "flows-headline")], text: opening.headline)
         page.element("p", [("id", "flows-truncation"), ("class", "note")], text: opening.truncation ?? "")
         page.open("div", [("class", "table")])
-        page.open("table", [("id", "flows"), ("data-events", events)])
+        page.open("table", [("id", "flows")] + (events.map { [("data-events", $0)] } ?? []))
         page.raw("<thead><tr>")
-        for (index, title) in LiveFlows.columnTitles.enumerated() {
+        for (index, title) in (LiveFlows.columnTitles + (extraColumn.map { [$0] } ?? [])).enumerated() {
             page.element("th", LiveFlows.numericColumns.contains(index) ? [("class", "number")] : [], text: title)
         }
         page.raw("</tr></thead><tbody>")

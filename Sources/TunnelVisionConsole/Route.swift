@@ -18,6 +18,8 @@ public enum Route: Sendable, Equatable {
     case events(session: Int64)
     case export(session: Int64)
     case diff(session: Int64)
+    /// A closed recording's flows with the findings each is behind.
+    case flows(session: Int64)
     case asset(Asset)
     /// A known path with the wrong method.
     case methodNotAllowed(allowed: String)
@@ -86,6 +88,7 @@ public enum Route: Sendable, Equatable {
             case ("session", "events"): return (.events(session: id), nil)
             case ("session", "export"): return (nil, .export(session: id))
             case ("session", "diff"): return (.diff(session: id), nil)
+            case ("session", "flows"): return (.flows(session: id), nil)
             default: return (nil, nil)
             }
         default:

@@ -112,6 +112,28 @@ struct ConsoleAppTests {
     }
 }
 
+/// A closed recording's flows, each with the findings `tvctl flows --json` says it is behind.
+struct ConsoleFlowFindingsTests {
+    @Test func eachFlowShowsTheFindingsItIsBehind() throws {
+        let console = try ConsoleUnderTest()
+        let session = try console.login()
+        #expect(ConsoleUnderTest.text(of: console.get("/session/2", cookie: session.cookie)).contains("href=\"/session/2/flows\""))
+        let page = ConsoleUnderTest.text(of: console.get("/session/2/flows", cookie: session.cookie))
+        #expect(page.contains("<th>FINDINGS</th>"))
+        let listed = console.runner.run(["flows", "--json", "--", "2"]).output
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])
+        let flows = try #require(object["flows"] as? [[String: Any]])
+        #expect(!flows.isEmpty)
+        for flow in flows {
+            let id = try #require(flow["id"] as? Int)
+            let ids = (flow["findingIDs"] as? [String]) ?? []
+            let row = try #require(page.range(of: "<tr data-id=\"\(id)\">").map { String(page[$0.upperBound...].prefix { $0 != "\n" }) })
+            let lastCell = row.components(separatedBy: "</tr>")[0].components(separatedBy: "<td>").last?.replacingOccurrences(of: "</td>", with: "")
+            #expect(lastCell == (ids.isEmpty ? "—" : ids.joined(separator: " ")), "flow \(id)")
+        }
+    }
+}
+
 /// The release diff of a closed recording: `tvctl diff`'s answer on the page.
 struct ConsoleDiffTests {
     @Test func theDiffPageIsTvctlDiffsAnswer() throws {

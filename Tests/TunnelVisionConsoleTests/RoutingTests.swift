@@ -10,7 +10,7 @@ struct RoutingTests {
         ("POST", "/project/3/disallow", .disallow(project: 3)), ("POST", "/sessions", .startRecording),
         ("GET", "/session/12", .session(12)), ("POST", "/session/12/mark", .mark(session: 12)),
         ("POST", "/session/12/end", .end(session: 12)), ("GET", "/session/12/events", .events(session: 12)),
-        ("POST", "/session/12/export", .export(session: 12)), ("GET", "/session/12/diff", .diff(session: 12)),
+        ("POST", "/session/12/export", .export(session: 12)), ("GET", "/session/12/diff", .diff(session: 12)), ("GET", "/session/12/flows", .flows(session: 12)),
         ("GET", "/assets/console.js", .asset(.script)), ("HEAD", "/assets/console.css", .asset(.style)),
     ])
     func knownPathsReachTheirRoute(_ method: String, _ path: String, _ route: Route) {

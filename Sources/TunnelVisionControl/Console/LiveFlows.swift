@@ -66,6 +66,26 @@ public enum LiveFlows {
         return Change(isOpen: session.isOpen, headline: headline ?? "", rows: flows.map { row($0, zone: zone) }, marker: next)
     }
 
+    /// A recording's newest flows with the findings each is behind, as `tvctl flows --json`
+    /// assigns them (assessed on every flow of the recording); the last cell holds their ids.
+    public static func withFindings(sessionID: Int64, limit: Int, library: ControlLibrary, zone: TimeZone = .current) throws(ControlError) -> Opening {
+        let snapshot = try FlowSnapshot.read(session: sessionID, limit: .max, library: library)
+        let list = try snapshot.list(limit: nil)
+        let findings = Dictionary(list.flows.map { ($0.id, $0.findingIDs ?? []) }, uniquingKeysWith: { first, _ in first })
+        let rows = snapshot.flows.suffix(limit).reversed().map { flow in
+            let cells = row(flow, zone: zone).cells
+            let ids = findings[flow.id] ?? []
+            return Row(id: flow.id, cells: cells + [ids.isEmpty ? AuditTables.none : ids.joined(separator: " ")])
+        }
+        return Opening(
+            sessionID: sessionID, isOpen: snapshot.session.isOpen, headline: snapshot.headline(zone: zone), rows: rows,
+            flowCount: snapshot.flowCount, marker: snapshot.marker,
+            truncation: snapshot.flowCount > rows.count ? Wording.newestFlowsTruncated(shown: rows.count, of: snapshot.flowCount) : nil)
+    }
+
+    /// The title of the column `withFindings` adds.
+    public static let findingsColumnTitle = "FINDINGS"
+
     static func row(_ flow: StoredFlow, zone: TimeZone) -> Row {
         Row(id: flow.id, cells: FlowListing.cells(of: flow, zone: zone).map(TerminalText.visible))
     }
