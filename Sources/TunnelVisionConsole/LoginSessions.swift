@@ -2,7 +2,9 @@ import Foundation
 
 /// Who is logged in: a random session id (the cookie) with its CSRF token and the one message
 /// the next page shows (what a POST did, said after its redirect). Sessions end when idle for
-/// `idleLimit`, at logout, or when the table is full and they are the oldest.
+/// `idleLimit` (a login form's after `formIdleLimit`), at logout, or when the table is full and
+/// they are the oldest — a login form's first, so that anyone who can load the login page
+/// cannot push a logged-in technician out.
 public struct LoginSessions: Sendable {
     public struct Session: Sendable, Equatable {
         public let id: String
@@ -25,6 +27,7 @@ public struct LoginSessions: Sendable {
     }
 
     public static let idleLimit: TimeInterval = 12 * 3600
+    public static let formIdleLimit: TimeInterval = 600
     public static let capacity = 64
     private var sessions: [String: Session] = [:]
 
@@ -34,8 +37,11 @@ public struct LoginSessions: Sendable {
     public mutating func open(at now: Date, authenticated: Bool) -> Session? {
         guard let id = Secrets.token(), let csrf = Secrets.token() else { return nil }
         expire(at: now)
-        if sessions.count >= Self.capacity, let oldest = sessions.values.min(by: { $0.lastSeen < $1.lastSeen }) {
-            sessions[oldest.id] = nil
+        if sessions.count >= Self.capacity {
+            let forms = sessions.values.filter { !$0.authenticated }
+            if let oldest = (forms.isEmpty ? Array(sessions.values) : forms).min(by: { $0.lastSeen < $1.lastSeen }) {
+                sessions[oldest.id] = nil
+            }
         }
         let session = Session(id: id, csrfToken: csrf, authenticated: authenticated, lastSeen: now, message: nil)
         sessions[id] = session
@@ -45,7 +51,7 @@ public struct LoginSessions: Sendable {
     /// The session a cookie names, kept alive; nil when there is none (or it went idle).
     public mutating func find(_ id: String, at now: Date) -> Session? {
         guard var session = sessions[id] else { return nil }
-        guard now.timeIntervalSince(session.lastSeen) <= Self.idleLimit else {
+        guard now.timeIntervalSince(session.lastSeen) <= Self.limit(of: session) else {
             sessions[id] = nil
             return nil
         }
@@ -65,7 +71,11 @@ public struct LoginSessions: Sendable {
     }
 
     private mutating func expire(at now: Date) {
-        sessions = sessions.filter { now.timeIntervalSince($0.value.lastSeen) <= Self.idleLimit }
+        sessions = sessions.filter { now.timeIntervalSince($0.value.lastSeen) <= Self.limit(of: $0.value) }
+    }
+
+    private static func limit(of session: Session) -> TimeInterval {
+        session.authenticated ? idleLimit : formIdleLimit
     }
 }
 

@@ -38,11 +38,22 @@ struct LoginRulesTests {
         #expect(sessions.find("not-an-id", at: now) == nil)
     }
 
+    @Test func loginFormsNeverPushALoggedInSessionOut() throws {
+        var sessions = LoginSessions()
+        let technician = try opened(&sessions, at: now)
+        for index in 1...(3 * LoginSessions.capacity) {
+            _ = sessions.open(at: now.addingTimeInterval(Double(index)), authenticated: false)
+        }
+        #expect(sessions.find(technician.id, at: now.addingTimeInterval(1_000)) != nil)
+        let form = try #require({ () -> LoginSessions.Session? in sessions.open(at: now, authenticated: false) }())
+        #expect(sessions.find(form.id, at: now.addingTimeInterval(LoginSessions.formIdleLimit + 1)) == nil, "a login form goes idle sooner")
+    }
+
     @Test func theTableIsBoundedByForgettingTheOldest() throws {
         var sessions = LoginSessions()
         let first = try opened(&sessions, at: now)
         for index in 1...LoginSessions.capacity {
-            _ = sessions.open(at: now.addingTimeInterval(Double(index)), authenticated: false)
+            _ = sessions.open(at: now.addingTimeInterval(Double(index)), authenticated: true)
         }
         #expect(sessions.find(first.id, at: now.addingTimeInterval(100)) == nil)
     }
