@@ -15,6 +15,9 @@ public final class ConsoleApp: @unchecked Sendable {
     let log: @Sendable (String) -> Void
     let clock: @Sendable () -> Date
     private let lock = NSLock()
+    /// One password check at a time: each takes scrypt's 32 MiB, and many at once would be a
+    /// way to exhaust the gateway's memory.
+    private let hashing = NSLock()
     private var sessions = LoginSessions()
     private var throttle = LoginThrottle()
 
@@ -86,7 +89,10 @@ public final class ConsoleApp: @unchecked Sendable {
             log(Wording.consoleLogThrottled(client: client, seconds: seconds))
             return .html(Pages(csrfToken: session.csrfToken, message: nil).login(message: Wording.consoleLoginDelayed(seconds: seconds)), status: 429)
         }
-        guard password.matches(form["password"] ?? "") else {
+        hashing.lock()
+        let matches = password.matches(form["password"] ?? "")
+        hashing.unlock()
+        guard matches else {
             let (failures, delay) = locked { () -> (Int, TimeInterval?) in
                 let delay = throttle.failed(client, at: now)
                 return (throttle.failures(of: client), delay)
