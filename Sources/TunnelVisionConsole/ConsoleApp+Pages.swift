@@ -92,7 +92,9 @@ extension ConsoleApp {
         let shown = runner.run(["session", "show", "--", String(id)])
         if facts.isOpen {
             let opening = try LiveFlows.open(sessionID: id, limit: FlowFeed.initialRows, library: library)
-            return pages.layout(title: "Session \(id) · recording") { page in
+            // A recording is one phone's: its name heads the page rather than every row.
+            let title = "Session \(id) · recording" + (facts.phoneName.map { " · phone \($0)" } ?? "")
+            return pages.layout(title: title) { page in
                 page.open("section", [("class", "markers")])
                 for (what, label) in [("consent", "Consent given"), ("login", "Logged in"), ("logout", "Logged out")] {
                     pages.form(&page, action: "/session/\(id)/mark", classes: "marker") { page in
