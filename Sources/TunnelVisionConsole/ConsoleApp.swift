@@ -39,6 +39,7 @@ public final class ConsoleApp: @unchecked Sendable {
         let route = Route(method: request.method, path: request.path)
         let now = clock()
         if case .asset(let asset) = route { return Assets.response(asset) }
+        if route == .favicon { return HTTPResponse(status: 204, body: .bytes([])) }
         if case .methodNotAllowed(let allowed) = route {
             var response = HTTPResponse.text(Wording.consoleNotFound + "\n", status: 405)
             response.headers.append(("Allow", allowed))

@@ -21,6 +21,8 @@ public enum Route: Sendable, Equatable {
     /// A closed recording's flows with the findings each is behind.
     case flows(session: Int64)
     case asset(Asset)
+    /// What browsers ask for on their own: answered with nothing rather than an error page.
+    case favicon
     /// A known path with the wrong method.
     case methodNotAllowed(allowed: String)
     case notFound
@@ -33,7 +35,7 @@ public enum Route: Sendable, Equatable {
     /// Whether the route may be used before logging in.
     public var isPublic: Bool {
         switch self {
-        case .loginPage, .login, .asset, .notFound, .methodNotAllowed: true
+        case .loginPage, .login, .asset, .favicon, .notFound, .methodNotAllowed: true
         default: false
         }
     }
@@ -69,6 +71,7 @@ public enum Route: Sendable, Equatable {
             case "status": return (.statusText, nil)
             case "projects": return (.projects, .createProject)
             case "sessions": return (nil, .startRecording)
+            case "favicon.ico": return (.favicon, nil)
             default: return (nil, nil)
             }
         case 2:

@@ -11,7 +11,7 @@ struct RoutingTests {
         ("GET", "/session/12", .session(12)), ("POST", "/session/12/mark", .mark(session: 12)),
         ("POST", "/session/12/end", .end(session: 12)), ("GET", "/session/12/events", .events(session: 12)),
         ("POST", "/session/12/export", .export(session: 12)), ("GET", "/session/12/diff", .diff(session: 12)), ("GET", "/session/12/flows", .flows(session: 12)),
-        ("GET", "/assets/console.js", .asset(.script)), ("HEAD", "/assets/console.css", .asset(.style)),
+        ("GET", "/assets/console.js", .asset(.script)), ("HEAD", "/assets/console.css", .asset(.style)), ("GET", "/favicon.ico", .favicon),
     ])
     func knownPathsReachTheirRoute(_ method: String, _ path: String, _ route: Route) {
         #expect(Route(method: method, path: path) == route)
