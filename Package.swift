@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "tunnelvisiond", targets: ["tunnelvisiond"]),
         .executable(name: "tvctl", targets: ["tvctl"]),
+        .executable(name: "tvconsole", targets: ["tvconsole"]),
     ],
     targets: [
         // Debian's C libraries.
@@ -17,6 +18,8 @@ let package = Package(
         // Deflate and CRC-32 for the bundle's zip, which the exporter writes itself in one pass.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
+        // The web console's HTTP and TLS (GnuTLS underneath); only tvconsole links it.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // epoll and eventfd from the C library, for the relay's event loop.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
@@ -52,9 +55,16 @@ let package = Package(
         ]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.
+        // libcrypto for the web console's password hash (scrypt).
         .target(name: "TunnelVisionControl", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionStore", "TunnelVisionEvidence",
-            "TunnelVisionExport",
+            "TunnelVisionExport", "COpenSSL",
+        ]),
+        // The web console's pages and routes over the Control library's commands and Wording:
+        // routing, escaping, CSRF and login throttling as values; the HTTP server over
+        // libmicrohttpd; its certificate through libcrypto.
+        .target(name: "TunnelVisionConsole", dependencies: [
+            "TunnelVisionControl", "TunnelVisionModel", "TunnelVisionStore", "CMicroHTTPD", "COpenSSL",
         ]),
 
         // The build's name (release and commit), generated before every build by the plugin below;
@@ -69,6 +79,9 @@ let package = Package(
         ]),
         // The unprivileged CLI: a thin main over TunnelVisionControl.
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl", "TunnelVisionBuildStamp"]),
+        // The web console: a thin main over TunnelVisionConsole, its own process and user, so
+        // that libmicrohttpd stays out of tvctl and a flaw in it reaches no root and no daemon.
+        .executableTarget(name: "tvconsole", dependencies: ["TunnelVisionConsole", "TunnelVisionBuildStamp"]),
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic
         // captures, seeded exports for the foreign tools' check and the export benchmark.
         .executableTarget(name: "tvwire", dependencies: [
@@ -98,6 +111,9 @@ let package = Package(
         .testTarget(name: "TunnelVisionCaptureTests", dependencies: [
             "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
             "TunnelVisionFlows", "TunnelVisionRelay",
+        ]),
+        .testTarget(name: "TunnelVisionConsoleTests", dependencies: [
+            "TunnelVisionConsole", "TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
         ]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         // A history seeded the way the daemon writes one, for the exporter's tests and tvwire's

@@ -17,6 +17,6 @@ enum CommandTree {
         subcommands: [
             StatusCommand.spec, ProjectCommands.group, PhoneCommands.group, SessionCommands.group, MarkCommand.spec,
             FlowsCommand.spec, FindingsCommand.spec, DiffCommand.spec, ExportCommand.spec,
-            CatalogueCommands.group, CACommand.group, FixtureCommand.spec,
+            CatalogueCommands.group, CACommand.group, ConsoleCommands.group, FixtureCommand.spec,
         ])
 }

@@ -76,6 +76,8 @@ public enum Refusal: Sendable, Equatable {
     case publicKeyUnreadable
     case phoneAdministrationNeedsRoot
     case addressUnreadable(String)
+    /// `tvctl console` (the web console's password and certificate).
+    case console(ConsoleRefusal)
 }
 
 public enum OpenRecordingPurpose: Sendable, Equatable {

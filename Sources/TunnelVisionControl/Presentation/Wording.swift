@@ -44,6 +44,8 @@ public enum Wording {
             sentence(for: refusal)
         case .catalogue(let refusal):
             sentence(for: refusal)
+        case .console(let refusal):
+            sentence(for: refusal)
         case .export(let failure, let sessionID):
             sentence(for: failure, sessionID: sessionID)
         case .certificateAuthorityMissing(let path):
