@@ -18,6 +18,9 @@ public enum CertificateValidationGap: Sendable, Hashable {
     case closedDuringHandshake
     /// The relay's side or the server's ended the connection before the phone's answer could be read.
     case relayFailed
+    /// The server's own certificate did not verify: the phone was shown a certificate of an
+    /// untrusted issuer in place of the recording's defect, and refused it.
+    case upstreamCertificateMirrored
     /// The relay passed the connection through untouched, for this reason: nothing defective was presented.
     case notInspected(RelaySpliceReason)
     /// TLS over TCP of which the relay recorded nothing.
@@ -33,6 +36,7 @@ public enum CertificateValidationGap: Sendable, Hashable {
         case .closedAfterHandshake: "closedAfterHandshake"
         case .closedDuringHandshake: "closedDuringHandshake"
         case .relayFailed: "relayFailed"
+        case .upstreamCertificateMirrored: "upstreamCertificateMirrored"
         case .notInspected: "notInspected"
         case .noInspectionOutcome: "noInspectionOutcome"
         }
@@ -74,6 +78,8 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
             self = .notAssessed(.closedDuringHandshake)
         case .relayFailed?:
             self = .notAssessed(.relayFailed)
+        case .refusedMirroredCertificate?:
+            self = .notAssessed(.upstreamCertificateMirrored)
         case .spliced(let reason)?:
             self = .notAssessed(.notInspected(reason))
         case nil:

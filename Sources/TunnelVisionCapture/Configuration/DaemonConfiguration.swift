@@ -49,6 +49,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var caCertificatePath = DaemonSettings.defaultCACertificatePath
     /// "system", or a PEM bundle the upstream certificates are verified against instead.
     public var upstreamTrust = "system"
+    /// A server certificate that does not verify against `upstreamTrust` is mirrored to the phone
+    /// as a leaf of an untrusted issuer (on); off shows the recording's leaf all the same.
+    public var upstreamMirror = true
     public var queuePackets = 2048
     public var flushReachesStorage = true
     /// Let the TUN device hand over whole TCP segments (see `TunDevice`).
@@ -90,6 +93,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         RelayConfiguration(
             isEnabled: inspection, listenPort: relayPort, inspectedPorts: Set(inspectedPorts),
             certificateAuthority: CertificateAuthorityFiles(keyPath: caKeyPath, certificatePath: caCertificatePath),
-            upstreamTrust: upstreamTrust == "system" ? .system : .bundle(path: upstreamTrust))
+            upstreamTrust: upstreamTrust == "system" ? .system : .bundle(path: upstreamTrust),
+            mirrorsUnverifiedUpstream: upstreamMirror)
     }
 }

@@ -217,8 +217,8 @@ struct EvidenceReportContent {
             .table(EvidenceReportTable(
                 columns: [Column.host, Column.relay, Column.upstreamCertificate, Column.connections],
                 rows: shown.map { event in
-                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert),
-                     Words.upstreamVerification(event.upstreamVerified), String(event.connections)]
+                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert, presented: event.presented),
+                     Words.upstreamVerification(event.upstreamVerified, presented: event.presented), String(event.connections)]
                 })),
         ]
         if events.count > shown.count {

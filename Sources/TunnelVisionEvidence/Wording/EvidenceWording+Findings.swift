@@ -150,6 +150,8 @@ extension EvidenceWording {
         case .closedDuringHandshake: "The connection closed during the handshake without an alert that refuses."
         case .relayFailed:
             "The relay's own side or the server ended the connection before the phone's answer could be read."
+        case .upstreamCertificateMirrored:
+            "The server's own certificate did not verify, so the relay showed one of an untrusted issuer in place of the recording's, and the phone refused it."
         case .notInspected(.hostRemembered):
             "The host had refused the relay's certificate earlier in this run of the daemon: the connection was relayed untouched."
         case .notInspected: "The relay let the connection through untouched, so no certificate of its own was presented."

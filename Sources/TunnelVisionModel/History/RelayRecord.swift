@@ -7,7 +7,7 @@ public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
     /// The first bytes were not TLS (plain HTTP, another protocol).
     case notTLS
     /// A TLS handshake record whose first message is not a ClientHello the reader can take
-    /// (another message, or a ClientHello over the reader's 16 KiB bound).
+    /// (another message, or a ClientHello over the reader's 64 KiB bound).
     case unreadableClientHello
     /// A ClientHello without server_name (an SSL 2.0-format hello never has one).
     case noServerName
@@ -38,6 +38,10 @@ public enum RelayRecord: Sendable, Hashable {
     case closedDuringHandshake
     /// The relay's side or the server's ended the connection before the phone's answer could be read.
     case relayFailed
+    /// The server's own certificate did not verify, so the phone was shown one it should refuse as
+    /// well, and refused it (this alert): its own validation decided, which says nothing of pinning
+    /// nor of the recording's defect.
+    case refusedMirroredCertificate(alert: UInt8?)
     /// Passed through to the server untouched.
     case spliced(RelaySpliceReason)
 }
@@ -59,8 +63,12 @@ extension RelayRecord {
         case "phoneLeftDuringHandshake", "phoneClosingAlertDuringHandshake":
             // A closing alert is kept in `alert` too: it is no refusal.
             self = .closedDuringHandshake
-        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed":
+        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed",
+             "relaySentAlert", "upstreamRefusedByPolicy":
+            // The relay's own alert is kept in `alert` too: it is the relay's failure, no refusal.
             self = .relayFailed
+        case "phoneRefusedMirroredCertificate":
+            self = .refusedMirroredCertificate(alert: alert)
         case nil, "closed"?:
             // The alert of a terminated connection without such an event is the phone's refusal.
             guard let alert else { return nil }
