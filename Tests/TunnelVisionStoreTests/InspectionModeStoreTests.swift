@@ -63,6 +63,10 @@ struct InspectionModeStoreTests {
         FactsRow(decision: "terminated", event: "phoneClosedAfterHandshake", expected: .closedAfterHandshake),
         FactsRow(decision: "terminated", event: "phoneClosingAlertDuringHandshake", alert: 0, expected: .closedDuringHandshake),
         FactsRow(decision: "terminated", event: "upstreamUnreachable", expected: .relayFailed),
+        // The relay's own alert is its failure, never the phone's refusal.
+        FactsRow(decision: "terminated", event: "relaySentAlert", alert: 50, expected: .relayFailed),
+        FactsRow(decision: "terminated", event: "phoneRefusedMirroredCertificate", alert: 48,
+                 expected: .refusedMirroredCertificate(alert: 48)),
         FactsRow(decision: "spliced.hostRemembered", expected: .spliced(.hostRemembered)),
         FactsRow(decision: "spliced.noServerName", expected: .spliced(.noServerName)),
         FactsRow(decision: "spliced.somethingNew", expected: nil),

@@ -9,7 +9,8 @@ import TunnelVisionModel
     static let facts = RelayFlowFacts(
         decision: "terminated", event: "phoneClosedAfterHandshake", alert: nil, reason: nil, upstreamVerified: false,
         upstreamVerification: "unable to get local issuer certificate", upstreamApplicationProtocol: "h2",
-        keyLog: ["CLIENT_HANDSHAKE_TRAFFIC_SECRET aa bb", "SERVER_HANDSHAKE_TRAFFIC_SECRET aa cc"])
+        keyLog: ["CLIENT_HANDSHAKE_TRAFFIC_SECRET aa bb", "SERVER_HANDSHAKE_TRAFFIC_SECRET aa cc"],
+        presented: "mirroredUntrustedIssuer", serverNameAsSent: "api.example.")
 
     @Test func theRelaysFactsAreWrittenWithTheirFlowAndReadBackBySession() throws {
         let store = try TemporaryDatabase().open()
