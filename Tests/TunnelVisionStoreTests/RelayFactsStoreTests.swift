@@ -16,7 +16,9 @@ import TunnelVisionModel
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
         var draft = sessionDraft(project: project.id)
-        draft.inspection = InspectionConditions(inspectionEnabled: true, caTrusted: true, caFingerprint: String(repeating: "0f", count: 32), quicDropped: true)
+        // The mirror off is kept as such (false, not NULL): the session says which was in force.
+        draft.inspection = InspectionConditions(
+            mode: .pinning, caTrusted: true, caFingerprint: String(repeating: "0f", count: 32), quicDropped: true, upstreamMirror: false)
         let session = try store.startAuditSession(draft, at: at(1))
         #expect(session.inspection == draft.inspection)
         let capture = try store.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: at(1))

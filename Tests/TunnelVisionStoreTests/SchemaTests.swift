@@ -30,6 +30,8 @@ import TunnelVisionModel
             "gateway_resolvers",
             // issue 14: the phone the recording belongs to, as it was at the start.
             "phone_name", "phone_ipv4", "phone_ipv6", "phone_public_key", "phone_key_fingerprint",
+            // issue 23: whether the relay mirrored servers whose certificate did not verify.
+            "upstream_mirror",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
         #expect(try columns("flow_relay", store) == [

@@ -71,7 +71,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
             segmentationOffload: segmentationOffload, relayPort: relayPort,
             inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
             caCertificatePath: caCertificatePath, resolvers: resolvers,
-            recorderBacklog: recorderBacklog, recorderWaitMilliseconds: recorderWaitMilliseconds)
+            recorderBacklog: recorderBacklog, recorderWaitMilliseconds: recorderWaitMilliseconds,
+            upstreamMirror: upstreamMirror)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the

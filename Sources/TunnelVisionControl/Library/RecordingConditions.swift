@@ -28,6 +28,7 @@ public struct RecordingConditions: Sendable, Hashable {
         let mode = requested ?? (fingerprint != nil ? .pinning : .off)
         return InspectionConditions(
             mode: mode, caTrusted: caTrusted, caFingerprint: mode.inspects ? fingerprint : nil,
-            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true)
+            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true,
+            upstreamMirror: mode.inspects ? daemonSettings?.upstreamMirror : nil)
     }
 }

@@ -54,6 +54,11 @@ struct EvidenceReportContent {
         }
         facts += [
             EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+        ]
+        if let mirror = session.inspection.upstreamMirror {
+            facts.append(EvidenceReportFact(Label.upstreamMirror, Words.upstreamMirror(mirror), staysWithNext: true))
+        }
+        facts += [
             EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
             EvidenceReportFact(Label.gatewayResolvers,
                                session.gatewayResolvers.isEmpty ? Words.noGatewayResolvers : session.gatewayResolvers.joined(separator: ", ")),

@@ -210,6 +210,12 @@ extension EvidenceWording.Report {
         return event == "closed" ? "Inspected: the phone sent application data over the local CA's certificate" : "Terminated"
     }
 
+    /// The session's `upstream_mirror`, as the relay ran with it.
+    public static func upstreamMirror(_ mirrored: Bool) -> String {
+        mirrored ? "shown to the phone as a certificate of an untrusted issuer, so that it refuses them as it would without the relay"
+            : "shown to the phone with the relay's certificate all the same (upstream_mirror off)"
+    }
+
     public static func upstreamVerification(_ verified: Bool?, presented: String? = nil) -> String {
         switch (verified, presented) {
         case (false?, "mirroredUntrustedIssuer"?):
@@ -371,6 +377,7 @@ extension EvidenceWording.Report {
         public static let caFingerprint = "Local CA SHA-256"
         public static let validationIssuer = "Untrusted issuer SHA-256"
         public static let quicDropped = "UDP/443 dropped"
+        public static let upstreamMirror = "Servers that did not verify"
         public static let gatewayResolvers = "Gateway's resolvers"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"

@@ -46,8 +46,13 @@ public struct InspectionConditions: Sendable, Hashable {
     public let caFingerprint: String?
     /// The daemon dropped the phone's UDP to 443 (so apps fall back to TCP): it alters the app.
     public let quicDropped: Bool
+    /// Whether a server whose certificate did not verify was shown to the phone as an untrusted
+    /// issuer's leaf (true) or with the recording's leaf all the same (false); nil with
+    /// inspection off, or when the daemon did not say (sessions recorded before it could).
+    public let upstreamMirror: Bool?
 
-    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false) {
+    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, upstreamMirror: Bool? = nil) {
+        self.upstreamMirror = upstreamMirror
         self.mode = mode
         self.caTrusted = caTrusted
         self.caFingerprint = caFingerprint
