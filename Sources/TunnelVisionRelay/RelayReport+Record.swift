@@ -9,6 +9,6 @@ extension RelayReport {
         if case .phoneClosingAlertDuringHandshake(let code)? = event { alert = code }
         if case .relaySentAlert(let code, _)? = event { alert = code }
         if case .phoneRefusedMirroredCertificate(let code)? = event { alert = code }
-        return RelayRecord(decision: decision?.name ?? "undecided", event: event?.kind, alert: alert)
+        return RelayRecord(decision: decision?.name ?? "undecided", event: event?.kind, alert: alert, presented: presentation?.rawValue)
     }
 }

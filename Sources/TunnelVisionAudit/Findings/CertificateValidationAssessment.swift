@@ -61,6 +61,13 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
         let applies = state.hasInspectionOutcome || state.relay != nil
             || (!state.openedWithHTTPRequest && (state.showsSignOfTLS || state.quic != nil))
         guard applies else { self = .notApplicable; return }
+        // A mirror is an untrusted issuer's leaf, whatever the recording asked: continuing over it
+        // is that defect accepted.
+        if case .presentedMirror? = state.relay, state.tlsStatus == .inspected {
+            guard let host = state.announcedHost else { self = .notAssessed(.outcomeWithoutAnnouncedName); return }
+            self = .accepted(.untrustedIssuer, host: host)
+            return
+        }
         guard let defect = conditions.mode.defect else { self = .notAssessed(.noDefectPresented); return }
         if state.tlsStatus == .inspected {
             guard let host = state.announcedHost else { self = .notAssessed(.outcomeWithoutAnnouncedName); return }
@@ -78,7 +85,7 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
             self = .notAssessed(.closedDuringHandshake)
         case .relayFailed?:
             self = .notAssessed(.relayFailed)
-        case .refusedMirroredCertificate?:
+        case .refusedMirroredCertificate?, .presentedMirror?:
             self = .notAssessed(.upstreamCertificateMirrored)
         case .spliced(let reason)?:
             self = .notAssessed(.notInspected(reason))

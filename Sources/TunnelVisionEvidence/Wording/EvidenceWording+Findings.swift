@@ -134,6 +134,8 @@ extension EvidenceWording {
         case .outcomeWithoutAnnouncedName: "An inspection outcome was recorded, but no server name was announced to name the host."
         case .quicNotInspected: "QUIC is not inspected."
         case .noInspectionOutcome: "No inspection outcome was recorded for the connection."
+        case .upstreamCertificateMirrored:
+            "The server's own certificate did not verify, so the relay showed a certificate of an untrusted issuer in place of the local CA's: what the phone did says nothing of pinning."
         }
     }
 

@@ -42,15 +42,20 @@ public enum RelayRecord: Sendable, Hashable {
     /// well, and refused it (this alert): its own validation decided, which says nothing of pinning
     /// nor of the recording's defect.
     case refusedMirroredCertificate(alert: UInt8?)
+    /// The same mirror was shown (the server's certificate did not verify) and the phone did not
+    /// refuse it: with application data (status `inspected`), it continued over a certificate of
+    /// an issuer no device trusts.
+    case presentedMirror
     /// Passed through to the server untouched.
     case spliced(RelaySpliceReason)
 }
 
 extension RelayRecord {
     /// Read from the relay's facts as `flow_relay` keeps them (issue 12): its decision
-    /// ("terminated", "spliced.<reason>"), its event's kind and the alert. Nil when they say the
-    /// connection was accepted, ended normally, or in words this version does not know.
-    public init?(decision: String, event: String?, alert: UInt8?) {
+    /// ("terminated", "spliced.<reason>"), its event's kind and the alert, and what was presented
+    /// (`presented`). Nil when they say the connection was accepted over the relay's own leaf,
+    /// ended normally, or in words this version does not know.
+    public init?(decision: String, event: String?, alert: UInt8?, presented: String? = nil) {
         if decision.hasPrefix("spliced.") {
             guard let reason = RelaySpliceReason(rawValue: String(decision.dropFirst("spliced.".count))) else { return nil }
             self = .spliced(reason)
@@ -70,6 +75,10 @@ extension RelayRecord {
         case "phoneRefusedMirroredCertificate":
             self = .refusedMirroredCertificate(alert: alert)
         case nil, "closed"?:
+            if presented == "mirroredUntrustedIssuer", alert == nil {
+                self = .presentedMirror
+                return
+            }
             // The alert of a terminated connection without such an event is the phone's refusal.
             guard let alert else { return nil }
             self = .refused(alert: alert)
