@@ -23,6 +23,7 @@ static inline long tv_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
 }
 static inline void tv_X509V3_set_ctx_nodb(X509V3_CTX *ctx) { X509V3_set_ctx_nodb(ctx); }
 static inline int tv_SSL_CB_READ_ALERT(void) { return SSL_CB_READ_ALERT; }
+static inline int tv_SSL_CB_WRITE_ALERT(void) { return SSL_CB_WRITE_ALERT; }
 static inline long tv_SSL_MODE_relay(void) {
     return SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS;
 }

@@ -34,13 +34,18 @@ public struct RelayConfiguration: Sendable, Hashable {
     /// SO_MARK on the relay's own connections to servers, so that routing and nftables can tell
     /// them from the phone's (needs CAP_NET_ADMIN); nil leaves them unmarked.
     public var upstreamSocketMark: UInt32?
+    /// A server whose certificate does not verify against `upstreamTrust` is shown to the phone
+    /// with a leaf of an issuer it does not trust (on by default); off, with the leaf the
+    /// recording asks for (for labs whose upstream trust is incomplete).
+    public var mirrorsUnverifiedUpstream: Bool
     public var limits: RelayLimits
 
     public init(
         isEnabled: Bool, listenPort: UInt16 = 8443, inspectedPorts: Set<UInt16> = [443],
         certificateAuthority: CertificateAuthorityFiles, upstreamTrust: UpstreamTrust = .system,
-        upstreamSocketMark: UInt32? = nil, limits: RelayLimits = RelayLimits()
+        upstreamSocketMark: UInt32? = nil, mirrorsUnverifiedUpstream: Bool = true, limits: RelayLimits = RelayLimits()
     ) {
+        self.mirrorsUnverifiedUpstream = mirrorsUnverifiedUpstream
         self.isEnabled = isEnabled
         self.listenPort = listenPort
         self.inspectedPorts = inspectedPorts
@@ -62,7 +67,9 @@ public struct CertificateAuthorityFiles: Sendable, Hashable {
     }
 }
 
-/// What the upstream certificate is verified against. The result is a fact, never a gate.
+/// What the upstream certificate is verified against. The result is a fact, and a certificate
+/// that does not verify is mirrored to the phone (`mirrorsUnverifiedUpstream`): never a gate of
+/// the relay's own, never hidden from the phone's validation.
 public enum UpstreamTrust: Sendable, Hashable {
     /// The system's store (OpenSSL's default paths).
     case system
@@ -177,6 +184,14 @@ public enum RelayEvent: Sendable, Hashable {
     case serverClosedBeforePhoneData
     /// The original destination refused or did not answer: the phone was reset.
     case upstreamUnreachable
+    /// The original destination is one the relay never dials (the gateway itself, loopback…): the phone was reset.
+    case upstreamRefusedByPolicy(DestinationRefusal)
+    /// Our TLS server ended the phone's handshake with an alert of its own (the phone's bytes did
+    /// not parse, or it offered nothing we speak): the relay's failure, never the phone's refusal.
+    case relaySentAlert(alert: UInt8, reason: String)
+    /// The server's certificate did not verify, so the phone was shown one it should refuse as well
+    /// (an untrusted issuer), and it answered with this alert: its own validation decided, as without the relay.
+    case phoneRefusedMirroredCertificate(alert: UInt8)
     /// Our TLS to the server failed before we answered the phone: the held stream went to a plain upstream.
     case handedToPlainUpstream(reason: String)
     /// Our handshake with the phone failed on our side, or the server failed after we answered.
@@ -193,6 +208,9 @@ public enum RelayEvent: Sendable, Hashable {
         case .phoneClosingAlertDuringHandshake: "phoneClosingAlertDuringHandshake"
         case .serverClosedBeforePhoneData: "serverClosedBeforePhoneData"
         case .upstreamUnreachable: "upstreamUnreachable"
+        case .upstreamRefusedByPolicy: "upstreamRefusedByPolicy"
+        case .relaySentAlert: "relaySentAlert"
+        case .phoneRefusedMirroredCertificate: "phoneRefusedMirroredCertificate"
         case .handedToPlainUpstream: "handedToPlainUpstream"
         case .relayFailed: "relayFailed"
         case .closed: "closed"
@@ -232,13 +250,18 @@ public struct RelayInstants: Sendable, Hashable {
 /// One phone-leg connection, as the relay saw it.
 public struct RelayReport: Sendable, Hashable {
     public let phoneLeg: RelayPhoneLeg
+    /// The announced name, normalised (what the decision and the leaf use).
     public var serverName: String?
+    /// The name as the phone sent it, when it had a trailing dot.
+    public var serverNameAsSent: String?
     /// The ALPN list the phone offered, passed upstream unchanged.
     public var offeredApplicationProtocols: [String]
     public var decision: RelayDecision?
     public var outcome: RelayOutcome?
     public var event: RelayEvent?
     public var upstream: UpstreamReading?
+    /// What the phone was shown, once a leaf was minted for it.
+    public var presentation: RelayPresentation?
     /// SSLKEYLOGFILE lines of the phone↔relay leg, without line ends.
     public var keyLog: [String]
     public var instants: RelayInstants

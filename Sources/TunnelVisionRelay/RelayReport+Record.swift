@@ -7,6 +7,8 @@ extension RelayReport {
         var alert: UInt8?
         if case .notInspectable(let code)? = outcome { alert = code }
         if case .phoneClosingAlertDuringHandshake(let code)? = event { alert = code }
-        return RelayRecord(decision: decision?.name ?? "undecided", event: event?.kind, alert: alert)
+        if case .relaySentAlert(let code, _)? = event { alert = code }
+        if case .phoneRefusedMirroredCertificate(let code)? = event { alert = code }
+        return RelayRecord(decision: decision?.name ?? "undecided", event: event?.kind, alert: alert, presented: presentation?.rawValue)
     }
 }

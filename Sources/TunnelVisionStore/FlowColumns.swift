@@ -117,6 +117,7 @@ enum FlowColumns {
         + ", (SELECT decision FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT event FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT alert FROM flow_relay WHERE flow_id = flows.id)"
+        + ", (SELECT presented FROM flow_relay WHERE flow_id = flows.id)"
 
     /// The values of `all`, in its order.
     static func values(of flow: FlowState) -> [SQLValue] {
@@ -219,7 +220,10 @@ enum FlowColumns {
         state.socksHost = row.textOrNil(next())
         state.continuation = row.int64OrNil(next()).flatMap { FlowContinuation(rawValue: UInt8(clamping: $0)) }
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
-        state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
+        let presented = row.textOrNil(next())
+        state.relay = decision.flatMap {
+            RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }, presented: presented)
+        }
         return StoredFlow(id: row.int64(0), state: state)
     }
 }

@@ -8,22 +8,23 @@ enum RelayFactsColumns {
     static func upsert(_ facts: RelayFlowFacts, flowID: Int64, in db: SQLiteConnection) throws {
         try db.statement("""
             INSERT OR REPLACE INTO flow_relay (flow_id, decision, event, alert, reason, upstream_verified,
-                upstream_verification, upstream_alpn, key_log)
+                upstream_verification, upstream_alpn, key_log, presented, server_name_sent)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, CASE WHEN EXISTS (
                 SELECT 1 FROM flows f JOIN audit_sessions s ON s.id = f.audit_session_id WHERE f.id = ?1 AND s.keep_keys = 1)
-                THEN ?9 ELSE '' END)
+                THEN ?9 ELSE '' END, ?10, ?11)
             """)
             .bind(
                 .integer(flowID), .text(facts.decision), .optionalText(facts.event),
                 .optionalInteger(facts.alert.map(Int64.init)), .optionalText(facts.reason),
                 facts.upstreamVerified.map(SQLValue.bool) ?? .null, .optionalText(facts.upstreamVerification),
-                .optionalText(facts.upstreamApplicationProtocol), .text(facts.keyLog.map { $0 + "\n" }.joined()))
+                .optionalText(facts.upstreamApplicationProtocol), .text(facts.keyLog.map { $0 + "\n" }.joined()),
+                .optionalText(facts.presented), .optionalText(facts.serverNameAsSent))
             .run()
     }
 
     static let selectColumns = """
         r.flow_id, r.decision, r.event, r.alert, r.reason, r.upstream_verified, r.upstream_verification,
-        r.upstream_alpn, r.key_log
+        r.upstream_alpn, r.key_log, r.presented, r.server_name_sent
         """
 
     static func read(_ row: Row) -> (flowID: Int64, facts: RelayFlowFacts) {
@@ -31,7 +32,8 @@ enum RelayFactsColumns {
             decision: row.text(1), event: row.textOrNil(2), alert: row.int64OrNil(3).flatMap(UInt8.init(exactly:)),
             reason: row.textOrNil(4), upstreamVerified: row.isNull(5) ? nil : row.bool(5),
             upstreamVerification: row.textOrNil(6), upstreamApplicationProtocol: row.textOrNil(7),
-            keyLog: row.text(8).split(separator: "\n").map(String.init)))
+            keyLog: row.text(8).split(separator: "\n").map(String.init),
+            presented: row.textOrNil(9), serverNameAsSent: row.textOrNil(10)))
     }
 }
 

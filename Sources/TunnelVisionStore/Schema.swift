@@ -295,5 +295,14 @@ enum Schema {
         """
         ALTER TABLE flows ADD COLUMN continuation INTEGER;
         """,
+        // What the relay showed the phone on a connection — the installed CA's leaf,
+        // the recording's defect, or a leaf of an untrusted issuer mirroring a server whose own
+        // certificate did not verify — and the name as the phone sent it when it ended in a dot;
+        // and whether a session's relay mirrored such servers. NULL for rows stored before: not recorded.
+        """
+        ALTER TABLE flow_relay ADD COLUMN presented TEXT;
+        ALTER TABLE flow_relay ADD COLUMN server_name_sent TEXT;
+        ALTER TABLE audit_sessions ADD COLUMN upstream_mirror INTEGER;
+        """,
     ]
 }

@@ -6,7 +6,8 @@ import TunnelVisionRelay
 // JSON line on stdout (flushed at once), so a script can wait for a connection's outcome.
 //
 //   tvrelay --port 8443 --ca-key FILE --ca-cert FILE [--trust system|PEMFILE] [--off] [--ports 443,8443]
-//           [--keylog FILE] [--quiet: no reports, for the benchmark]
+//           [--keylog FILE] [--no-mirror: show the CA's leaf for a server that did not verify]
+//           [--quiet: no reports, for the benchmark]
 
 struct Options {
     var port: UInt16 = 8443
@@ -17,6 +18,7 @@ struct Options {
     var ports: Set<UInt16> = [443]
     var keyLogPath: String?
     var quiet = false
+    var mirror = true
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -32,6 +34,7 @@ struct Options {
             case "--trust": let text = try value(flag); trust = text == "system" ? .system : .bundle(path: text)
             case "--off": enabled = false
             case "--quiet": quiet = true
+            case "--no-mirror": mirror = false
             case "--keylog": keyLogPath = try value(flag)
             case "--ports":
                 let list = try value(flag).split(separator: ",").compactMap { UInt16($0) }
@@ -85,6 +88,7 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
             "final": report.isFinal ? "true" : "false",
             "decision": report.decision.map { quote($0.name) } ?? "null",
             "sni": report.serverName.map(quote) ?? "null",
+            "sniSent": report.serverNameAsSent.map(quote) ?? "null",
             "alpnOffered": "[" + report.offeredApplicationProtocols.map(quote).joined(separator: ",") + "]",
             "keyLogLines": String(report.keyLog.count),
             "bytesFromPhone": String(report.bytesFromPhone),
@@ -97,8 +101,12 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
         case nil: fields["outcome"] = "null"
         }
         fields["event"] = report.event.map { quote($0.kind) } ?? "null"
+        fields["presented"] = report.presentation.map { quote($0.rawValue) } ?? "null"
         if case .handedToPlainUpstream(let reason)? = report.event { fields["reason"] = quote(reason) }
         if case .relayFailed(let reason)? = report.event { fields["reason"] = quote(reason) }
+        if case .upstreamRefusedByPolicy(let refusal)? = report.event { fields["reason"] = quote(refusal.rawValue) }
+        if case .relaySentAlert(let alert, let reason)? = report.event { fields["relayAlert"] = String(alert); fields["reason"] = quote(reason) }
+        if case .phoneRefusedMirroredCertificate(let alert)? = report.event { fields["alert"] = String(alert) }
         if let upstream = report.upstream {
             fields["upstreamVersion"] = quote(upstream.negotiation.version.compactText)
             fields["upstreamCipher"] = quote(upstream.negotiation.cipherSuite.hex)
@@ -125,7 +133,7 @@ do {
     let configuration = RelayConfiguration(
         isEnabled: options.enabled, listenPort: options.port, inspectedPorts: options.ports,
         certificateAuthority: CertificateAuthorityFiles(keyPath: options.keyPath, certificatePath: options.certificatePath),
-        upstreamTrust: options.trust)
+        upstreamTrust: options.trust, mirrorsUnverifiedUpstream: options.mirror)
     let relay = try RelayServer(configuration: configuration, observer: PrintingObserver(quiet: options.quiet, keyLogPath: options.keyLogPath))
     FileHandle.standardError.write(Data("tvrelay: listening on port \(relay.boundPort), CA \(relay.caFingerprint ?? "none")\n".utf8))
     signal(SIGPIPE, SIG_IGN)

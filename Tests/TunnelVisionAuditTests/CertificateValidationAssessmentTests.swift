@@ -106,6 +106,15 @@ struct CertificateValidationAssessmentTests {
             row: "TLS over TCP and nothing from the relay → noInspectionOutcome (encrypted alone is no acceptance)",
             flow: Fixture.flow(19, status: .encrypted, sni: "api.example.com", server: tls, opening: .tlsHandshake),
             mode: wrongName, expected: .notAssessed(.noInspectionOutcome)),
+        // the server's own certificate did not verify: the phone was shown an untrusted issuer's leaf
+        ValidationRow(
+            row: "a mirror continued over, in a pinning recording → an untrusted issuer accepted",
+            flow: Fixture.flow(20, status: .inspected, sni: "api.example.com", relay: .presentedMirror), mode: .pinning,
+            expected: .accepted(.untrustedIssuer, host: "api.example.com")),
+        ValidationRow(
+            row: "a mirror refused → not assessed: the recording's defect was not what was shown",
+            flow: Fixture.flow(21, status: .encrypted, sni: "api.example.com", relay: .refusedMirroredCertificate(alert: 48)),
+            mode: wrongName, expected: .notAssessed(.upstreamCertificateMirrored)),
     ]
 
     @Test(arguments: rows)

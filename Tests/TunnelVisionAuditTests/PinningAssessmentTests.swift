@@ -66,6 +66,14 @@ struct PinningAssessmentTests {
             row: "TLS over TCP and no outcome → noInspectionOutcome (encrypted alone is no acceptance)",
             flow: Fixture.flow(11, status: .encrypted, sni: "api.example.com", server: Fixture.serverHello(.tls13), opening: .tlsHandshake),
             inspection: true, caTrusted: true, expected: .notAssessed(.noInspectionOutcome)),
+        PinningRow(
+            row: "a mirror of a server that did not verify, continued over → says nothing of pinning",
+            flow: Fixture.flow(12, status: .inspected, sni: "api.example.com", relay: .presentedMirror),
+            inspection: true, caTrusted: true, expected: .notAssessed(.upstreamCertificateMirrored)),
+        PinningRow(
+            row: "a mirror refused → no pinningObserved",
+            flow: Fixture.flow(13, status: .encrypted, sni: "api.example.com", relay: .refusedMirroredCertificate(alert: 48)),
+            inspection: true, caTrusted: true, expected: .notAssessed(.upstreamCertificateMirrored)),
     ]
 
     @Test(arguments: rows)

@@ -35,17 +35,17 @@ struct WriteCommandTests {
     static let fingerprint = String(repeating: "ab", count: 32)
 
     /// What a daemon whose relay runs with a CA loaded publishes, and its heartbeat of now.
-    static func relayRunning(in store: FlowStore, quicDrop: Bool = false, beatAt: Date = Date()) throws {
+    static func relayRunning(in store: FlowStore, quicDrop: Bool = false, upstreamMirror: Bool? = nil, beatAt: Date = Date()) throws {
         try store.saveDaemonSettings(
             DaemonSettings(inspection: true, relayPort: 8443, inspectedPorts: ["443"], quicDrop: quicDrop,
-                           relayRunning: true, caFingerprint: fingerprint), at: beatAt)
+                           relayRunning: true, caFingerprint: fingerprint, upstreamMirror: upstreamMirror), at: beatAt)
         try store.recordHeartbeat(DaemonHeartbeat(at: beatAt, pid: 7, captureSessionID: nil, input: "tun:tv0"))
     }
 
     @Test func sessionLifecycleDeclaresTheRecordingAndReadsInspectionFromTheRunningRelay() throws {
         let history = try ScratchHistory.seeded()
         let store = try history.open()
-        try Self.relayRunning(in: store, quicDrop: true)
+        try Self.relayRunning(in: store, quicDrop: true, upstreamMirror: true)
         let started = try TVCtlBinary.run(
             ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "--notes", "lab 2"],
             database: history.path)
@@ -53,7 +53,9 @@ struct WriteCommandTests {
         let session = try #require(try store.openAuditSession())
         #expect(session.kind == release("2.5.0", "320"))
         #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: BuildStamp.version))
-        #expect(session.inspection == InspectionConditions(inspectionEnabled: true, caTrusted: true, caFingerprint: Self.fingerprint, quicDropped: true))
+        // The relay's upstream_mirror, as the daemon published it, is the session's.
+        #expect(session.inspection == InspectionConditions(
+            mode: .pinning, caTrusted: true, caFingerprint: Self.fingerprint, quicDropped: true, upstreamMirror: true))
         #expect(session.notes == "lab 2")
 
         let again = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)

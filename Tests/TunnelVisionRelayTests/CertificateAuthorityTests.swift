@@ -68,6 +68,27 @@ import Testing
         #expect(try CertificateAuthority.load(files).fingerprint == new.fingerprint)
     }
 
+    @Test func aNameLongerThanACommonNameIsMintedInTheSANAlone() throws {
+        let authority = try CertificateAuthority.create(Self.temporaryFiles())
+        let minter = try LeafMinter(authority: authority, cacheEntries: 2)
+        // 120 bytes: two 63-byte labels would exceed it, so labels of 39 and the suffix.
+        let name = String(repeating: "a", count: 39) + "." + String(repeating: "b", count: 39) + "." + String(repeating: "c", count: 36) + ".lab"
+        #expect(name.utf8.count == 120)
+        let leaf = try minter.leaf(for: name, now: Int(Date().timeIntervalSince1970))
+        #expect(X509_verify(leaf.certificate, X509_get0_pubkey(authority.certificate)) == 1)
+        #expect(X509_check_host(leaf.certificate, name, name.utf8.count, 0, nil) == 1)
+        #expect(X509_NAME_entry_count(X509_get_subject_name(leaf.certificate)) == 0)
+        // A chain check as a client makes it: the empty subject needs the SAN to be critical.
+        let store = X509_STORE_new(), context = X509_STORE_CTX_new()
+        defer { X509_STORE_CTX_free(context); X509_STORE_free(store) }
+        #expect(X509_STORE_add_cert(store, authority.certificate) == 1)
+        #expect(X509_STORE_CTX_init(context, store, leaf.certificate, nil) == 1)
+        #expect(X509_verify_cert(context) == 1)
+        let longest = (0..<3).map { _ in String(repeating: "d", count: 63) }.joined(separator: ".") + "." + String(repeating: "e", count: 61)
+        #expect(longest.utf8.count == 253)
+        #expect(X509_check_host(try minter.leaf(for: longest, now: 0).certificate, longest, 253, 0, nil) == 1)
+    }
+
     @Test func aLeafNamesTheSNIIsForServersAndLivesAtMost398Days() throws {
         let authority = try CertificateAuthority.create(Self.temporaryFiles())
         let minter = try LeafMinter(authority: authority, cacheEntries: 2)

@@ -66,6 +66,75 @@ enum Hellos {
         #expect(reading.serverName == "stitched.example")
     }
 
+    /// Past one record's 16 KiB: the hello spans records and is read whole, up to the hold.
+    @Test(arguments: [(17 * 1024, 2), (16_620, 2), (40 * 1024, 3), (60 * 1024, 4), (60 * 1024, 61)])
+    func aClientHelloOverSixteenKiBSpanningRecordsIsRead(size: Int, pieces: Int) {
+        let stream = Hellos.splitIntoRecords(Hellos.record(name: "big.example", paddedTo: size), pieces: pieces)
+        #expect(stream.count > 16 * 1024)
+        var hold = ClientHelloHold()
+        var offset = 0
+        while offset < stream.count {
+            let end = min(offset + 1400, stream.count)
+            hold.append(Array(stream[offset..<end]))
+            offset = end
+        }
+        guard case .settled(let reading?) = hold.state else { Issue.record("not settled: \(hold.state)"); return }
+        #expect(reading.serverName == "big.example")
+        #expect(hold.bytes == stream)
+    }
+
+    struct Hostile: Sendable, CustomTestStringConvertible {
+        let label: String
+        let stream: [UInt8]
+        let expected: ClientHelloHold.State
+        var testDescription: String { label }
+    }
+
+    @Test(arguments: [
+        // A ClientHello header that promises 16 MiB, its records coming on: the hold fills, nothing more.
+        Hostile(label: "a message of 2^24 − 1 bytes over records → the hold fills",
+                stream: (0..<5).flatMap { index -> [UInt8] in
+                    let body: [UInt8] = index == 0 ? [1, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16380) : [UInt8](repeating: 0, count: 16384)
+                    return [22, 3, 3, 0x40, 0x00] + body
+                }, expected: .full),
+        Hostile(label: "a record longer than the record layer allows → not a hello",
+                stream: [22, 3, 3, 0x41, 0x01, 1, 0, 0, 4], expected: .settled(nil)),
+        Hostile(label: "a hello cut off by application data → not a hello",
+                stream: [22, 3, 3, 0, 8, 1, 0, 0x50, 0, 3, 3, 0, 0, 23, 3, 3, 0, 1, 0], expected: .settled(nil)),
+        Hostile(label: "a hello cut off by an alert → not a hello",
+                stream: [22, 3, 3, 0, 8, 1, 0, 0x50, 0, 3, 3, 0, 0, 21, 3, 3, 0, 2, 2, 40], expected: .settled(nil)),
+        Hostile(label: "empty handshake records before the rest → still waiting",
+                stream: [22, 3, 3, 0, 0, 22, 3, 3, 0, 0, 22, 3, 3, 0, 2, 1, 0], expected: .waiting),
+        Hostile(label: "a message body too short for a hello → not a hello",
+                stream: [22, 3, 3, 0, 6, 1, 0, 0, 2, 3, 3], expected: .settled(nil)),
+    ])
+    func hostileLengthsAcrossRecordsNeitherTrapNorOverreach(hostile: Hostile) {
+        var hold = ClientHelloHold()
+        hold.append(hostile.stream)
+        #expect(hold.state == hostile.expected)
+        #expect(hold.bytes.count <= hold.limit)
+    }
+
+    @Test func aTrailingDotIsReadWithoutItAndKeptAsSent() {
+        var hold = ClientHelloHold()
+        hold.append(Hellos.record(name: "TLS13.lab."))
+        guard case .settled(let reading?) = hold.state else { Issue.record("not settled: \(hold.state)"); return }
+        #expect(reading.serverName == "tls13.lab")
+        #expect(reading.serverNameAsSent == "tls13.lab.")
+        var plain = ClientHelloHold()
+        plain.append(Hellos.record(name: "tls13.lab"))
+        guard case .settled(let bare?) = plain.state else { Issue.record("not settled"); return }
+        #expect(bare.serverNameAsSent == nil)
+    }
+
+    @Test(arguments: [".", "a..", "lab.."])
+    func onlyOneTrailingDotAfterALabelIsTaken(name: String) {
+        var hold = ClientHelloHold()
+        hold.append(Hellos.record(name: name))
+        guard case .settled(let reading?) = hold.state else { Issue.record("not settled"); return }
+        #expect(reading.serverName == nil)
+    }
+
     @Test(arguments: [
         Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
         Array("SSH-2.0-OpenSSH_9.2\r\n".utf8),

@@ -16,6 +16,7 @@ import TunnelVisionModel
     }
 
     static let hello = Hellos.record(name: "api.example.com")
+    static let longName = String(repeating: "a", count: 56) + "." + String(repeating: "b", count: 59) + ".lab"
 
     @Test(arguments: [
         Case(label: "inspection on, 443, CA, SNI, not remembered → terminate", stream: hello,
@@ -31,6 +32,13 @@ import TunnelVisionModel
              expected: .splice(.noServerName)),
         Case(label: "host remembered → splice", stream: hello, remembered: ["api.example.com"],
              expected: .splice(.hostRemembered)),
+        Case(label: "a name with a trailing dot → terminate, for the name without it",
+             stream: Hellos.record(name: "api.example.com."), expected: .terminate(serverName: "api.example.com")),
+        Case(label: "a 120-byte name → terminate", stream: Hellos.record(name: InspectionDecisionTests.longName),
+             expected: .terminate(serverName: InspectionDecisionTests.longName)),
+        Case(label: "a 17 KiB hello over two records → terminate",
+             stream: Hellos.splitIntoRecords(Hellos.record(name: "big.example", paddedTo: 17 * 1024), pieces: 2),
+             expected: .terminate(serverName: "big.example")),
         Case(label: "another host remembered → terminate", stream: hello, remembered: ["other.example"],
              expected: .terminate(serverName: "api.example.com")),
         Case(label: "a ServerHello first → unreadable ClientHello",

@@ -68,6 +68,22 @@ struct PresentationMinterTests {
         #expect(verdict.ok, "\(verdict.output)")
     }
 
+    @Test("a mirror of a server that did not verify: the announced name, an issuer of the run alone, refused against the installed CA, nothing written")
+    func mirrorLeafIsRefusedAndLeavesNoKey() throws {
+        let lab = try Lab()
+        let before = try FileManager.default.contentsOfDirectory(atPath: lab.folder.path).sorted()
+        let wall = Int(Date().timeIntervalSince1970)
+        let (leaf, presented) = try lab.minter.mirrorLeaf(for: Self.host, now: wall)
+        #expect(presented.mirrorsUpstream && presented.defect == .untrustedIssuer && presented.name == Self.host)
+        #expect(presented.issuerFingerprint != lab.installed.fingerprint)
+        #expect(RelayPresentation(presented, upstreamVerified: false) == .mirroredUntrustedIssuer)
+        let refused = try lab.verify(leaf)
+        #expect(!refused.ok && refused.output.contains("unable to get local issuer certificate"), "\(refused.output)")
+        // One issuer for the run: the next mirror chains to the same one.
+        #expect(try lab.minter.mirrorLeaf(for: "other.example", now: wall).1.issuerFingerprint == presented.issuerFingerprint)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: lab.folder.path).sorted().filter { !$0.hasPrefix("leaf-") } == before)
+    }
+
     @Test("untrusted-issuer: refused against the installed CA, signed by the recording's own CA, kept across restarts")
     func untrustedIssuerLeaf() throws {
         let lab = try Lab()

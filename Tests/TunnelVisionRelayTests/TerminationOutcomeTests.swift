@@ -5,6 +5,7 @@ import Testing
     /// What happens on the phone leg, in order.
     enum Happening: Sendable, Hashable {
         case answered, handshakeDone, alert(UInt8), data(Int), closed, reset, serverClosed, failed
+        case relayAlert(UInt8), mirror
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -61,6 +62,17 @@ import Testing
              happenings: [.answered, .handshakeDone, .serverClosed], outcome: nil, event: .serverClosedBeforePhoneData),
         Case(label: "data before the handshake is done never counts",
              happenings: [.answered, .data(10), .closed], outcome: nil, event: .phoneLeftDuringHandshake),
+        Case(label: "our own alert after our answer → the relay's failure, no outcome",
+             happenings: [.answered, .relayAlert(50)], outcome: nil, event: .relaySentAlert(alert: 50, reason: "test"),
+             lastStep: .end),
+        Case(label: "our own alert before our answer → dropped, the held stream goes to a plain upstream",
+             happenings: [.relayAlert(70)], outcome: nil, event: .handedToPlainUpstream(reason: "test"),
+             lastStep: .fallBackToPlainUpstream),
+        Case(label: "a refusal of a mirrored leaf → its own validation, no notInspectable",
+             happenings: [.mirror, .answered, .alert(48)], outcome: nil, event: .phoneRefusedMirroredCertificate(alert: 48),
+             lastStep: .end),
+        Case(label: "a mirrored leaf accepted, then data → inspected",
+             happenings: [.mirror, .answered, .handshakeDone, .data(10)], outcome: .inspected, event: nil),
         Case(label: "an alert after the outcome changes nothing",
              happenings: [.answered, .alert(48), .alert(40), .closed], outcome: .notInspectable(alert: 48), event: nil),
     ])
@@ -77,6 +89,8 @@ import Testing
             case .reset: last = machine.phoneClosed(reset: true)
             case .serverClosed: last = machine.upstreamClosed()
             case .failed: last = machine.failed("test")
+            case .relayAlert(let code): last = machine.relaySentAlert(code, reason: "test")
+            case .mirror: machine.presentsMirror = true
             }
         }
         #expect(machine.outcome == example.outcome)

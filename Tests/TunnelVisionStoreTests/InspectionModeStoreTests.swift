@@ -52,6 +52,7 @@ struct InspectionModeStoreTests {
         let decision: String
         var event: String? = nil
         var alert: UInt8? = nil
+        var presented: String? = nil
         let expected: RelayRecord?
         var testDescription: String { "\(decision) \(event ?? "-") \(alert.map(String.init) ?? "-")" }
     }
@@ -63,6 +64,12 @@ struct InspectionModeStoreTests {
         FactsRow(decision: "terminated", event: "phoneClosedAfterHandshake", expected: .closedAfterHandshake),
         FactsRow(decision: "terminated", event: "phoneClosingAlertDuringHandshake", alert: 0, expected: .closedDuringHandshake),
         FactsRow(decision: "terminated", event: "upstreamUnreachable", expected: .relayFailed),
+        // The relay's own alert is its failure, never the phone's refusal.
+        FactsRow(decision: "terminated", event: "relaySentAlert", alert: 50, expected: .relayFailed),
+        FactsRow(decision: "terminated", event: "phoneRefusedMirroredCertificate", alert: 48,
+                 expected: .refusedMirroredCertificate(alert: 48)),
+        FactsRow(decision: "terminated", event: "closed", presented: "mirroredUntrustedIssuer", expected: .presentedMirror),
+        FactsRow(decision: "terminated", event: "closed", presented: "installedAuthority", expected: nil),
         FactsRow(decision: "spliced.hostRemembered", expected: .spliced(.hostRemembered)),
         FactsRow(decision: "spliced.noServerName", expected: .spliced(.noServerName)),
         FactsRow(decision: "spliced.somethingNew", expected: nil),
@@ -77,7 +84,8 @@ struct InspectionModeStoreTests {
         let state = udpFlow(port: 443, at: at(1))
         let rows = try store.write(HistoryBatch(
             flows: [FlowUpsert(handle: 1, rowID: nil, state: state)],
-            relayFacts: [RelayFactsRecord(flow: 1, facts: RelayFlowFacts(decision: row.decision, event: row.event, alert: row.alert))]),
+            relayFacts: [RelayFactsRecord(flow: 1, facts: RelayFlowFacts(
+                decision: row.decision, event: row.event, alert: row.alert, presented: row.presented))]),
             captureSession: capture.id)
         let id = try #require(rows[1])
         #expect(try store.flow(id: id)?.relay == row.expected)

@@ -9,14 +9,17 @@ import TunnelVisionModel
     static let facts = RelayFlowFacts(
         decision: "terminated", event: "phoneClosedAfterHandshake", alert: nil, reason: nil, upstreamVerified: false,
         upstreamVerification: "unable to get local issuer certificate", upstreamApplicationProtocol: "h2",
-        keyLog: ["CLIENT_HANDSHAKE_TRAFFIC_SECRET aa bb", "SERVER_HANDSHAKE_TRAFFIC_SECRET aa cc"])
+        keyLog: ["CLIENT_HANDSHAKE_TRAFFIC_SECRET aa bb", "SERVER_HANDSHAKE_TRAFFIC_SECRET aa cc"],
+        presented: "mirroredUntrustedIssuer", serverNameAsSent: "api.example.")
 
     @Test func theRelaysFactsAreWrittenWithTheirFlowAndReadBackBySession() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
         var draft = sessionDraft(project: project.id)
+        // The mirror off is kept as such (false, not NULL): the session says which was in force.
         draft.inspection = InspectionConditions(
-            inspectionEnabled: true, caTrusted: true, caFingerprint: String(repeating: "0f", count: 32), quicDropped: true, keepsKeys: true)
+            mode: .pinning, caTrusted: true, caFingerprint: String(repeating: "0f", count: 32), quicDropped: true, keepsKeys: true,
+            upstreamMirror: false)
         let session = try store.startAuditSession(draft, at: at(1))
         #expect(session.inspection == draft.inspection)
         #expect(session.inspection.keepsKeys)

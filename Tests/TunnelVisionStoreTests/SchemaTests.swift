@@ -32,11 +32,15 @@ import TunnelVisionModel
             "phone_name", "phone_ipv4", "phone_ipv6", "phone_public_key", "phone_key_fingerprint",
             // whether the TLS secrets of terminated connections are kept (--keep-keys).
             "keep_keys",
+            // whether the relay mirrored servers whose certificate did not verify.
+            "upstream_mirror",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
         #expect(try columns("flow_relay", store) == [
             "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",
             "upstream_alpn", "key_log",
+            // issue 23: what the phone was shown, and a name sent with a trailing dot.
+            "presented", "server_name_sent",
         ])
         #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])

@@ -13,7 +13,11 @@ import TunnelVisionModel
         ("Example.COM", "example.com"),
         ("api.health-app.de", "api.health-app.de"),
         ("_dmarc.example.com", "_dmarc.example.com"),
-        ("example.com.", nil),
+        // The root's trailing dot names the same host: read without it (kept as sent, below).
+        ("example.com.", "example.com"),
+        ("example.com..", nil),
+        (".", nil),
+        (String(repeating: "abcdefghi.", count: 25) + "abc.", String(repeating: "abcdefghi.", count: 25) + "abc"),
         ("exa mple.com", nil),
         ("a..b", nil),
         ("münchen.de", nil),
@@ -24,6 +28,13 @@ import TunnelVisionModel
         let reading = Self.read([PacketBuilder.serverNameExtension(announced)])
         #expect(reading?.serverName == expected)
         #expect(reading?.offer != nil)
+    }
+
+    @Test func aTrailingDotIsKeptAsSentBesideTheNormalisedName() {
+        let dotted = Self.read([PacketBuilder.serverNameExtension("Tls13.Lab.")])
+        #expect(dotted?.serverName == "tls13.lab")
+        #expect(dotted?.serverNameAsSent == "tls13.lab.")
+        #expect(Self.read([PacketBuilder.serverNameExtension("tls13.lab")])?.serverNameAsSent == nil)
     }
 
     @Test(arguments: [

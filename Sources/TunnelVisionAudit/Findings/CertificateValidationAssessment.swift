@@ -18,6 +18,9 @@ public enum CertificateValidationGap: Sendable, Hashable {
     case closedDuringHandshake
     /// The relay's side or the server's ended the connection before the phone's answer could be read.
     case relayFailed
+    /// The server's own certificate did not verify: the phone was shown a certificate of an
+    /// untrusted issuer in place of the recording's defect, and refused it.
+    case upstreamCertificateMirrored
     /// The relay passed the connection through untouched, for this reason: nothing defective was presented.
     case notInspected(RelaySpliceReason)
     /// TLS over TCP of which the relay recorded nothing.
@@ -33,6 +36,7 @@ public enum CertificateValidationGap: Sendable, Hashable {
         case .closedAfterHandshake: "closedAfterHandshake"
         case .closedDuringHandshake: "closedDuringHandshake"
         case .relayFailed: "relayFailed"
+        case .upstreamCertificateMirrored: "upstreamCertificateMirrored"
         case .notInspected: "notInspected"
         case .noInspectionOutcome: "noInspectionOutcome"
         }
@@ -57,6 +61,13 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
         let applies = state.hasInspectionOutcome || state.relay != nil
             || (!state.openedWithHTTPRequest && (state.showsSignOfTLS || state.quic != nil))
         guard applies else { self = .notApplicable; return }
+        // A mirror is an untrusted issuer's leaf, whatever the recording asked: continuing over it
+        // is that defect accepted.
+        if case .presentedMirror? = state.relay, state.tlsStatus == .inspected {
+            guard let host = state.announcedHost else { self = .notAssessed(.outcomeWithoutAnnouncedName); return }
+            self = .accepted(.untrustedIssuer, host: host)
+            return
+        }
         guard let defect = conditions.mode.defect else { self = .notAssessed(.noDefectPresented); return }
         if state.tlsStatus == .inspected {
             guard let host = state.announcedHost else { self = .notAssessed(.outcomeWithoutAnnouncedName); return }
@@ -74,6 +85,8 @@ public enum CertificateValidationAssessment: Sendable, Hashable {
             self = .notAssessed(.closedDuringHandshake)
         case .relayFailed?:
             self = .notAssessed(.relayFailed)
+        case .refusedMirroredCertificate?, .presentedMirror?:
+            self = .notAssessed(.upstreamCertificateMirrored)
         case .spliced(let reason)?:
             self = .notAssessed(.notInspected(reason))
         case nil:

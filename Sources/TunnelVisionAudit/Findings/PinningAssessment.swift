@@ -14,6 +14,9 @@ public enum PinningGap: String, Sendable, Hashable, CaseIterable {
     case quicNotInspected
     /// TLS over TCP the relay did not inspect (no announced name, or not offered to it).
     case noInspectionOutcome
+    /// The server's own certificate did not verify, so the phone was shown an untrusted issuer's
+    /// leaf in place of the local CA's: what it did says nothing of pinning.
+    case upstreamCertificateMirrored
 }
 
 /// What the pinning check says of one flow. It reads only the outcome the relay recorded and
@@ -42,6 +45,8 @@ public enum PinningAssessment: Sendable, Hashable {
             self = .notAssessed(.validationRecording)
         } else if !conditions.caTrusted {
             self = .notAssessed(.caNotTrusted)
+        } else if Self.showsMirror(state.relay) {
+            self = .notAssessed(.upstreamCertificateMirrored)
         } else if state.hasInspectionOutcome {
             guard let host = state.announcedHost else {
                 self = .notAssessed(.outcomeWithoutAnnouncedName)
@@ -50,6 +55,13 @@ public enum PinningAssessment: Sendable, Hashable {
             self = state.tlsStatus == .inspected ? .absent(host: host) : .observed(host: host)
         } else {
             self = .notAssessed(state.quic != nil ? .quicNotInspected : .noInspectionOutcome)
+        }
+    }
+
+    private static func showsMirror(_ record: RelayRecord?) -> Bool {
+        switch record {
+        case .presentedMirror?, .refusedMirroredCertificate?: true
+        default: false
         }
     }
 

@@ -99,6 +99,7 @@ public enum ConfigurationParser {
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
         "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
+        "upstream_mirror",
         "resolver", "when_recorder_behind", "recorder_wait_ms",
     ])
 
@@ -148,6 +149,7 @@ public enum ConfigurationParser {
         case "ca_key": configuration.caKeyPath = try absolutePath(value, or: invalid)
         case "ca_certificate": configuration.caCertificatePath = try absolutePath(value, or: invalid)
         case "upstream_trust": configuration.upstreamTrust = value == "system" ? .system : .bundle(path: try absolutePath(value, or: invalid))
+        case "upstream_mirror": configuration.upstreamMirror = try flag(value, or: invalid)
         case "mtu": configuration.mtu = try number(key, value, in: NumberRanges.mtu)
         case "queue_packets": configuration.queuePackets = try number(key, value, in: NumberRanges.queuePackets)
         case "when_recorder_behind":

@@ -51,6 +51,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var upstreamTrust = UpstreamTrust.system
     /// The TUN device's addresses and owner, which scripts/gateway sets up (`--print-gateway`).
     public var gateway = GatewayAddressing()
+    /// A server certificate that does not verify against `upstreamTrust` is mirrored to the phone
+    /// as a leaf of an untrusted issuer (on); off shows the recording's leaf all the same.
+    public var upstreamMirror = true
     public var queuePackets = 2048
     public var flushReachesStorage = true
     /// Let the TUN device hand over whole TCP segments (see `TunDevice`).
@@ -70,7 +73,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
             segmentationOffload: segmentationOffload, relayPort: relayPort,
             inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
             caCertificatePath: caCertificatePath, resolvers: resolvers,
-            recorderBacklog: recorderBacklog, recorderWaitMilliseconds: recorderWaitMilliseconds)
+            recorderBacklog: recorderBacklog, recorderWaitMilliseconds: recorderWaitMilliseconds,
+            upstreamMirror: upstreamMirror)
     }
 
     /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the
@@ -92,6 +96,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         RelayConfiguration(
             isEnabled: inspection, listenPort: relayPort, inspectedPorts: Set(inspectedPorts),
             certificateAuthority: CertificateAuthorityFiles(keyPath: caKeyPath, certificatePath: caCertificatePath),
-            upstreamTrust: upstreamTrust)
+            upstreamTrust: upstreamTrust,
+            mirrorsUnverifiedUpstream: upstreamMirror)
     }
 }

@@ -24,7 +24,8 @@ public final class RecordingLookup: Sendable {
 
     /// Once per recording at most: the store keeps the first fingerprint.
     func recordIssuer(of leaf: PresentedLeaf, sessionID: Int64?) {
-        guard leaf.defect == .untrustedIssuer, let sessionID else { return }
+        // A mirrored leaf's issuer is the relay's run's, never the recording's.
+        guard leaf.defect == .untrustedIssuer, !leaf.mirrorsUpstream, let sessionID else { return }
         try? history.recordValidationIssuer(sessionID: sessionID, fingerprint: leaf.issuerFingerprint)
     }
 }

@@ -83,7 +83,9 @@ public final class RelayInbox: RelayObserver, Sendable {
 extension RelayFlowReport {
     /// The relay's report as the flow keeps it.
     init(_ report: RelayReport) {
-        var facts = RelayFlowFacts(decision: report.decision?.name ?? "undecided", event: report.event?.kind, keyLog: report.keyLog)
+        var facts = RelayFlowFacts(
+            decision: report.decision?.name ?? "undecided", event: report.event?.kind, keyLog: report.keyLog,
+            presented: report.presentation?.rawValue, serverNameAsSent: report.serverNameAsSent)
         var ownsFlow = false
         if case .terminate? = report.decision { ownsFlow = true }
         switch report.outcome {
@@ -96,6 +98,11 @@ extension RelayFlowReport {
             facts.reason = reason
             ownsFlow = false
         case .relayFailed(let reason)?: facts.reason = reason
+        case .relaySentAlert(let alert, let reason)?:
+            facts.alert = alert
+            facts.reason = reason
+        case .phoneRefusedMirroredCertificate(let alert)?: facts.alert = alert
+        case .upstreamRefusedByPolicy(let refusal)?: facts.reason = refusal.rawValue
         default: break
         }
         if let upstream = report.upstream {

@@ -38,6 +38,7 @@ public struct RecordingConditions: Sendable, Hashable {
         let mode = requested ?? (fingerprint != nil ? .pinning : .off)
         return InspectionConditions(
             mode: mode, caTrusted: caTrusted, caFingerprint: mode.inspects ? fingerprint : nil,
-            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true, keepsKeys: mode.inspects && keepKeys)
+            quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true, keepsKeys: mode.inspects && keepKeys,
+            upstreamMirror: mode.inspects ? daemonSettings?.upstreamMirror : nil)
     }
 }

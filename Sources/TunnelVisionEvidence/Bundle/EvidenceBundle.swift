@@ -100,18 +100,22 @@ public struct EvidenceRelayEvent: Sendable, Hashable {
     /// The alert the phone refused our certificate with.
     public let alert: UInt8?
     public let upstreamVerified: Bool?
+    /// What the phone was shown (`flow_relay.presented`).
+    public let presented: String?
     public let connections: Int
 
     static func events(of flows: [StoredFlow], facts: [Int64: RelayFlowFacts]) -> [EvidenceRelayEvent] {
-        struct Key: Hashable { let host: String?, decision: String, event: String?, alert: UInt8?, verified: Bool? }
+        struct Key: Hashable { let host: String?, decision: String, event: String?, alert: UInt8?, verified: Bool?, presented: String? }
         var counts: [Key: Int] = [:]
         for flow in flows {
             guard let fact = facts[flow.id] else { continue }
-            let key = Key(host: flow.name?.text, decision: fact.decision, event: fact.event, alert: fact.alert, verified: fact.upstreamVerified)
+            let key = Key(host: flow.name?.text, decision: fact.decision, event: fact.event, alert: fact.alert, verified: fact.upstreamVerified,
+                          presented: fact.presented)
             counts[key, default: 0] += 1
         }
         return counts.map { EvidenceRelayEvent(host: $0.key.host, decision: $0.key.decision, event: $0.key.event,
-                                               alert: $0.key.alert, upstreamVerified: $0.key.verified, connections: $0.value) }
+                                               alert: $0.key.alert, upstreamVerified: $0.key.verified,
+                                               presented: $0.key.presented, connections: $0.value) }
             .sorted { ($0.host ?? "", $0.decision, $0.event ?? "") < ($1.host ?? "", $1.decision, $1.event ?? "") }
     }
 }

@@ -132,8 +132,13 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let upstreamVerification: String?
         public let upstreamApplicationProtocol: String?
         public let keyLogLines: Int
+        /// What the phone was shown ("installedAuthority", "mirroredUntrustedIssuer"…).
+        public let presented: String?
+        public let serverNameAsSent: String?
 
         init(_ facts: RelayFlowFacts) {
+            presented = facts.presented
+            serverNameAsSent = facts.serverNameAsSent
             decision = facts.decision
             event = facts.event
             alert = facts.alert

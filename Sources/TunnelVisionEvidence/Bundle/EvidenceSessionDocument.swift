@@ -55,6 +55,9 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         public let caSHA256: String?
         /// UDP to port 443 from the phone was rejected, so that apps fell back to TCP.
         public let quicDropped: Bool
+        /// A server whose certificate did not verify was shown to the phone as an untrusted
+        /// issuer's leaf (true), or with the recording's leaf (false); absent when not recorded.
+        public let upstreamMirror: Bool?
         public let supportsPinningEvidence: Bool
         /// The SHA-256 of the CA the relay made for this recording alone and installed nowhere
         /// (untrusted-issuer); absent in every other mode, or when no connection was shown its leaf.
@@ -66,7 +69,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         public var conditions: InspectionConditions {
             InspectionConditions(
                 mode: AuditSerialization.inspectionMode(name: mode) ?? .off, caTrusted: caTrusted, caFingerprint: caSHA256,
-                quicDropped: quicDropped, keepsKeys: keepKeys)
+                quicDropped: quicDropped, keepsKeys: keepKeys, upstreamMirror: upstreamMirror)
         }
     }
 
@@ -121,6 +124,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
                 mode: AuditSerialization.name(of: session.inspection.mode),
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
                 caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
+                upstreamMirror: session.inspection.upstreamMirror,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence,
                 validationIssuerSHA256: session.validationIssuerFingerprint, keepKeys: session.inspection.keepsKeys)
             gatewayResolvers = session.gatewayResolvers.map(\.description)

@@ -54,6 +54,11 @@ struct EvidenceReportContent {
         }
         facts += [
             EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+        ]
+        if let mirror = session.inspection.upstreamMirror {
+            facts.append(EvidenceReportFact(Label.upstreamMirror, Words.upstreamMirror(mirror), staysWithNext: true))
+        }
+        facts += [
             EvidenceReportFact(Label.quicDropped, Words.yesNo(session.inspection.quicDropped)),
             EvidenceReportFact(Label.gatewayResolvers,
                                session.gatewayResolvers.isEmpty ? Words.noGatewayResolvers : session.gatewayResolvers.joined(separator: ", ")),
@@ -217,8 +222,8 @@ struct EvidenceReportContent {
             .table(EvidenceReportTable(
                 columns: [Column.host, Column.relay, Column.upstreamCertificate, Column.connections],
                 rows: shown.map { event in
-                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert),
-                     Words.upstreamVerification(event.upstreamVerified), String(event.connections)]
+                    [event.host ?? Words.noName, Words.relayEvent(decision: event.decision, event: event.event, alert: event.alert, presented: event.presented),
+                     Words.upstreamVerification(event.upstreamVerified, presented: event.presented), String(event.connections)]
                 })),
         ]
         if events.count > shown.count {

@@ -137,6 +137,8 @@ extension EvidenceWording {
         case .outcomeWithoutAnnouncedName: "An inspection outcome was recorded, but no server name was announced to name the host."
         case .quicNotInspected: "QUIC is not inspected."
         case .noInspectionOutcome: "No inspection outcome was recorded for the connection."
+        case .upstreamCertificateMirrored:
+            "The server's own certificate did not verify, so the relay showed a certificate of an untrusted issuer in place of the local CA's: what the phone did says nothing of pinning."
         }
     }
 
@@ -153,6 +155,8 @@ extension EvidenceWording {
         case .closedDuringHandshake: "The connection closed during the handshake without an alert that refuses."
         case .relayFailed:
             "The relay's own side or the server ended the connection before the phone's answer could be read."
+        case .upstreamCertificateMirrored:
+            "The server's own certificate did not verify, so the relay showed one of an untrusted issuer in place of the recording's, and the phone refused it."
         case .notInspected(.hostRemembered):
             "The host had refused the relay's certificate earlier in this run of the daemon: the connection was relayed untouched."
         case .notInspected: "The relay let the connection through untouched, so no certificate of its own was presented."

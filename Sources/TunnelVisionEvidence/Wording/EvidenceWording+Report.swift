@@ -179,7 +179,10 @@ extension EvidenceWording.Report {
     public static let relayHeading = "The inspection relay"
 
     /// One connection's end at the relay, from its decision and event (kinds of RelayEvent and SpliceReason).
-    public static func relayEvent(decision: String, event: String?, alert: UInt8?) -> String {
+    public static func relayEvent(decision: String, event: String?, alert: UInt8?, presented: String? = nil) -> String {
+        if presented == "mirroredUntrustedIssuer", event == "closed" || event == nil {
+            return "Inspected: the phone sent application data over a certificate of an untrusted issuer, shown because the server's own did not verify"
+        }
         switch event {
         case "phoneClosedAfterHandshake"?:
             return "Handshake completed with the local CA's certificate, then closed without application data: no outcome (apps that check pins after the handshake close so)"
@@ -191,6 +194,12 @@ extension EvidenceWording.Report {
         case "upstreamUnreachable"?: return "The server did not answer; the phone's connection was reset"
         case "handedToPlainUpstream"?: return "The relay's TLS to the server failed before it answered; passed through untouched"
         case "relayFailed"?: return "The relay failed during the connection: no outcome"
+        case "relaySentAlert"?:
+            return "The relay ended the phone's handshake with its own TLS alert\(alert.map { " \($0)" } ?? ""): the relay's failure, no outcome"
+        case "upstreamRefusedByPolicy"?:
+            return "The phone named a destination the relay never dials (the gateway itself, loopback, link-local or multicast); the phone's connection was reset"
+        case "phoneRefusedMirroredCertificate"?:
+            return "The server's certificate did not verify, so the phone was shown one of an untrusted issuer; it refused\(alert.map { " with TLS alert \($0)" } ?? ""), as it would have refused the server's: no outcome"
         default: break
         }
         if decision == "terminated", let alert {
@@ -201,8 +210,21 @@ extension EvidenceWording.Report {
         return event == "closed" ? "Inspected: the phone sent application data over the local CA's certificate" : "Terminated"
     }
 
-    public static func upstreamVerification(_ verified: Bool?) -> String {
-        switch verified {
+    /// The session's `upstream_mirror`, as the relay ran with it.
+    public static func upstreamMirror(_ mirrored: Bool) -> String {
+        mirrored ? "shown to the phone as a certificate of an untrusted issuer, so that it refuses them as it would without the relay"
+            : "shown to the phone with the relay's certificate all the same (upstream_mirror off)"
+    }
+
+    public static func upstreamVerification(_ verified: Bool?, presented: String? = nil) -> String {
+        switch (verified, presented) {
+        case (false?, "mirroredUntrustedIssuer"?):
+            return "did not verify against the relay's trust store, so the phone was shown a certificate of an untrusted issuer in its place: the phone's own validation decided, as without the relay"
+        case (false?, "unverifiedUpstreamNotMirrored"?):
+            return "did not verify against the relay's trust store, and the phone was shown the relay's certificate all the same (upstream_mirror off)"
+        default: break
+        }
+        return switch verified {
         // The daemon's trust store: the system's unless upstream_trust names another.
         case true?: "verified against the relay's trust store"
         case false?: "did not verify against the relay's trust store"
@@ -355,6 +377,7 @@ extension EvidenceWording.Report {
         public static let caFingerprint = "Local CA SHA-256"
         public static let validationIssuer = "Untrusted issuer SHA-256"
         public static let quicDropped = "UDP/443 dropped"
+        public static let upstreamMirror = "Servers that did not verify"
         public static let gatewayResolvers = "Gateway's resolvers"
         public static let notes = "Notes"
         public static let catalogue = "Catalogue"

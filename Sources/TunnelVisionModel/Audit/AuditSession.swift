@@ -51,7 +51,16 @@ public struct InspectionConditions: Sendable, Hashable {
     /// let anyone who reads the history decrypt those connections, so they are never kept unasked.
     public let keepsKeys: Bool
 
-    public init(mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, keepsKeys: Bool = false) {
+    /// Whether a server whose certificate did not verify was shown to the phone as an untrusted
+    /// issuer's leaf (true) or with the recording's leaf all the same (false); nil with
+    /// inspection off, or when the daemon did not say (sessions recorded before it could).
+    public let upstreamMirror: Bool?
+
+    public init(
+        mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, keepsKeys: Bool = false,
+        upstreamMirror: Bool? = nil
+    ) {
+        self.upstreamMirror = upstreamMirror
         self.mode = mode
         self.caTrusted = caTrusted
         self.caFingerprint = caFingerprint

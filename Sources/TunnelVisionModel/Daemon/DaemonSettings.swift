@@ -20,6 +20,8 @@ public struct DaemonSettings: Sendable, Hashable {
     public var inspectedPorts: [String]?
     /// UDP to 443 from the phone is rejected while inspection is on.
     public var quicDrop: Bool?
+    /// A server certificate that does not verify is mirrored to the phone (`upstream_mirror`).
+    public var upstreamMirror: Bool?
     /// Written only once the relay runs with a CA loaded: what a session may call inspection on.
     public var relayRunning: Bool?
     /// Lower-case hex SHA-256 of the DER of the CA the running relay signs with.
@@ -40,8 +42,10 @@ public struct DaemonSettings: Sendable, Hashable {
         keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
         relayPort: UInt16? = nil, inspectedPorts: [String]? = nil, quicDrop: Bool? = nil,
         relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil,
-        resolvers: [String]? = nil, recorderBacklog: RecorderBacklog? = nil, recorderWaitMilliseconds: Int? = nil
+        resolvers: [String]? = nil, recorderBacklog: RecorderBacklog? = nil, recorderWaitMilliseconds: Int? = nil,
+        upstreamMirror: Bool? = nil
     ) {
+        self.upstreamMirror = upstreamMirror
         self.input = input
         self.inspection = inspection
         self.clientInterface = clientInterface
@@ -115,6 +119,7 @@ extension DaemonSettings {
             .number("relay_port", \.relayPort),
             .list("inspected_ports", \.inspectedPorts),
             .onOff("quic_drop", \.quicDrop),
+            .onOff("upstream_mirror", \.upstreamMirror),
             .onOff("relay_running", \.relayRunning),
             .text("ca_sha256", \.caFingerprint),
             .text("ca_certificate", \.caCertificatePath),

@@ -18,12 +18,19 @@ public struct RelayFlowFacts: Sendable, Hashable {
     public var upstreamApplicationProtocol: String?
     /// SSLKEYLOGFILE lines of the phone↔relay leg, without line ends.
     public var keyLog: [String]
+    /// What the phone was shown (the relay's `RelayPresentation`: "installedAuthority",
+    /// "mirroredUntrustedIssuer"…); nil when no leaf was minted.
+    public var presented: String?
+    /// The name as the phone sent it, when it differs from the flow's (a trailing dot).
+    public var serverNameAsSent: String?
 
     public init(
         decision: String, event: String? = nil, alert: UInt8? = nil, reason: String? = nil,
         upstreamVerified: Bool? = nil, upstreamVerification: String? = nil, upstreamApplicationProtocol: String? = nil,
-        keyLog: [String] = []
+        keyLog: [String] = [], presented: String? = nil, serverNameAsSent: String? = nil
     ) {
+        self.presented = presented
+        self.serverNameAsSent = serverNameAsSent
         self.decision = decision
         self.event = event
         self.alert = alert

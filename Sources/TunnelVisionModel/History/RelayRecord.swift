@@ -7,7 +7,7 @@ public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
     /// The first bytes were not TLS (plain HTTP, another protocol).
     case notTLS
     /// A TLS handshake record whose first message is not a ClientHello the reader can take
-    /// (another message, or a ClientHello over the reader's 16 KiB bound).
+    /// (another message, or a ClientHello over the reader's 64 KiB bound).
     case unreadableClientHello
     /// A ClientHello without server_name (an SSL 2.0-format hello never has one).
     case noServerName
@@ -38,15 +38,24 @@ public enum RelayRecord: Sendable, Hashable {
     case closedDuringHandshake
     /// The relay's side or the server's ended the connection before the phone's answer could be read.
     case relayFailed
+    /// The server's own certificate did not verify, so the phone was shown one it should refuse as
+    /// well, and refused it (this alert): its own validation decided, which says nothing of pinning
+    /// nor of the recording's defect.
+    case refusedMirroredCertificate(alert: UInt8?)
+    /// The same mirror was shown (the server's certificate did not verify) and the phone did not
+    /// refuse it: with application data (status `inspected`), it continued over a certificate of
+    /// an issuer no device trusts.
+    case presentedMirror
     /// Passed through to the server untouched.
     case spliced(RelaySpliceReason)
 }
 
 extension RelayRecord {
     /// Read from the relay's facts as `flow_relay` keeps them: its decision
-    /// ("terminated", "spliced.<reason>"), its event's kind and the alert. Nil when they say the
-    /// connection was accepted, ended normally, or in words this version does not know.
-    public init?(decision: String, event: String?, alert: UInt8?) {
+    /// ("terminated", "spliced.<reason>"), its event's kind and the alert, and what was presented
+    /// (`presented`). Nil when they say the connection was accepted over the relay's own leaf,
+    /// ended normally, or in words this version does not know.
+    public init?(decision: String, event: String?, alert: UInt8?, presented: String? = nil) {
         if decision.hasPrefix("spliced.") {
             guard let reason = RelaySpliceReason(rawValue: String(decision.dropFirst("spliced.".count))) else { return nil }
             self = .spliced(reason)
@@ -59,9 +68,17 @@ extension RelayRecord {
         case "phoneLeftDuringHandshake", "phoneClosingAlertDuringHandshake":
             // A closing alert is kept in `alert` too: it is no refusal.
             self = .closedDuringHandshake
-        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed":
+        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed",
+             "relaySentAlert", "upstreamRefusedByPolicy":
+            // The relay's own alert is kept in `alert` too: it is the relay's failure, no refusal.
             self = .relayFailed
+        case "phoneRefusedMirroredCertificate":
+            self = .refusedMirroredCertificate(alert: alert)
         case nil, "closed"?:
+            if presented == "mirroredUntrustedIssuer", alert == nil {
+                self = .presentedMirror
+                return
+            }
             // The alert of a terminated connection without such an event is the phone's refusal.
             guard let alert else { return nil }
             self = .refused(alert: alert)

@@ -79,6 +79,23 @@ public final class CertificateAuthority: @unchecked Sendable {
         return CertificateAuthority(key: key, certificate: certificate)
     }
 
+    /// A CA held in memory alone, its key never written: an issuer no phone can have installed.
+    static func ephemeral(now: Date, commonName: String) throws(RelayError) -> CertificateAuthority {
+        let key = try OpenSSLSupport.generateP256()
+        guard let certificate = X509_new() else {
+            EVP_PKEY_free(key)
+            throw OpenSSLSupport.failure("make a certificate")
+        }
+        do {
+            try sign(certificate, key: key, now: now, commonName: commonName)
+        } catch {
+            X509_free(certificate)
+            EVP_PKEY_free(key)
+            throw error
+        }
+        return CertificateAuthority(key: key, certificate: certificate)
+    }
+
     /// Makes a new CA and writes it, replacing any old one (a root command: the refusal memory
     /// of a running relay must be cleared with it). The key is written 0600, the certificate 0640.
     public static func create(

@@ -51,7 +51,12 @@ final class LeafMinter {
         return leaf
     }
 
-    /// A leaf for `name` (its CN and only SAN) with the run's key, signed by `issuer`, valid from `start` to `end`.
+    /// The upper bound of a common name (RFC 5280's ub-common-name): a longer host name (DNS allows
+    /// 253 bytes) goes in the SAN alone, which is what clients match anyway.
+    static let commonNameLimit = 64
+
+    /// A leaf for `name` (its only SAN, and its CN when it fits) with the run's key, signed by
+    /// `issuer`, valid from `start` to `end`.
     static func sign(
         _ name: String, key leafKey: OpaquePointer, issuer authority: CertificateAuthority, from start: Int, to notAfter: Int
     ) throws(RelayError) -> Leaf {
@@ -66,7 +71,9 @@ final class LeafMinter {
             try OpenSSLSupport.setRandomSerial(certificate)
             try OpenSSLSupport.setValidity(certificate, from: start, to: notAfter)
             guard let subject = X509_get_subject_name(certificate) else { throw OpenSSLSupport.failure("read the subject") }
-            try OpenSSLSupport.setCommonName(name, on: subject)
+            // RFC 5280 § 4.2.1.6: with an empty subject the SAN is critical.
+            let named = name.utf8.count <= Self.commonNameLimit
+            if named { try OpenSSLSupport.setCommonName(name, on: subject) }
             guard X509_set_issuer_name(certificate, X509_get_subject_name(authority.certificate)) == 1,
                   X509_set_pubkey(certificate, leafKey) == 1
             else { throw OpenSSLSupport.failure("set the leaf's issuer") }
@@ -74,7 +81,7 @@ final class LeafMinter {
             try OpenSSLSupport.addExtension(NID_basic_constraints, "critical,CA:FALSE", to: certificate, issuer: issuer)
             try OpenSSLSupport.addExtension(NID_key_usage, "critical,digitalSignature", to: certificate, issuer: issuer)
             try OpenSSLSupport.addExtension(NID_ext_key_usage, "serverAuth", to: certificate, issuer: issuer)
-            try OpenSSLSupport.addExtension(NID_subject_alt_name, "DNS:" + name, to: certificate, issuer: issuer)
+            try OpenSSLSupport.addExtension(NID_subject_alt_name, (named ? "" : "critical,") + "DNS:" + name, to: certificate, issuer: issuer)
             try OpenSSLSupport.addExtension(NID_authority_key_identifier, "keyid:always", to: certificate, issuer: issuer)
             guard X509_sign(certificate, authority.key, EVP_sha256()) > 0 else { throw OpenSSLSupport.failure("sign a leaf") }
         } catch {

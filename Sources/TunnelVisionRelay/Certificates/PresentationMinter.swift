@@ -16,6 +16,9 @@ final class PresentationMinter {
     let installed: LeafMinter
     private let recordingAuthorityDirectory: String
     private var recordingAuthority: (sessionID: Int64, authority: CertificateAuthority)?
+    /// The issuer of mirrored leaves: made at the first server whose certificate did not verify,
+    /// kept in memory for the run, its key never written, so no phone can trust it.
+    private var mirrorAuthority: CertificateAuthority?
 
     /// How long before the recording an expired leaf's validity ended, and how long it had lasted.
     static let expiredBefore = 86_400
@@ -59,6 +62,25 @@ final class PresentationMinter {
         return (leaf, PresentedLeaf(
             defect: presentation.mode.defect, name: shownName, issuerFingerprint: authority.fingerprint,
             notBefore: start, notAfter: leaf.notAfter))
+    }
+
+    /// In place of what the recording asks, when the server's own certificate did not verify: a
+    /// leaf for the announced name from an issuer no phone trusts, so that the phone refuses it as
+    /// it would have refused the server's (a phone that accepts any certificate accepts both).
+    func mirrorLeaf(for name: String, now: Int) throws(RelayError) -> (Leaf, PresentedLeaf) {
+        let authority: CertificateAuthority
+        if let held = mirrorAuthority {
+            authority = held
+        } else {
+            authority = try CertificateAuthority.ephemeral(
+                now: Date(timeIntervalSince1970: TimeInterval(now)), commonName: "TunnelVision mirror of unverified servers (installed nowhere)")
+            mirrorAuthority = authority
+        }
+        let start = now - LeafMinter.backdating
+        let leaf = try LeafMinter.sign(name, key: installed.leafKey, issuer: authority, from: start, to: start + LeafMinter.lifetime)
+        return (leaf, PresentedLeaf(
+            defect: .untrustedIssuer, name: name, issuerFingerprint: authority.fingerprint,
+            notBefore: start, notAfter: leaf.notAfter, mirrorsUpstream: true))
     }
 
     /// The recording's own CA: loaded when its files exist (a restart mid-recording), else made.

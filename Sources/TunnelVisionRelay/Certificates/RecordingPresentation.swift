@@ -31,6 +31,41 @@ public struct PresentedLeaf: Sendable, Hashable {
     /// Seconds since the epoch.
     public let notBefore: Int
     public let notAfter: Int
+    /// Shown in place of what the recording asked, because the server's own certificate did not
+    /// verify: `defect` is then untrustedIssuer, from an issuer of the relay's run alone.
+    public let mirrorsUpstream: Bool
+
+    init(defect: CertificateDefect?, name: String, issuerFingerprint: String, notBefore: Int, notAfter: Int, mirrorsUpstream: Bool = false) {
+        self.defect = defect
+        self.name = name
+        self.issuerFingerprint = issuerFingerprint
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.mirrorsUpstream = mirrorsUpstream
+    }
+}
+
+/// What a phone-leg connection was shown, as the flow keeps it (`flow_relay.presented`).
+public enum RelayPresentation: String, Sendable, Hashable {
+    /// The installed CA's leaf for the announced name.
+    case installedAuthority
+    /// The recording's defect (a validation recording).
+    case untrustedIssuer, wrongName, expired
+    /// An untrusted issuer's leaf in place of the recording's, because the server's certificate did not verify.
+    case mirroredUntrustedIssuer
+    /// The recording's leaf although the server's certificate did not verify: the mirror was turned off.
+    case unverifiedUpstreamNotMirrored
+
+    init(_ leaf: PresentedLeaf, upstreamVerified: Bool) {
+        if leaf.mirrorsUpstream { self = .mirroredUntrustedIssuer; return }
+        if !upstreamVerified { self = .unverifiedUpstreamNotMirrored; return }
+        switch leaf.defect {
+        case nil: self = .installedAuthority
+        case .untrustedIssuer: self = .untrustedIssuer
+        case .wrongName: self = .wrongName
+        case .expired: self = .expired
+        }
+    }
 }
 
 extension RelayObserver {

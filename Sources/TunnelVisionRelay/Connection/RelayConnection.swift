@@ -49,6 +49,8 @@ final class RelayConnection {
     private var earlyDecision: RelayDecision?
     /// An alert the phone sent, seen inside OpenSSL's callback and acted on after it returns.
     private var phoneAlert: UInt8?
+    /// An alert our TLS server sent the phone: the relay's failure, never the phone's answer.
+    private var relayAlert: UInt8?
     /// The phone sent its last byte after the handshake; the server's answer still goes to it.
     private var phoneHalfClosed = false
     private var upstreamShutdownPending = false
@@ -139,6 +141,11 @@ final class RelayConnection {
     // MARK: Dialling
 
     private func dial() {
+        let destination = leg.originalDestination.address
+        if let refusal = DestinationPolicy.refusal(for: destination, local: LocalAddresses.current()) {
+            refuse(refusal)
+            return
+        }
         switch Sockets.connect(to: leg.originalDestination, mark: context.configuration.upstreamSocketMark) {
         case .success(let descriptor):
             upstream = descriptor
@@ -172,7 +179,16 @@ final class RelayConnection {
 
     /// The original destination refused or never answered: the phone gets a reset.
     private func unreachable() {
-        report.event = .upstreamUnreachable
+        resetPhone(.upstreamUnreachable)
+    }
+
+    /// A destination the relay never dials: the phone gets a reset, as from a closed port.
+    private func refuse(_ refusal: DestinationRefusal) {
+        resetPhone(.upstreamRefusedByPolicy(refusal))
+    }
+
+    private func resetPhone(_ event: RelayEvent) {
+        report.event = event
         if report.decision == nil, let earlyDecision { report.decision = earlyDecision }
         closeUpstream()
         context.loop.remove(phone)
@@ -274,6 +290,7 @@ final class RelayConnection {
         report.decision = decision
         report.instants.decided = MonotonicClock.wallNanoseconds()
         report.serverName = reading?.serverName
+        report.serverNameAsSent = reading?.serverNameAsSent
         report.offeredApplicationProtocols = reading?.offer?.applicationProtocols ?? []
         switch decision {
         case .splice(let reason):
@@ -363,14 +380,23 @@ final class RelayConnection {
         }
         let leaf: Leaf
         do {
-            guard let asked = context.observer.presentation(for: leg) else {
-                apply(outcome.failed("the open recording's inspection mode could not be read"))
-                return
-            }
+            let now = Int(MonotonicClock.wallNanoseconds() / 1_000_000_000)
+            let upstreamVerified = report.upstream?.certificateVerified ?? false
             let presented: PresentedLeaf
-            (leaf, presented) = try minter.leaf(
-                for: name, presentation: asked, now: Int(MonotonicClock.wallNanoseconds() / 1_000_000_000))
+            if !upstreamVerified, context.configuration.mirrorsUnverifiedUpstream {
+                // Inspection must not lower the phone's own validation: a server it would refuse
+                // is shown as a certificate it refuses too.
+                (leaf, presented) = try minter.mirrorLeaf(for: name, now: now)
+            } else {
+                guard let asked = context.observer.presentation(for: leg) else {
+                    apply(outcome.failed("the open recording's inspection mode could not be read"))
+                    return
+                }
+                (leaf, presented) = try minter.leaf(for: name, presentation: asked, now: now)
+            }
             presentsDefect = presented.defect != nil
+            outcome.presentsMirror = presented.mirrorsUpstream
+            report.presentation = RelayPresentation(presented, upstreamVerified: upstreamVerified)
             context.observer.relayDidPresent(presented, on: leg)
         } catch {
             apply(outcome.failed("the leaf for \(name) could not be minted: \(error)"))
@@ -428,8 +454,13 @@ final class RelayConnection {
                 return true
             case .failed(let detail):
                 // The alert, if the phone sent one, was seen by the info callback first.
-                if outcome.phase != .finished { apply(outcome.failed("the TLS handshake with the phone failed: \(detail)")) }
-                else { beginClosing(reset: false) }
+                if outcome.phase == .finished {
+                    beginClosing(reset: false)
+                } else if let relayAlert {
+                    apply(outcome.relaySentAlert(relayAlert, reason: "our TLS server ended the phone's handshake: \(detail)"))
+                } else {
+                    apply(outcome.failed("the TLS handshake with the phone failed: \(detail)"))
+                }
                 return true
             }
             if outcome.phase != .established { return moved }
@@ -740,6 +771,11 @@ extension RelayConnection: TLSSessionDelegate {
         if outcome.phase == .beforeAnswer || outcome.phase == .answering, phoneAlert == nil {
             phoneAlert = code
         }
+    }
+
+    func tlsSession(_ session: TLSSession, sentAlert code: UInt8) {
+        guard session === phoneTLS, relayAlert == nil else { return }
+        relayAlert = code
     }
 
     func tlsSession(_ session: TLSSession, keyLogLine line: String) {

@@ -11,6 +11,8 @@ enum TLSProgress: Equatable {
 /// Hooks OpenSSL calls back into, found through the SSL's ex data slot 0 (single-threaded loop).
 protocol TLSSessionDelegate: AnyObject {
     func tlsSession(_ session: TLSSession, receivedAlert code: UInt8)
+    /// An alert of our own, about to go to the peer.
+    func tlsSession(_ session: TLSSession, sentAlert code: UInt8)
     func tlsSession(_ session: TLSSession, keyLogLine line: String)
     /// The server side picks the phone's protocol: the one the real server chose.
     func tlsSessionSelectProtocol(_ session: TLSSession) -> String?
@@ -44,8 +46,26 @@ final class TLSSession {
         _ = tv_SSL_set_mode(ssl, tv_SSL_MODE_relay())
         SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
         SSL_set_info_callback(ssl) { ssl, situation, value in
-            guard let ssl, situation & tv_SSL_CB_READ_ALERT() != 0, let session = TLSSession.owner(of: ssl) else { return }
-            session.delegate?.tlsSession(session, receivedAlert: UInt8(truncatingIfNeeded: value))
+            guard let ssl, let direction = AlertDirection(situation: situation), let session = TLSSession.owner(of: ssl) else { return }
+            // The alert's description is the low byte of `value` (its level the high one).
+            let code = UInt8(truncatingIfNeeded: value)
+            switch direction {
+            case .read: session.delegate?.tlsSession(session, receivedAlert: code)
+            case .written: session.delegate?.tlsSession(session, sentAlert: code)
+            }
+        }
+    }
+
+    /// Which way an alert of the info callback went. SSL_CB_READ_ALERT (0x4004) and
+    /// SSL_CB_WRITE_ALERT (0x4008) share the alert bit 0x4000: only all the bits of one tell them apart.
+    enum AlertDirection: Equatable {
+        case read
+        case written
+
+        init?(situation: Int32) {
+            if situation & tv_SSL_CB_READ_ALERT() == tv_SSL_CB_READ_ALERT() { self = .read }
+            else if situation & tv_SSL_CB_WRITE_ALERT() == tv_SSL_CB_WRITE_ALERT() { self = .written }
+            else { return nil }
         }
     }
 

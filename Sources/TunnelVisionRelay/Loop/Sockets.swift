@@ -17,10 +17,9 @@ enum Sockets {
                 let address = raw.load(as: sockaddr_in6.self)
                 let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
                 guard let ip = IPAddress(bytes: bytes) else { return nil }
-                // A v4-mapped address is the IPv4 flow the tap sees.
-                if ip.high == 0, ip.low >> 32 == 0xFFFF {
-                    return Endpoint(address: IPAddress(v4: UInt32(truncatingIfNeeded: ip.low)), port: UInt16(bigEndian: address.sin6_port))
-                }
+                // A v4-mapped address stays as it came: the listeners are IPv6-only, so such a
+                // destination came in an IPv6 packet (the flow the tap keys), and dialling it
+                // would reach IPv4 (the gateway's loopback too); the destination policy refuses it.
                 return Endpoint(address: ip, port: UInt16(bigEndian: address.sin6_port))
             }
         default:
@@ -149,4 +148,33 @@ struct Errno: Error, CustomStringConvertible {
     let code: Int32
     init(_ code: Int32) { self.code = code }
     var description: String { String(cString: strerror(code)) }
+}
+
+/// The gateway's own addresses, read from getifaddrs. Read again for every dial: an address
+/// added a moment ago must be refused too, and one netlink dump costs far less than the TLS
+/// handshakes that follow a dial.
+enum LocalAddresses {
+    static func current() -> Set<IPAddress> {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0 else { return [] }
+        defer { freeifaddrs(first) }
+        var addresses: Set<IPAddress> = []
+        var entry = first
+        while let current = entry {
+            if let address = current.pointee.ifa_addr {
+                let family = Int32(address.pointee.sa_family)
+                if family == AF_INET {
+                    let value = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+                    addresses.insert(IPAddress(v4: UInt32(bigEndian: value)))
+                } else if family == AF_INET6 {
+                    let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                        withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
+                    }
+                    if let ip = IPAddress(bytes: bytes) { addresses.insert(ip) }
+                }
+            }
+            entry = current.pointee.ifa_next
+        }
+        return addresses
+    }
 }

@@ -40,6 +40,9 @@ public struct TerminationOutcome: Sendable, Hashable {
     public private(set) var outcome: RelayOutcome?
     public private(set) var event: RelayEvent?
     public private(set) var phoneDataBytes = 0
+    /// The phone is shown a leaf that mirrors the server's failed verification: its refusal is
+    /// its own validation at work, neither pinning nor a refusal to remember.
+    public var presentsMirror = false
 
     public init() {}
 
@@ -59,6 +62,7 @@ public struct TerminationOutcome: Sendable, Hashable {
             if phase == .beforeAnswer || Self.closingAlerts.contains(code) {
                 return finish(.phoneClosingAlertDuringHandshake(alert: code))
             }
+            if presentsMirror { return finish(.phoneRefusedMirroredCertificate(alert: code)) }
             outcome = .notInspectable(alert: code)
             phase = .finished
             return .settle(.notInspectable(alert: code))
@@ -108,6 +112,17 @@ public struct TerminationOutcome: Sendable, Hashable {
             return finish(outcome != nil ? .closed : .serverClosedBeforePhoneData)
         case .finished:
             return .carryOn
+        }
+    }
+
+    /// Our TLS server sent the phone an alert of its own and gave up. Before our answer reached the
+    /// phone the alert is dropped and the held stream goes to a plain upstream, as for any failure
+    /// of ours; after it, the phone has our alert: the relay's failure, never a refusal.
+    public mutating func relaySentAlert(_ code: UInt8, reason: String) -> Step {
+        switch phase {
+        case .beforeAnswer: failed(reason)
+        case .answering, .established: finish(.relaySentAlert(alert: code, reason: reason))
+        case .finished: .carryOn
         }
     }
 

@@ -1,7 +1,11 @@
 /// Reads the phone's first handshake message from its in-order stream bytes: a ClientHello
-/// (records stitched, at most 16 KiB), or an SSL 2.0-format one. Settles once and stays settled.
+/// (records stitched, at most 64 KiB), or an SSL 2.0-format one. Settles once and stays settled.
 public struct ClientHandshakeReader: Sendable {
-    public static let clientHelloLimit = 16 * 1024
+    /// A ClientHello may span several records (one carries at most 16 KiB): with post-quantum key
+    /// shares, many ALPN names or padding, real ones pass 16 KiB. OpenSSL's server takes up to
+    /// 128 KiB; the relay holds at most 64 KiB, and so does this reader (the bytes are copied
+    /// only while a message spans records).
+    public static let clientHelloLimit = 64 * 1024
 
     private var records = TLSRecordLayer(handshakeLimit: ClientHandshakeReader.clientHelloLimit + 4)
     public private(set) var reading: ClientHelloReading?

@@ -2,11 +2,15 @@ import TunnelVisionModel
 
 /// What a ClientHello announced: the name (kept even when the rest cannot be walked) and the offer.
 public struct ClientHelloReading: Sendable, Hashable {
+    /// The name, normalised: lower-cased, a trailing dot (the root, RFC 1034 § 3.1) taken off.
     public var serverName: String?
+    /// The name as the phone sent it, when that differs from `serverName` only by its trailing dot.
+    public var serverNameAsSent: String?
     public var offer: ClientTLSOffer?
 
-    public init(serverName: String? = nil, offer: ClientTLSOffer? = nil) {
+    public init(serverName: String? = nil, serverNameAsSent: String? = nil, offer: ClientTLSOffer? = nil) {
         self.serverName = serverName
+        self.serverNameAsSent = serverNameAsSent
         self.offer = offer
     }
 }
@@ -51,7 +55,10 @@ extension ClientHelloReading {
             guard seen.insert(type).inserted else { continue }
             switch type {
             case TLSExtension.serverName:
-                serverName = Self.hostName(in: data)
+                if let announced = Self.hostName(in: data) {
+                    serverName = announced.name
+                    serverNameAsSent = announced.sent
+                }
             case TLSExtension.supportedVersions:
                 guard let (versions, grease) = Self.versions(in: data) else { return }
                 listedVersions = versions
@@ -79,14 +86,20 @@ extension ClientHelloReading {
     }
 
     /// RFC 6066 host_name: ASCII letters, digits, hyphens (and the underscores real names carry),
-    /// no trailing dot, at most 253 bytes; anything else is unusable.
-    static func hostName(in data: UnsafeRawBufferPointer) -> String? {
+    /// at most 253 bytes; anything else is unusable. RFC 6066 says the name has no trailing dot,
+    /// but a client that sends one names the same host: it is read without the dot (`name`), and
+    /// what was sent is kept (`sent`, nil without a dot).
+    static func hostName(in data: UnsafeRawBufferPointer) -> (name: String, sent: String?)? {
         var reader = ByteReader(data)
         guard let list = reader.takeLengthPrefixed(lengthBytes: 2) else { return nil }
         var entries = ByteReader(list)
         while let nameType = entries.u8(), let name = entries.takeLengthPrefixed(lengthBytes: 2) {
             guard nameType == 0 else { continue }
-            return HostName.validated(name)
+            if name.count > 1, name.last == UInt8(ascii: ".") {
+                guard let bare = HostName.validated(UnsafeRawBufferPointer(rebasing: name.dropLast())) else { return nil }
+                return (bare, bare + ".")
+            }
+            return HostName.validated(name).map { ($0, nil) }
         }
         return nil
     }

@@ -45,6 +45,15 @@ import TunnelVisionModel
         #expect(configuration == expected)
     }
 
+    @Test func theUpstreamMirrorIsOnUnlessTurnedOff() throws {
+        #expect(try parse([]).relayConfiguration.mirrorsUnverifiedUpstream)
+        let off = try parse(["--config", "/etc/test.conf"], file: file + "\nupstream_mirror = off\n")
+        #expect(!off.relayConfiguration.mirrorsUnverifiedUpstream)
+        #expect(throws: ConfigurationError.invalidValue(key: "upstream_mirror", value: "maybe")) {
+            try parse(["--config", "/etc/test.conf"], file: file + "\nupstream_mirror = maybe\n")
+        }
+    }
+
     @Test func withoutAFileTheDefaultsHold() throws {
         let configuration = try parse([])
         #expect(configuration == DaemonConfiguration())
