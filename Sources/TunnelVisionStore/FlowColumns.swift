@@ -48,6 +48,8 @@ enum FlowColumns {
         ("client_early_data", .withGroup(leader: "client_versions_form")),
         ("tcp_payload", .raisedUnlessAbsent),
         ("socks_host", .keepFirst),
+        ("quic_first_version", .withGroup(leader: "quic_version")),
+        ("proxy_protocol", .keepFirst),
     ]
 
     /// The change marker a written row takes (issue 17): above every other, read off the index.
@@ -159,6 +161,8 @@ enum FlowColumns {
             .optionalInteger(client.map { $0.offersEarlyData ? (flow.earlyData ?? EarlyDataReading()).storedValue : 0 }),
             .optionalInteger(flow.tcpPayload.map { Int64($0.rawValue) }),
             .optionalText(flow.socksHost),
+            .optionalInteger(flow.quic?.firstVersion.map { Int64($0.rawValue) }),
+            .optionalText(flow.proxyProtocol?.storedText),
         ]
     }
 
@@ -215,6 +219,10 @@ enum FlowColumns {
         }
         state.tcpPayload = row.int64OrNil(next()).flatMap { TCPPayloadSighting(rawValue: UInt8(clamping: $0)) }
         state.socksHost = row.textOrNil(next())
+        if let firstVersion = row.int64OrNil(next()), let quic = state.quic {
+            state.quic = QUICReading(version: quic.version, end: quic.end, firstVersion: QUICVersion(UInt32(truncatingIfNeeded: firstVersion)))
+        }
+        state.proxyProtocol = row.textOrNil(next()).flatMap(ProxyProtocolAnnouncement.init(storedText:))
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
         state.relay = decision.flatMap { RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }) }
         return StoredFlow(id: row.int64(0), state: state)

@@ -280,5 +280,12 @@ enum Schema {
         ALTER TABLE capture_sessions ADD COLUMN packets_accounted INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN counted_at INTEGER;
         """,
+        // The version a phone's first QUIC long header carried, where a Version Negotiation moved
+        // it to another; and what a PROXY protocol header before a stream's TLS announced
+        // (version, source, destination as text).
+        """
+        ALTER TABLE flows ADD COLUMN quic_first_version INTEGER;
+        ALTER TABLE flows ADD COLUMN proxy_protocol TEXT;
+        """,
     ]
 }

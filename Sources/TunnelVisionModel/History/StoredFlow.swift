@@ -85,6 +85,8 @@ public struct FlowState: Sendable, Hashable {
     public var relay: RelayRecord?
     /// For TCP: whether its start was seen with no payload after it, or payload crossed (issue 15).
     public var tcpPayload: TCPPayloadSighting?
+    /// The PROXY protocol header the stream opened with, before its TLS.
+    public var proxyProtocol: ProxyProtocolAnnouncement?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
