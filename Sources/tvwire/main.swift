@@ -20,7 +20,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 guard arguments.count >= 3 else {
-    fail("usage: tvwire flows|parse|engine FILE [ROUNDS] | synthesize OUT COUNT | flowmemory COUNT")
+    fail("usage: tvwire flows|parse|engine FILE [ROUNDS] | synthesize OUT COUNT | relink IN OUT TYPE | flowmemory COUNT")
 }
 
 switch arguments[1] {
@@ -37,6 +37,9 @@ case "synthesize":
 case "seeds":
     guard arguments.count == 5 else { fail("usage: tvwire seeds TARGET DIR CAPTURES") }
     FuzzSeeds.write(target: arguments[2], into: arguments[3], from: arguments[4])
+case "relink":
+    guard arguments.count == 5 else { fail("usage: tvwire relink IN OUT ppp|chdlc|nflog") }
+    do { try Relink.write(input: arguments[2], output: arguments[3], kind: arguments[4]) } catch { fail("\(error)") }
 case "flowmemory":
     guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
     measureFlowMemory(flows: count)

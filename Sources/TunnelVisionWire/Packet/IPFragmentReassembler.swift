@@ -103,7 +103,7 @@ public struct IPFragmentReassembler {
         sweepExpired(at: now)
         let key = Key(source: packet.source, destination: packet.destination,
                       proto: packet.transport.rawValue, identifier: identifier)
-        if let held = datagrams[key], now - held.started > timeout(for: packet) {
+        if let held = datagrams[key], Self.elapsed(from: held.started, to: now) > timeout(for: packet) {
             drop(key)
             statistics.expired += 1
         }
@@ -170,12 +170,18 @@ public struct IPFragmentReassembler {
     /// Drops every datagram older than its timeout (at most once a second of capture time: the
     /// check on arrival keeps a late fragment from joining an expired datagram in between).
     public mutating func sweepExpired(at now: Int64) {
-        guard now - lastSweep >= 1_000_000_000 || lastSweep == .min else { return }
+        guard Self.elapsed(from: lastSweep, to: now) >= 1_000_000_000 else { return }
         lastSweep = now
-        for (key, datagram) in datagrams where now - datagram.started > timeout(v4: key.source.family == .v4) {
+        for (key, datagram) in datagrams where Self.elapsed(from: datagram.started, to: now) > timeout(v4: key.source.family == .v4) {
             drop(key)
             statistics.expired += 1
         }
+    }
+
+    /// Nanoseconds from one instant to a later one, saturated: a capture's clock is not trusted.
+    private static func elapsed(from start: Int64, to now: Int64) -> Int64 {
+        let (difference, overflow) = now.subtractingReportingOverflow(start)
+        return overflow ? (now > start ? .max : .min) : difference
     }
 
     private func timeout(for packet: IPPacket) -> Int64 { timeout(v4: packet.source.family == .v4) }
