@@ -60,4 +60,14 @@ import TunnelVisionModel
         // The announced client is the one that connected: in v1 the capture's own client.
         if version == 1 { #expect(announced.source.map { flow.key.endpointA == $0 || flow.key.endpointB == $0 } == true) }
     }
+
+    /// Real recordings behind the link layers `tvwire relink` writes: the same readings.
+    @Test(arguments: [("tls13-ppp.pcap", "tls13.lab", UInt16(443)), ("tls13-ipv6-cisco-hdlc.pcap", "tls13-v6.lab", 443),
+                      ("quic-v1-nflog.pcap", "tls13.lab", 443)])
+    func readsTheSameHandshakeBehindEachLinkLayer(_ file: String, name: String, port: UInt16) throws {
+        let reading = try CaptureReading(path: "\(Self.corpus)/link/\(file)")
+        let flow = try #require(reading.flow(toPort: port))
+        #expect(flow.sni == name)
+        #expect(flow.serverTLS?.negotiation?.version == .tls13)
+    }
 }
