@@ -39,8 +39,12 @@ import TunnelVisionModel
         #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
         // Later migrations append: issue 16's two columns follow the tag, then issue 17's change
-        // marker, then issue 15's record of what a TCP connection carried, then issue 16's SOCKS host.
-        #expect(try Array(columns("flows", store).suffix(6)) == ["audit_session_id", "http_host", "client_early_data", "changed", "tcp_payload", "socks_host"])
+        // marker, then issue 15's record of what a TCP connection carried, then issue 16's SOCKS host,
+        // then QUIC's first version and the PROXY protocol header.
+        #expect(try Array(columns("flows", store).suffix(8)) == [
+            "audit_session_id", "http_host", "client_early_data", "changed", "tcp_payload", "socks_host",
+            "quic_first_version", "proxy_protocol",
+        ])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])
