@@ -6,7 +6,8 @@ import TunnelVisionWire
 public func fuzzPacket(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     guard let start, count > 0 else { return 0 }
     let input = UnsafeRawBufferPointer(start: start, count: count)
-    let linkTypes: [LinkType] = [.raw, .ethernet, .linuxCooked, .linuxCookedV2, .bsdLoopback, .ipv4, .ipv6]
+    let linkTypes: [LinkType] = [.raw, .ethernet, .linuxCooked, .linuxCookedV2, .bsdLoopback, .ipv4, .ipv6,
+                                 .ppp, .pppHDLC, .ciscoHDLC, .openBSDLoopback, .pppWithDirection, .ciscoHDLCWithDirection, .nflog]
     let linkType = linkTypes[Int(input[0]) % linkTypes.count]
     let frame = UnsafeRawBufferPointer(rebasing: input[1...])
     if let packet = DecodedPacket(frame: frame, linkType: linkType) {

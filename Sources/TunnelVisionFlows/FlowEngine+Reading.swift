@@ -77,6 +77,7 @@ extension FlowEngine {
         }
         if case .read(let host?)? = reading.requestHost, !reading.startedWithoutSYN { table[slot].state.httpHost = host }
         if let host = reading.upgrade.requestedHost { table[slot].state.socksHost = host }
+        if let announcement = reading.upgrade.proxyAnnouncement { table[slot].state.proxyProtocol = announcement }
         if !table[slot].relayOwnsServerSide {
             if let answer = reading.server.answer { table[slot].state.serverTLS = answer }
             if let certificates = reading.server.certificates { table[slot].state.serverCertificates = certificates }
@@ -104,6 +105,9 @@ extension FlowEngine {
         }
         guard let header = QUICLongHeader(payload) else { return }
         let end: QUICEnd = direction == .outbound ? .client : .server
+        if end == .client, header.hasFixedBit, table[slot].firstClientQUICVersion == nil {
+            table[slot].firstClientQUICVersion = header.version
+        }
         // On 443 a long header of a published version family is taken for QUIC as it stands;
         // elsewhere, or of another version, only once an Initial of the connection has opened,
         // its tag the proof.
@@ -141,7 +145,7 @@ extension FlowEngine {
     /// A long header's version: the server's replaces anything, the client's only the client's.
     private mutating func note(_ version: QUICVersion, end: QUICEnd, slot: Int) {
         if end == .server || table[slot].state.quic?.end != .server {
-            table[slot].state.quic = QUICReading(version: version, end: end)
+            table[slot].state.quic = QUICReading(version: version, end: end, firstVersion: table[slot].firstClientQUICVersion)
         }
         if version.hasKnownPacketProtection {
             table[slot].state.tlsStatus = table[slot].state.tlsStatus.raised(to: .encrypted)

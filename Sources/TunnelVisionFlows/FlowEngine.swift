@@ -16,6 +16,7 @@ public struct FlowEngine {
     var attribution = DNSAttribution()
     var certificates = CertificateSummaryCache()
     private var fragments = FragmentPorts()
+    var datagrams = IPFragmentReassembler()
     private var nextHandle: FlowHandle = 1
     /// Slots of live flows that have no row yet, by handle, for `assign(rows:)`.
     private var awaitingRows: [FlowHandle: FlowKey] = [:]
@@ -60,8 +61,10 @@ public struct FlowEngine {
         case .tcp:
             if let segment = packet.tcp { readTCP(segment, direction: direction, slot: slot, at: timestampNanoseconds) }
         case .udp:
-            if !packet.ip.isLaterFragment {
+            if packet.ip.fragmentIdentifier == nil {
                 readUDP(packet.payload, source: source, direction: direction, slot: slot, at: timestampNanoseconds)
+            } else {
+                reassembleUDP(packet.ip, at: timestampNanoseconds)
             }
         default:
             break

@@ -16,6 +16,9 @@ struct LiveFlow {
     var reading: FlowReading?
     /// The QUIC reading is over (read, or the datagrams were not QUIC): it does not begin again.
     var quicReadingEnded = false
+    /// The version of the phone's first QUIC long header, taken for the offer's first once a
+    /// version of the flow is proven (a client may open with one a server negotiates away).
+    var firstClientQUICVersion: QUICVersion?
     /// The relay's TLS server answers the phone on this flow: the server side is not the server's.
     var relayOwnsServerSide = false
     /// What the relay kept of the connection, and whether the next batch must carry it.

@@ -49,6 +49,8 @@ enum FlowColumns {
         ("tcp_payload", .raisedUnlessAbsent),
         ("socks_host", .keepFirst),
         ("continuation", .keepFirst),
+        ("quic_first_version", .withGroup(leader: "quic_version")),
+        ("proxy_protocol", .keepFirst),
     ]
 
     /// The change marker a written row takes: above every other, read off the index.
@@ -162,6 +164,8 @@ enum FlowColumns {
             .optionalInteger(flow.tcpPayload.map { Int64($0.rawValue) }),
             .optionalText(flow.socksHost),
             .optionalInteger(flow.continuation.map { Int64($0.rawValue) }),
+            .optionalInteger(flow.quic?.firstVersion.map { Int64($0.rawValue) }),
+            .optionalText(flow.proxyProtocol?.storedText),
         ]
     }
 
@@ -219,6 +223,10 @@ enum FlowColumns {
         state.tcpPayload = row.int64OrNil(next()).flatMap { TCPPayloadSighting(rawValue: UInt8(clamping: $0)) }
         state.socksHost = row.textOrNil(next())
         state.continuation = row.int64OrNil(next()).flatMap { FlowContinuation(rawValue: UInt8(clamping: $0)) }
+        if let firstVersion = row.int64OrNil(next()), let quic = state.quic {
+            state.quic = QUICReading(version: quic.version, end: quic.end, firstVersion: QUICVersion(UInt32(truncatingIfNeeded: firstVersion)))
+        }
+        state.proxyProtocol = row.textOrNil(next()).flatMap(ProxyProtocolAnnouncement.init(storedText:))
         let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
         let presented = row.textOrNil(next())
         state.relay = decision.flatMap {

@@ -304,5 +304,12 @@ enum Schema {
         ALTER TABLE flow_relay ADD COLUMN server_name_sent TEXT;
         ALTER TABLE audit_sessions ADD COLUMN upstream_mirror INTEGER;
         """,
+        // The version a phone's first QUIC long header carried, where a Version Negotiation moved
+        // it to another; and what a PROXY protocol header before a stream's TLS announced
+        // (version, source, destination as text).
+        """
+        ALTER TABLE flows ADD COLUMN quic_first_version INTEGER;
+        ALTER TABLE flows ADD COLUMN proxy_protocol TEXT;
+        """,
     ]
 }

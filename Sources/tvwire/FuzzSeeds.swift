@@ -13,6 +13,7 @@ enum FuzzSeeds {
             guard let reader = try? CaptureImportReader(path: "\(captures)/\(file)") else { continue }
             var streams: [String: [UInt8]] = [:]
             var engineInput: [UInt8] = []
+            var fragmentRun: [UInt8] = []
             _ = try? reader.forEachPacket { packet in
                 guard let network = reader.linkType.networkPayload(of: packet.bytes),
                       let decoded = DecodedPacket(frame: packet.bytes, linkType: reader.linkType) else { return true }
@@ -29,6 +30,11 @@ enum FuzzSeeds {
                     seeds.insert(payload)
                 case "Packet":
                     seeds.insert([0] + Array(network))
+                // Each capture's fragments in their order, framed as the target reads them.
+                case "Fragments" where decoded.ip.fragmentIdentifier != nil:
+                    fragmentRun.appendBigEndian(UInt16(truncatingIfNeeded: network.count))
+                    fragmentRun.append(0)
+                    fragmentRun += network
                 case "Engine":
                     engineInput.appendBigEndian(UInt16(truncatingIfNeeded: network.count))
                     engineInput.append(1)
@@ -40,6 +46,7 @@ enum FuzzSeeds {
             }
             for stream in streams.values { seeds.insert(stream) }
             if !engineInput.isEmpty { seeds.insert(engineInput) }
+            if !fragmentRun.isEmpty { seeds.insert(fragmentRun) }
         }
         for (index, seed) in seeds.enumerated() {
             _ = FileManager.default.createFile(atPath: "\(directory)/seed-\(index)", contents: Data(seed))

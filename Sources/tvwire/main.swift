@@ -23,7 +23,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 guard arguments.count >= 3 else {
-    fail("usage: tvwire flows|parse|engine FILE [ROUNDS] | synthesize OUT COUNT | flowmemory COUNT")
+    fail("usage: tvwire flows|parse|engine FILE [ROUNDS] | synthesize OUT COUNT | relink IN OUT TYPE | flowmemory COUNT")
 }
 
 switch arguments[1] {
@@ -61,6 +61,9 @@ case "bench-export":
         default: fail("usage: tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES")
         }
     } catch { fail("\(error)") }
+case "relink":
+    guard arguments.count == 5 else { fail("usage: tvwire relink IN OUT ppp|chdlc|nflog") }
+    do { try Relink.write(input: arguments[2], output: arguments[3], kind: arguments[4]) } catch { fail("\(error)") }
 case "flowmemory":
     guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
     measureFlowMemory(flows: count)

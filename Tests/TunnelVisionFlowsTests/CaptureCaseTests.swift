@@ -72,7 +72,8 @@ struct CaptureCaseTests {
         // tshark is wrong here: it does not decrypt the client's v1 Initial after Version Negotiation.
         Case(file: "tcpdump/quic_vn.pcap", port: 443, sni: "localhost",
              offer: ClientTLSOffer(versionsForm: .listed, versions: [tls13], applicationProtocols: ["h3"], droppedIdentifiers: 1),
-             quic: QUICReading(version: .v1, end: .server)),
+             // The client opened with a reserved version (RFC 9000 § 15) before the negotiation.
+             quic: QUICReading(version: .v1, end: .server, firstVersion: QUICVersion(0x1A2A_3A4A))),
         // QUIC on other ports and drafts, opened because their tags verify; the server's
         // Initial gives the negotiated suite. tshark agrees (check 30).
         Case(file: "nDPI/quic-29.pcap", port: 443, sni: "localhost",
@@ -94,7 +95,7 @@ struct CaptureCaseTests {
         // tshark is wrong here: it does not decrypt the client's Initials after Version Negotiation and a Retry.
         Case(file: "nDPI/quic-forcing-vn-with-data.pcapng", port: 4433,
              answer: .negotiated(TLSNegotiation(version: tls13, cipherSuite: CipherSuite(0x1301))),
-             quic: QUICReading(version: .v1, end: .server)),
+             quic: QUICReading(version: .v1, end: .server, firstVersion: QUICVersion(0xBABA_BABA))),
         Case(file: "nDPI/quic_q46.pcap", port: 443, quic: QUICReading(version: QUICVersion(0x5130_3436), end: .client)),
         Case(file: "zeek/http-qinq-0.pcap", port: 80, opening: .httpRequest),
         Case(file: "zeek/http-vlan-0.pcap", port: 80, opening: .httpRequest),

@@ -46,9 +46,11 @@ import TunnelVisionModel
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])
         // Later migrations append: the HTTP host and 0-RTT columns follow the tag, then the change
         // marker, then the record of what a TCP connection carried, then the SOCKS host, then
-        // whether the record continues a connection opened before it.
-        #expect(try Array(columns("flows", store).suffix(7)) == [
+        // whether the record continues a connection opened before it, then QUIC's first version
+        // and the PROXY protocol header.
+        #expect(try Array(columns("flows", store).suffix(9)) == [
             "audit_session_id", "http_host", "client_early_data", "changed", "tcp_payload", "socks_host", "continuation",
+            "quic_first_version", "proxy_protocol",
         ])
         #expect(try foreignKeys("audit_allowlist", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])

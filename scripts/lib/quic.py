@@ -8,7 +8,10 @@ connects once by name (through the resolver, as an app would), exchanges a ping 
                         data in 0-RTT packets before the handshake completes (v1)
 
 VERSION is 1 (the default), 2 (RFC 9369) or draft-29; the server speaks 1 and 2, or draft-29
-alone. aioquic dropped the drafts; draft-29 differs from v1 in its Initial salt (and codepoints
+alone. Two more ways to connect in v1: `after-negotiation` opens with a version of the pattern
+RFC 9000 § 15 reserves (0x1a2a3a4a), which the server answers with a Version Negotiation, and
+moves to v1 on the same socket; `fragmented` sends datagrams of 1452 bytes, which a path of a
+smaller MTU has the kernel cut into IP fragments. aioquic dropped the drafts; draft-29 differs from v1 in its Initial salt (and codepoints
 nothing here reads), so both ends swap that salt in: what crosses the wire is a draft-29 Initial
 that tshark decrypts with its own table.
 """
@@ -42,9 +45,16 @@ async def serve_until_stopped(address: str, port: int, chain: str, key: str, ver
     await asyncio.Event().wait()
 
 
+RESERVED_VERSION = 0x1A2A3A4A
+
+
 async def connect_once(name: str, port: int, authority: str, version: str) -> None:
+    versions = speak(["1"] if version == "fragmented" else [version]) if version != "after-negotiation" \
+        else [RESERVED_VERSION, QuicProtocolVersion.VERSION_1]
     configuration = QuicConfiguration(is_client=True, alpn_protocols=ALPN, server_name=name,
-                                      supported_versions=speak([version]))
+                                      supported_versions=versions)
+    if version == "fragmented":
+        configuration.max_datagram_size = 1452
     configuration.load_verify_locations(authority)
     async with connect(name, port, configuration=configuration) as client:
         await client.ping()
@@ -80,14 +90,15 @@ def main(arguments: list[str]) -> int:
         versions = arguments[5:] or ["1", "2"]
         asyncio.run(serve_until_stopped(arguments[1], int(arguments[2]), arguments[3], arguments[4], versions))
         return 0
-    if len(arguments) in (4, 5) and arguments[0] == "connect" and (arguments[4:] or ["1"])[0] in VERSIONS:
+    ways = list(VERSIONS) + ["after-negotiation", "fragmented"]
+    if len(arguments) in (4, 5) and arguments[0] == "connect" and (arguments[4:] or ["1"])[0] in ways:
         name, version = arguments[1], (arguments[4:] or ["1"])[0]
         try:
             asyncio.run(asyncio.wait_for(connect_once(name, int(arguments[2]), arguments[3], version), timeout=10))
         except (asyncio.TimeoutError, ConnectionError, OSError) as error:
             print(f"QUIC handshake with {name} failed: {type(error).__name__} {error}".rstrip())
             return 1
-        label = version if version.startswith("draft") else f"v{version}"
+        label = version if not version[0].isdigit() else f"v{version}"
         print(f"QUIC {label} handshake with {name} completed")
         return 0
     print(__doc__, file=sys.stderr)

@@ -7,7 +7,7 @@ public final class CaptureImportReader {
     public enum OpenError: Error, Equatable, CustomStringConvertible {
         /// libpcap could not read the file as pcap or pcapng; its own words say why.
         case unreadable(path: String, reason: String)
-        /// The file's link type is not one the engine reads (raw IP, Ethernet, Linux cooked, BSD loopback).
+        /// The file's link type is not one the engine reads.
         case unsupportedLinkType(path: String, linkType: UInt32)
 
         public var description: String {
@@ -15,7 +15,7 @@ public final class CaptureImportReader {
             case .unreadable(let path, let reason):
                 "cannot read \(path) as a pcap or pcapng capture: \(reason)"
             case .unsupportedLinkType(let path, let linkType):
-                "\(path) has link type \(linkType); only raw IP, Ethernet, Linux cooked and BSD loopback captures can be read"
+                "\(path) has link type \(linkType); only raw IP, Ethernet, Linux cooked (v1 and v2), BSD and OpenBSD loopback, PPP, Cisco HDLC and Linux NFLOG captures can be read"
             }
         }
     }

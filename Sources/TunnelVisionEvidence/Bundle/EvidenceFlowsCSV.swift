@@ -13,6 +13,11 @@ public enum EvidenceFlowsCSV {
         "serverAnswer", "serverVersion", "cipherSuite", "fromHelloRetryRequest", "serverTLSSource", "alert",
         "quicVersion", "quicEnd", "certificateVisibility", "certificateSubject", "certificateIssuer",
         "certificateNotAfter", "certificateSHA256", "chainIsComplete", "findingIDs",
+        // flows.json's other fields of one cell each, after the first columns so that a sheet
+        // built on those keeps working.
+        "httpHost", "socksHost", "tcpPayload", "helloRetry", "earlyDataOffered", "earlyDataSent",
+        "earlyDataServerAnswer", "quicFirstVersion", "proxyProtocolVersion", "proxyProtocolSource",
+        "proxyProtocolDestination",
     ]
 
     public static func document(of flows: [EvidenceFlow]) -> Data {
@@ -43,11 +48,7 @@ public enum EvidenceFlowsCSV {
 
     static func row(of flow: EvidenceFlow) -> [String] {
         let leaf = flow.serverCertificate.chain?.first
-        let peer = { (index: Int) -> String in
-            guard index < flow.peers.count else { return "" }
-            let endpoint = flow.peers[index]
-            return endpoint.address.contains(":") ? "[\(endpoint.address)]:\(endpoint.port)" : "\(endpoint.address):\(endpoint.port)"
-        }
+        let peer = { (index: Int) -> String in index < flow.peers.count ? endpoint(flow.peers[index]) : "" }
         return [
             String(flow.id), flow.protocol, EvidenceJSON.instant(flow.firstSeen), EvidenceJSON.instant(flow.lastSeen),
             String(flow.durationSeconds), String(flow.bytesOut), String(flow.bytesIn), String(flow.packetCount),
@@ -64,7 +65,16 @@ public enum EvidenceFlowsCSV {
             leaf?.notAfter.map(EvidenceJSON.instant) ?? "", leaf?.sha256 ?? "",
             flow.serverCertificate.chainIsComplete.map { String($0) } ?? "",
             (flow.findingIDs ?? []).joined(separator: " "),
+            flow.httpHost ?? "", flow.socksHost ?? "", flow.tcpPayload ?? "", flow.serverTLS?.helloRetry ?? "",
+            flow.clientTLS?.earlyDataOffered.map { String($0) } ?? "",
+            flow.clientTLS?.earlyData.map { String($0.sent) } ?? "", flow.clientTLS?.earlyData?.serverAnswer ?? "",
+            flow.quic?.firstVersion?.hex ?? "", flow.proxyProtocol.map { String($0.version) } ?? "",
+            flow.proxyProtocol?.source.map(endpoint) ?? "", flow.proxyProtocol?.destination.map(endpoint) ?? "",
         ]
+    }
+
+    static func endpoint(_ peer: EvidenceFlow.Peer) -> String {
+        peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
     }
 
     /// "TLS1.2", or the hex of a version without a name.

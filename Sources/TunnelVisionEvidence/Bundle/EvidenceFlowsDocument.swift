@@ -72,6 +72,15 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let version: EvidenceCodePoint
         /// client (a proposed version) / server (the version in use).
         public let end: String
+        /// The version the phone opened with, where a Version Negotiation moved it to another.
+        public let firstVersion: EvidenceCodePoint?
+    }
+
+    /// What a PROXY protocol header before the stream's TLS announced: the relay's claim.
+    public struct ProxyProtocol: Encodable, Sendable, Hashable {
+        public let version: UInt8
+        public let source: Peer?
+        public let destination: Peer?
     }
 
     /// A certificate of the chain, with the keys the reading has.
@@ -102,6 +111,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let httpHost: String?
     /// The domain the phone's SOCKS CONNECT request named.
     public let socksHost: String?
+    /// The PROXY protocol header the stream opened with; absent where there was none.
+    public let proxyProtocol: ProxyProtocol?
     public let dnsName: String?
     public let dnsOtherNames: [String]?
     public let streamOpening: String?
@@ -165,6 +176,10 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         sni = flow.sni
         httpHost = flow.httpHost
         socksHost = flow.socksHost
+        proxyProtocol = flow.proxyProtocol.map { announced in
+            ProxyProtocol(version: announced.version, source: announced.source.map { Peer(address: $0.address.description, port: $0.port) },
+                          destination: announced.destination.map { Peer(address: $0.address.description, port: $0.port) })
+        }
         dnsName = flow.resolvedName?.name
         dnsOtherNames = flow.resolvedName?.otherNames
         streamOpening = flow.streamOpening?.name
@@ -182,7 +197,10 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
                 earlyData: offer.offersEarlyData ? Self.earlyData(flow.earlyData ?? EarlyDataReading()) : nil)
         }
         serverTLS = flow.serverTLS.map(Self.serverTLS)
-        quic = flow.quic.map { QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server") }
+        quic = flow.quic.map {
+            QUIC(version: EvidenceCodePoint($0.version), end: $0.end == .client ? "client" : "server",
+                 firstVersion: $0.firstVersion.map(EvidenceCodePoint.init))
+        }
         serverCertificate = Self.certificate(flow.certificateVisibility)
         self.relay = relay.map(Relay.init)
         self.findingIDs = findingIDs

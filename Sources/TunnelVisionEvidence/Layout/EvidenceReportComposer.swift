@@ -66,6 +66,11 @@ struct EvidenceReportComposer<Measurer: EvidenceReportTextMeasuring> {
         for (index, block) in section.blocks.enumerated() {
             var blockSlices = self.slices(of: block)
             if index == 0, !blockSlices.isEmpty { blockSlices[0].spaceBefore = 4 }
+            // Facts under a heading (a requirement's) are one unit with it: a page breaks before
+            // the heading rather than after its first facts, unless the whole is taller than a page.
+            if case .facts = block, index > 0, case .heading = section.blocks[index - 1] {
+                for slice in blockSlices.indices.dropLast() { blockSlices[slice].keepsWithNext = true }
+            }
             slices += blockSlices
         }
         if let last = slices.indices.last { slices[last].keepsWithNext = false }

@@ -16,11 +16,14 @@ public struct EvidenceTLSReading: Sendable, Hashable {
         public let form: ClientTLSOffer.VersionsForm
         public let versions: [TLSProtocolVersion]
         public let encryptedClientHello: Bool
+        /// With 0-RTT early data offered: what the wire showed of it (flows.json's earlyData).
+        public let earlyData: EarlyDataReading?
 
-        init(_ offer: ClientTLSOffer) {
+        init(_ offer: ClientTLSOffer, earlyData: EarlyDataReading?) {
             form = offer.versionsForm
             versions = offer.versions
             encryptedClientHello = offer.hasEncryptedClientHello
+            self.earlyData = offer.offersEarlyData ? earlyData ?? EarlyDataReading() : nil
         }
     }
 
@@ -54,7 +57,7 @@ public struct EvidenceTLSReading: Sendable, Hashable {
             let name = flow.name
             let key = Key(
                 host: name.map { DomainPattern.normalised(host: $0.text) }, origin: name?.origin, answer: answer,
-                offer: flow.clientTLS.map(Offer.init))
+                offer: flow.clientTLS.map { Offer($0, earlyData: flow.earlyData) })
             if counts[key] == nil { order.append(key) }
             counts[key, default: 0] += 1
         }
@@ -92,6 +95,8 @@ extension EvidenceTLSReading.Offer {
         guard let right else { return true }
         if left.form != right.form { return left.form == .listed }
         if left.encryptedClientHello != right.encryptedClientHello { return !left.encryptedClientHello }
+        if (left.earlyData == nil) != (right.earlyData == nil) { return left.earlyData == nil }
+        if let a = left.earlyData, let b = right.earlyData, a != b { return a.storedValue < b.storedValue }
         return left.versions.map(\.wireValue).lexicographicallyPrecedes(right.versions.map(\.wireValue))
     }
 }

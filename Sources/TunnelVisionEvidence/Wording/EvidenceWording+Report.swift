@@ -173,7 +173,19 @@ extension EvidenceWording.Report {
         case .listed: versions.isEmpty ? "no version it lists is known" : versions.joined(separator: ", ")
         }
         if offer.encryptedClientHello { text += " (the outer offer of Encrypted Client Hello)" }
+        if let earlyData = offer.earlyData { text += "; " + offeredEarlyData(earlyData) }
         return text
+    }
+
+    /// The early data of an offer in a few words: whether it was sent, what the server's hellos showed.
+    public static func offeredEarlyData(_ reading: EarlyDataReading) -> String {
+        let sending = reading.wasSent ? "0-RTT early data offered and sent" : "0-RTT early data offered, not seen sent"
+        switch reading.serverAnswer {
+        case .notVisible?: return sending + ", its acceptance not visible (encrypted)"
+        case .refusedByHelloRetryRequest?: return sending + ", refused by a HelloRetryRequest"
+        case .refusedByServerHello?: return sending + ", refused by the ServerHello"
+        case nil: return sending + ", the server's answer not read"
+        }
     }
 
     public static let relayHeading = "The inspection relay"

@@ -87,6 +87,8 @@ public struct FlowState: Sendable, Hashable {
     public var tcpPayload: TCPPayloadSighting?
     /// For TCP: the record began mid-connection, after its opening (a restart, an expiry).
     public var continuation: FlowContinuation?
+    /// The PROXY protocol header the stream opened with, before its TLS.
+    public var proxyProtocol: ProxyProtocolAnnouncement?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,

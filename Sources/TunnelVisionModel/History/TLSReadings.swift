@@ -267,10 +267,14 @@ public enum QUICEnd: UInt8, Sendable, Hashable {
 public struct QUICReading: Sendable, Hashable {
     public let version: QUICVersion
     public let end: QUICEnd
+    /// The version of the phone's first long header, where it differs from `version`: the one it
+    /// opened with before a Version Negotiation (or a server's other choice) moved it.
+    public let firstVersion: QUICVersion?
 
-    public init(version: QUICVersion, end: QUICEnd) {
+    public init(version: QUICVersion, end: QUICEnd, firstVersion: QUICVersion? = nil) {
         self.version = version
         self.end = end
+        self.firstVersion = firstVersion == version ? nil : firstVersion
     }
 }
 

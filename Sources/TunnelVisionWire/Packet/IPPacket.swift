@@ -14,6 +14,12 @@ public struct IPPacket {
     public let isLaterFragment: Bool
     /// Fragment identity (IPv4 identification or IPv6 fragment id), when fragmented.
     public let fragmentIdentifier: UInt32?
+    /// Where a fragment's bytes lie in its datagram's payload (0 for an unfragmented packet).
+    public let fragmentOffset: Int
+    /// A fragment other than the last (IPv4 MF, IPv6 M).
+    public let moreFragments: Bool
+    /// The capture cut the packet short of the length its header states.
+    public let isTruncated: Bool
 
     public init?(_ bytes: UnsafeRawBufferPointer) {
         guard let first = bytes.first else { return nil }
@@ -46,6 +52,9 @@ public struct IPPacket {
         self.payload = payload
         self.isLaterFragment = offset != 0
         self.fragmentIdentifier = moreFragments || offset != 0 ? UInt32(identification) : nil
+        self.fragmentOffset = Int(offset) * 8
+        self.moreFragments = moreFragments
+        self.isTruncated = totalLength > bytes.count
     }
 
     private static let hopByHop: UInt8 = 0
@@ -76,6 +85,8 @@ public struct IPPacket {
         reader.skip(40)
         var laterFragment = false
         var fragmentIdentifier: UInt32?
+        var fragmentOffset = 0
+        var moreFragments = false
         var headers = 0
         walk: while headers < Self.maximumExtensionHeaders {
             headers += 1
@@ -93,10 +104,16 @@ public struct IPPacket {
                       let identification = reader.u32() else { return nil }
                 next = following
                 let offset = offsetAndFlags >> 3
-                let moreFragments = offsetAndFlags & 1 != 0
+                let more = offsetAndFlags & 1 != 0
                 laterFragment = offset != 0
                 // An atomic fragment (offset 0, no more) is a whole packet (RFC 6946).
-                if offset != 0 || moreFragments { fragmentIdentifier = identification }
+                guard offset != 0 || more else { continue walk }
+                fragmentIdentifier = identification
+                fragmentOffset = Int(offset) * 8
+                moreFragments = more
+                // What follows is the fragmentable part, offsets count from here: a header inside
+                // it is read once the datagram is whole, not from one fragment's bytes.
+                break walk
             default:
                 break walk
             }
@@ -108,5 +125,8 @@ public struct IPPacket {
         self.payload = reader.rest
         self.isLaterFragment = laterFragment
         self.fragmentIdentifier = fragmentIdentifier
+        self.fragmentOffset = fragmentOffset
+        self.moreFragments = moreFragments
+        self.isTruncated = statedEnd > bytes.count
     }
 }

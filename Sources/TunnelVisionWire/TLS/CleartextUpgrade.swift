@@ -2,8 +2,8 @@ import TunnelVisionModel
 
 /// Where TLS begins in a TCP stream that opened in the clear: after an SMTP, IMAP, POP3 or FTP
 /// command that starts TLS (STARTTLS, STLS, AUTH TLS), a PostgreSQL SSLRequest, a MySQL SSL
-/// request, an HTTP CONNECT request and its 2xx answer, or a SOCKS5 / SOCKS4 CONNECT and its
-/// grant. The phone's side decides which
+/// request, an HTTP CONNECT request and its 2xx answer, a SOCKS5 / SOCKS4 CONNECT and its
+/// grant, or a PROXY protocol header (v1 or v2) a relay put first. The phone's side decides which
 /// prelude it was; the server's TLS is then found where that protocol puts it.
 public struct CleartextUpgrade: Sendable, Hashable {
     public enum Prelude: Sendable, Hashable {
@@ -13,6 +13,7 @@ public struct CleartextUpgrade: Sendable, Hashable {
         case httpConnect
         case socks5
         case socks4
+        case proxyProtocol
     }
 
     public enum Decision: Sendable, Hashable {
@@ -28,6 +29,8 @@ public struct CleartextUpgrade: Sendable, Hashable {
     public private(set) var decision: Decision?
     /// The host a SOCKS request named by its domain: the phone announced it to the proxy.
     public private(set) var requestedHost: String?
+    /// What a PROXY protocol header announced: the connection its relay took in.
+    public private(set) var proxyAnnouncement: ProxyProtocolAnnouncement?
     /// Text lines already looked at (the next one starts here).
     private var lineStart = 0
 
@@ -46,6 +49,19 @@ public struct CleartextUpgrade: Sendable, Hashable {
             return
         case .unrecognised:
             break
+        }
+        // "PROXY " (v1) or the v2 signature's CR: neither a command nor any other prelude here.
+        if first == UInt8(ascii: "P") || first == 0x0D {
+            switch PROXYPrelude.readClient(stream) {
+            case .needMore:
+                return
+            case .header(let announcement, let offset):
+                proxyAnnouncement = announcement
+                decision = .upgraded(.proxyProtocol, clientOffset: offset)
+                return
+            case .notPROXY:
+                break
+            }
         }
         if first == 5 || first == 4 {
             switch SOCKSPrelude.readClient(stream) {
@@ -85,6 +101,9 @@ public struct CleartextUpgrade: Sendable, Hashable {
             return SOCKSPrelude.serverOffset(version: 5, in: stream)
         case .socks4:
             return SOCKSPrelude.serverOffset(version: 4, in: stream)
+        case .proxyProtocol:
+            // The header goes one way: the backend answers the relayed bytes from its first byte.
+            return 0
         case .httpConnect:
             guard let status = stream.slice(from: 0, count: 12), status.starts(with: Array("HTTP/1.".utf8)),
                   status[9] == UInt8(ascii: "2") else { return nil }
