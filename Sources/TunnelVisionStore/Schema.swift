@@ -280,5 +280,12 @@ enum Schema {
         ALTER TABLE capture_sessions ADD COLUMN packets_accounted INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN counted_at INTEGER;
         """,
+        // The relay in the heartbeat: connections open, those reset at its descriptor ceiling, and
+        // its reports that matched no flow of the tap. NULL: no relay running (or a daemon before).
+        """
+        ALTER TABLE daemon_heartbeat ADD COLUMN relay_connections INTEGER;
+        ALTER TABLE daemon_heartbeat ADD COLUMN relay_refused_at_ceiling INTEGER;
+        ALTER TABLE daemon_heartbeat ADD COLUMN relay_reports_unmatched INTEGER;
+        """,
     ]
 }

@@ -10,6 +10,8 @@ final class RelayContext {
     let loop: EventLoop
     var refusals: RefusalMemory
     let upstreamSessions: UpstreamSessions
+    /// The observer's presentation, asked off the loop.
+    let presentations: PresentationReads
     /// Ciphertext between a socket and a memory BIO.
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
@@ -30,6 +32,7 @@ final class RelayContext {
         self.loop = loop
         refusals = RefusalMemory(capacity: configuration.limits.refusalMemoryEntries)
         upstreamSessions = UpstreamSessions(capacity: configuration.limits.leafCacheEntries)
+        presentations = PresentationReads(observer: observer, wake: { [loop] in loop.signal() })
         wireBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
         plainBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
     }
