@@ -31,7 +31,7 @@ extension JSONShape {
         }
 
         /// The relay's counts from the last heartbeat; absent when no relay ran.
-        public struct Relay: Encodable, Sendable, Hashable {
+        public struct RelayCounts: Encodable, Sendable, Hashable {
             public let connections: Int
             /// Connections reset because the relay was at its descriptor ceiling.
             public let refusedAtCeiling: UInt64
@@ -56,7 +56,7 @@ extension JSONShape {
         public let daemon: Daemon
         public let capture: Capture?
         public let traffic: Traffic?
-        public let relay: Relay?
+        public let relay: RelayCounts?
         public let rates: Rates?
         public let inspectionEnabled: Bool
         /// "wait" or "forward" (issue 17), and the bound of a wait; absent from a daemon before it.
@@ -83,10 +83,11 @@ extension JSONShape {
                 Traffic(packetsSeen: $0.packetsSeen, bytesSeen: $0.bytesSeen, packetsRecorded: $0.packetsRecorded,
                         packetsNotCaptured: $0.packetsNotCaptured, packetsDropped: $0.packetsDropped, queueDepth: $0.queueDepth)
             }
-            relay = beat.flatMap { beat in
-                beat.relayConnections.map {
-                    Relay(connections: $0, refusedAtCeiling: beat.relayRefusedAtCeiling ?? 0, reportsUnmatched: beat.relayReportsUnmatched ?? 0)
-                }
+            if let beat, let connections = beat.relayConnections {
+                relay = RelayCounts(connections: connections, refusedAtCeiling: beat.relayRefusedAtCeiling ?? 0,
+                              reportsUnmatched: beat.relayReportsUnmatched ?? 0)
+            } else {
+                relay = nil
             }
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled
