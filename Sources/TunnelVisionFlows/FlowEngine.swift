@@ -22,6 +22,9 @@ public struct FlowEngine {
     var pending = HistoryBatch()
     /// The latest packet time seen: captures may carry timestamps slightly out of order.
     private var clock: Int64 = .min
+    /// Reassembly held at the last count, and bytes placed since (an upper bound of the growth).
+    var reassemblyCounted = 0
+    var reassemblyGrowth = 0
 
     public init(configuration: FlowEngineConfiguration = FlowEngineConfiguration()) {
         self.configuration = configuration
