@@ -94,12 +94,15 @@ public struct RelayLimits: Sendable, Hashable {
     /// Descriptors the relay leaves to the rest of the daemon (capture files, the history, the
     /// TUN device): the relay stops accepting before it could take any of them.
     public var descriptorReserve: Int
+    /// Bytes all connections together hold queued and in their TLS buffers; at it every
+    /// connection stops reading (writing on) until the total is below it again.
+    public var bufferBudget: Int
 
     public init(
         holdBytes: Int = 64 * 1024, holdSeconds: Double = 10, bufferBytes: Int = 256 * 1024,
         maximumConnections: Int = 4096, leafCacheEntries: Int = 1024, refusalMemoryEntries: Int = 4096,
         connectSeconds: Double = 10, handshakeSeconds: Double = 30, idleSeconds: Double = 900,
-        connectionsPerPhone: Int = 1024, descriptorReserve: Int = 1024
+        connectionsPerPhone: Int = 1024, descriptorReserve: Int = 1024, bufferBudget: Int = 256 * 1024 * 1024
     ) {
         self.holdBytes = holdBytes
         self.holdSeconds = holdSeconds
@@ -112,6 +115,7 @@ public struct RelayLimits: Sendable, Hashable {
         self.idleSeconds = idleSeconds
         self.connectionsPerPhone = connectionsPerPhone
         self.descriptorReserve = descriptorReserve
+        self.bufferBudget = bufferBudget
     }
 
     /// Descriptors one connection holds at most: the phone's socket and the server's.

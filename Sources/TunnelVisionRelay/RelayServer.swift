@@ -131,6 +131,7 @@ public final class RelayServer: @unchecked Sendable {
                 }
             }
             for answer in context.presentations.take() { answer.connection.presentationArrived(answer.presentation) }
+            context.wakeWaitingForBuffers()
             scanTimers()
         }
         context.presentations.stop()

@@ -204,6 +204,8 @@ final class RelayConnection {
         stage = .closed
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
+        accountBuffers()
+        context.waitingForBuffers[ObjectIdentifier(self)] = nil
         if announcedAnswer { context.observer.relayDidRollBack(leg) }
         context.observer.relayDidReport(report)
         loopRegistry?.forget(self)
@@ -234,9 +236,23 @@ final class RelayConnection {
         updateInterest()
     }
 
+    /// This connection's share of `context.buffered`, kept current after every pump and at the end.
+    private var accountedBuffers = 0
+
+    private func accountBuffers() {
+        var now = 0
+        if stage != .closed {
+            now = phoneOut.count + upstreamOut.count
+            for session in [phoneTLS, upstreamTLS].compactMap({ $0 }) { now += session.pendingInput + session.pendingOutput }
+        }
+        context.buffered += now - accountedBuffers
+        accountedBuffers = now
+    }
+
     private func updateInterest() {
+        accountBuffers()
         guard stage != .closed else { return }
-        let limit = context.limits.bufferBytes
+        let limit = context.readLimit
         var phoneInterest: EventLoop.Interest = []
         var upstreamInterest: EventLoop.Interest = []
         switch stage {
@@ -260,6 +276,7 @@ final class RelayConnection {
         case .closing, .closed:
             break
         }
+        if limit == 0, stage == .terminated || stage == .splicing { context.waitingForBuffers[ObjectIdentifier(self)] = self }
         if !phoneOut.isEmpty { phoneInterest.insert(.write) }
         if !upstreamOut.isEmpty { upstreamInterest.insert(.write) }
         context.loop.set(phone, phoneInterest)
@@ -444,7 +461,7 @@ final class RelayConnection {
 
     private func pumpTerminated() -> Bool {
         guard let phoneSession = phoneTLS, let upstreamSession = upstreamTLS else { return false }
-        let limit = context.limits.bufferBytes
+        let limit = context.readLimit
         var moved = false
         if !phoneEnded, phoneSession.pendingInput < limit {
             moved = readCiphertext(from: phone, into: phoneSession, ended: &phoneEnded, reset: &phoneWasReset) || moved
@@ -670,7 +687,7 @@ final class RelayConnection {
     // MARK: Splicing
 
     private func pumpSplice() -> Bool {
-        let limit = context.limits.bufferBytes
+        let limit = context.readLimit
         var moved = false
         if !phoneEnded, upstreamOut.count < limit {
             moved = relayPlain(from: phone, to: upstream, queue: &upstreamOut, ended: &phoneEnded, reset: &phoneWasReset) || moved
@@ -756,6 +773,8 @@ final class RelayConnection {
         }
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
+        accountBuffers()
+        context.waitingForBuffers[ObjectIdentifier(self)] = nil
         context.observer.relayDidReport(report)
         loopRegistry?.forget(self)
     }
