@@ -12,6 +12,8 @@ public final class RecordingFlowEngine: PacketEngine {
     /// read the SYN), tried again until they are this old.
     private var unapplied: [RelayInbox.Message] = []
     static let unappliedPatience: Int64 = 10_000_000_000
+    /// How long a message waits for its flow before it is counted as matching none.
+    var unappliedPatienceNanoseconds = RecordingFlowEngine.unappliedPatience
     private var unappliedGivenUp = 0
     private var reportsGivenUp = 0
 
@@ -60,7 +62,7 @@ public final class RecordingFlowEngine: PacketEngine {
                 if case .reported = message.update { reportApplied = true }
                 continue
             }
-            if now - message.queuedAt > Self.unappliedPatience {
+            if now - message.queuedAt > unappliedPatienceNanoseconds {
                 unappliedGivenUp += 1
                 if case .reported = message.update { reportsGivenUp += 1 }
                 continue
