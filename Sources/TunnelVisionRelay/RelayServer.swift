@@ -46,6 +46,14 @@ public final class RelayServer: @unchecked Sendable {
         self.authority = authority
         var descriptors = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &descriptors)
+        // Started from a shell (tvrelay, a check) the soft limit is often 1,024, all of it the
+        // reserve: raised to the hard limit where that is allowed. The unit sets both and filters
+        // the call, so there it fails and the unit's limit stands.
+        if descriptors.rlim_cur < descriptors.rlim_max {
+            var raised = descriptors
+            raised.rlim_cur = descriptors.rlim_max
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { descriptors = raised }
+        }
         connectionCeiling = configuration.limits.connectionCeiling(
             descriptorLimit: Int(clamping: descriptors.rlim_cur))
         loop = try EventLoop()
