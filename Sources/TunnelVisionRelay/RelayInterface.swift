@@ -89,7 +89,7 @@ public struct RelayLimits: Sendable, Hashable {
     public var handshakeSeconds: Double
     /// An established or spliced connection that moves no byte either way for this long is closed.
     public var idleSeconds: Double
-    /// Connections of one phone terminated at once; the phone's next ones are spliced, not refused.
+    /// Relay connections one phone holds at once; its next ones are spliced (recorded, not inspected), not refused.
     public var connectionsPerPhone: Int
     /// Descriptors the relay leaves to the rest of the daemon (capture files, the history, the
     /// TUN device): the relay stops accepting before it could take any of them.

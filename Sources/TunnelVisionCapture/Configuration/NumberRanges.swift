@@ -25,7 +25,7 @@ public enum NumberRanges {
     public static let relayHandshakeSeconds: ClosedRange<Int> = 1...300
     /// Seconds an established or spliced connection may stay silent: up to a day.
     public static let relayIdleSeconds: ClosedRange<Int> = 1...86_400
-    /// Connections of one phone the relay terminates at once before it splices the next.
+    /// Relay connections one phone holds at once before the relay splices its next ones.
     public static let relayConnectionsPerPhone: ClosedRange<Int> = 1...65_536
     /// Descriptors kept from the relay for the recorder, the history and the TUN device.
     public static let descriptorReserve: ClosedRange<Int> = 64...65_536
