@@ -37,6 +37,7 @@ extension FlowEngine {
         }
         let payload = segment.payload
         guard !payload.isEmpty else { return }
+        noteReassemblyGrowth(payload.count)
         let sequence = segment.sequenceNumber &+ (segment.flags.contains(.syn) ? 1 : 0)
         switch direction {
         case .outbound:

@@ -25,6 +25,9 @@ public struct FlowEngine {
     private var clock: Int64 = .min
     /// The first packet's time: the capture's start, as far as the engine can tell.
     private var captureStart: Int64?
+    /// Reassembly held at the last count, and bytes placed since (an upper bound of the growth).
+    var reassemblyCounted = 0
+    var reassemblyGrowth = 0
 
     public init(configuration: FlowEngineConfiguration = FlowEngineConfiguration()) {
         self.configuration = configuration

@@ -12,19 +12,24 @@ public struct FlowEngineConfiguration: Sendable, Hashable {
     public var datagramIdleTimeoutNanoseconds: Int64
     /// Bytes of each direction's start kept for reassembly.
     public var reassemblyLimit: Int
+    /// Bytes of reassembly all live flows hold together. Beyond it the oldest flows' readings are
+    /// given up (their opening stays unread), so that memory stays bounded whatever the phone opens.
+    public var reassemblyBudget: Int
 
     public init(
         clientNetworks: [IPNetwork] = [],
         flowCapacity: Int = 4096,
         tcpIdleTimeoutNanoseconds: Int64 = 15 * 60 * 1_000_000_000,
         datagramIdleTimeoutNanoseconds: Int64 = 120 * 1_000_000_000,
-        reassemblyLimit: Int = 256 * 1024
+        reassemblyLimit: Int = 256 * 1024,
+        reassemblyBudget: Int = 64 * 1024 * 1024
     ) {
         self.clientNetworks = clientNetworks
         self.flowCapacity = max(flowCapacity, 1)
         self.tcpIdleTimeoutNanoseconds = tcpIdleTimeoutNanoseconds
         self.datagramIdleTimeoutNanoseconds = datagramIdleTimeoutNanoseconds
         self.reassemblyLimit = reassemblyLimit
+        self.reassemblyBudget = max(reassemblyBudget, 1)
     }
 
     func idleTimeout(for proto: TransportProtocol) -> Int64 {
@@ -50,6 +55,8 @@ public struct FlowEngineStatistics: Sendable, Hashable {
     public var serverAnswersUnread: UInt64 = 0
     /// Streams whose first bytes outgrew the reassembly bound.
     public var reassemblyOverflows: UInt64 = 0
+    /// Flows whose reading was given up at the reassembly budget: their opening stays unread.
+    public var reassemblyGivenUp: UInt64 = 0
 
     public init() {}
 }

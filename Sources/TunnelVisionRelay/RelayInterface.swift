@@ -84,6 +84,7 @@ public struct RelayLimits: Sendable, Hashable {
     public var holdSeconds: Double
     /// Bytes buffered per direction of one connection before reading from its source stops.
     public var bufferBytes: Int
+    /// The most connections at once, before the descriptor ceiling lowers it (`connectionCeiling`).
     public var maximumConnections: Int
     /// Leaves kept per SNI; the oldest used is dropped first.
     public var leafCacheEntries: Int
@@ -91,11 +92,24 @@ public struct RelayLimits: Sendable, Hashable {
     public var refusalMemoryEntries: Int
     /// How long dialling the original destination may take before the phone is reset.
     public var connectSeconds: Double
+    /// How long the TLS handshakes (ours with the server, then the phone's with us) may take.
+    public var handshakeSeconds: Double
+    /// An established or spliced connection that moves no byte either way for this long is closed.
+    public var idleSeconds: Double
+    /// Relay connections one phone holds at once; its next ones are spliced (recorded, not inspected), not refused.
+    public var connectionsPerPhone: Int
+    /// Descriptors the relay leaves to the rest of the daemon (capture files, the history, the
+    /// TUN device): the relay stops accepting before it could take any of them.
+    public var descriptorReserve: Int
+    /// Bytes all connections together hold queued and in their TLS buffers; at it every
+    /// connection stops reading (writing on) until the total is below it again.
+    public var bufferBudget: Int
 
     public init(
         holdBytes: Int = 64 * 1024, holdSeconds: Double = 10, bufferBytes: Int = 256 * 1024,
         maximumConnections: Int = 4096, leafCacheEntries: Int = 1024, refusalMemoryEntries: Int = 4096,
-        connectSeconds: Double = 10
+        connectSeconds: Double = 10, handshakeSeconds: Double = 30, idleSeconds: Double = 900,
+        connectionsPerPhone: Int = 1024, descriptorReserve: Int = 1024, bufferBudget: Int = 256 * 1024 * 1024
     ) {
         self.holdBytes = holdBytes
         self.holdSeconds = holdSeconds
@@ -104,6 +118,22 @@ public struct RelayLimits: Sendable, Hashable {
         self.leafCacheEntries = leafCacheEntries
         self.refusalMemoryEntries = refusalMemoryEntries
         self.connectSeconds = connectSeconds
+        self.handshakeSeconds = handshakeSeconds
+        self.idleSeconds = idleSeconds
+        self.connectionsPerPhone = connectionsPerPhone
+        self.descriptorReserve = descriptorReserve
+        self.bufferBudget = bufferBudget
+    }
+
+    /// Descriptors one connection holds at most: the phone's socket and the server's.
+    public static let descriptorsPerConnection = 2
+
+    /// The connections the relay takes at once under a descriptor limit (RLIMIT_NOFILE): what is
+    /// left after the reserve, two a connection, never above `maximumConnections`; 0 when the
+    /// reserve takes it all.
+    public func connectionCeiling(descriptorLimit: Int) -> Int {
+        let available = descriptorLimit - descriptorReserve
+        return max(0, min(maximumConnections, available / Self.descriptorsPerConnection))
     }
 }
 

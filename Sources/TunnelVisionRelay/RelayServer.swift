@@ -1,6 +1,7 @@
 import Foundation
 import CEpoll
 import Glibc
+import Synchronization
 import TunnelVisionModel
 
 /// The relay: its listeners, its CA and leaves, and one event loop on a thread of its own.
@@ -17,6 +18,15 @@ public final class RelayServer: @unchecked Sendable {
     private var listeners: [Int32] = []
     private var connections: [Int32: RelayConnection] = [:]
     private var liveConnections = 0
+    /// Live connections per phone address, for the per-phone cap.
+    private var phoneConnections: [IPAddress: Int] = [:]
+    /// The phone's own source port, when NAT rewrote the one the relay sees; nil: not available here.
+    private let conntrack = ConntrackLookup()
+    /// Connections at once: `limits.maximumConnections`, lowered so that the relay's descriptors
+    /// and the reserve fit under the process's RLIMIT_NOFILE.
+    public let connectionCeiling: Int
+    /// What the daemon publishes of the relay (read from any thread).
+    public let counters = RelayCounters()
     private var acceptPaused = false
     /// After running out of descriptors, when to try accepting again.
     private var acceptResumesAt: Int64?
@@ -34,6 +44,18 @@ public final class RelayServer: @unchecked Sendable {
         self.configuration = configuration
         let authority = configuration.isEnabled ? try CertificateAuthority.loadOrCreate(configuration.certificateAuthority) : nil
         self.authority = authority
+        var descriptors = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &descriptors)
+        // Started from a shell (tvrelay, a check) the soft limit is often 1,024, all of it the
+        // reserve: raised to the hard limit where that is allowed. The unit sets both and filters
+        // the call, so there it fails and the unit's limit stands.
+        if descriptors.rlim_cur < descriptors.rlim_max {
+            var raised = descriptors
+            raised.rlim_cur = descriptors.rlim_max
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { descriptors = raised }
+        }
+        connectionCeiling = configuration.limits.connectionCeiling(
+            descriptorLimit: Int(clamping: descriptors.rlim_cur))
         loop = try EventLoop()
         let tls = try RelayTLS(upstreamTrust: configuration.upstreamTrust)
         let minter = try authority.map { authority throws(RelayError) in
@@ -116,8 +138,11 @@ public final class RelayServer: @unchecked Sendable {
                         writable: readiness.isWritable, broken: readiness.isBroken, hungUp: readiness.isHungUp)
                 }
             }
+            for answer in context.presentations.take() { answer.connection.presentationArrived(answer.presentation) }
+            context.wakeWaitingForBuffers()
             scanTimers()
         }
+        context.presentations.stop()
         var seen = Set<ObjectIdentifier>()
         for connection in connections.values where seen.insert(ObjectIdentifier(connection)).inserted {
             connection.abandon()
@@ -126,7 +151,7 @@ public final class RelayServer: @unchecked Sendable {
     }
 
     private func acceptAll(from listener: Int32) {
-        while liveConnections < configuration.limits.maximumConnections {
+        while true {
             let descriptor = tv_accept4(listener, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             guard descriptor >= 0 else {
                 // Out of descriptors or memory: the pending connection stays readable, so wait a
@@ -139,23 +164,52 @@ public final class RelayServer: @unchecked Sendable {
                 return
             }
             Sockets.setNoDelay(descriptor)
-            guard let phone = Sockets.peer(of: descriptor),
-                  let destination = Sockets.originalDestination(of: descriptor, family: phone.address.family),
+            Sockets.setKeepalive(descriptor)
+            guard let seen = Sockets.peer(of: descriptor),
+                  let destination = Sockets.originalDestination(of: descriptor, family: seen.address.family),
                   !isOwnListener(destination, of: descriptor)
             else {
                 // Not brought here by the redirect: there is nowhere to relay it to.
                 Sockets.reset(descriptor)
                 continue
             }
-            let connection = RelayConnection(context: context, phone: descriptor, leg: RelayPhoneLeg(phone: phone, originalDestination: destination))
+            let leg = RelayPhoneLeg(phone: phoneEndpoint(seen: seen, of: descriptor), originalDestination: destination)
+            guard liveConnections < connectionCeiling else {
+                refuseAtCeiling(descriptor, leg: leg)
+                continue
+            }
+            let held = phoneConnections[leg.phone.address, default: 0]
+            let connection = RelayConnection(context: context, phone: descriptor, leg: leg,
+                                             overPhoneCap: held >= configuration.limits.connectionsPerPhone)
             connection.loopRegistry = self
             connections[descriptor] = connection
             liveConnections += 1
+            phoneConnections[leg.phone.address] = held + 1
+            counters.live.store(liveConnections, ordering: .relaxed)
             connection.start()
         }
-        // At the bound: leave the rest in the kernel's backlog until a connection ends.
-        acceptPaused = true
-        listeners.forEach { loop.set($0, []) }
+    }
+
+    /// The phone's endpoint as the tap saw it: conntrack's original source when it answers (NAT may
+    /// have rewritten the port the socket shows), else the socket's peer.
+    private func phoneEndpoint(seen: Endpoint, of descriptor: Int32) -> Endpoint {
+        guard let conntrack, let local = Sockets.local(of: descriptor),
+              let original = conntrack.originalSource(local: local, peer: seen), original.address == seen.address
+        else { return seen }
+        if original.port != seen.port { counters.sourcePortsRestored.add(1, ordering: .relaxed) }
+        return original
+    }
+
+    /// At the ceiling the phone gets a reset at once (not a wait in the backlog): the descriptors
+    /// left are the recorder's. Its flow keeps why.
+    private func refuseAtCeiling(_ descriptor: Int32, leg: RelayPhoneLeg) {
+        Sockets.reset(descriptor)
+        counters.refusedAtCeiling.add(1, ordering: .relaxed)
+        var report = RelayReport(phoneLeg: leg, accepted: MonotonicClock.wallNanoseconds())
+        report.event = .relayFailed(reason: "the relay was at its ceiling of \(connectionCeiling) connections; the phone's connection was reset")
+        report.instants.ended = report.instants.accepted
+        report.isFinal = true
+        context.observer.relayDidReport(report)
     }
 
     /// Without a redirect, SO_ORIGINAL_DST answers the socket's own address: a loop.
@@ -191,12 +245,25 @@ extension RelayServer: ConnectionRegistry {
     func forget(_ connection: RelayConnection) {
         connections[connection.phone] = nil
         liveConnections -= 1
+        counters.live.store(liveConnections, ordering: .relaxed)
+        let phone = connection.leg.phone.address
+        if let held = phoneConnections[phone], held > 1 { phoneConnections[phone] = held - 1 } else { phoneConnections[phone] = nil }
         if acceptResumesAt == nil { resumeAccepting() }
     }
 
     private func resumeAccepting() {
-        guard acceptPaused, liveConnections < configuration.limits.maximumConnections else { return }
+        guard acceptPaused else { return }
         acceptPaused = false
         listeners.forEach { loop.set($0, .read) }
     }
+}
+
+/// The relay's counts, for the daemon's heartbeat and journal.
+public final class RelayCounters: Sendable {
+    /// Connections open now.
+    public let live = Atomic<Int>(0)
+    /// Connections reset because the relay was at its connection ceiling.
+    public let refusedAtCeiling = Atomic<UInt64>(0)
+    /// Connections whose source port NAT had rewritten, named by the phone's own (from conntrack).
+    public let sourcePortsRestored = Atomic<UInt64>(0)
 }

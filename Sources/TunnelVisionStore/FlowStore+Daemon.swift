@@ -27,15 +27,19 @@ extension FlowStore {
         try write { db in
             try db.statement("""
                 INSERT OR REPLACE INTO daemon_heartbeat (id, at, pid, capture_session, input, packets_seen, bytes_seen,
-                    packets_recorded, packets_not_captured, packets_dropped, queue_depth, capture_bytes)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    packets_recorded, packets_not_captured, packets_dropped, queue_depth, capture_bytes,
+                    relay_connections, relay_refused_at_ceiling, relay_reports_unmatched)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(
                     .date(beat.at), .integer(Int64(beat.pid)), .optionalInteger(beat.captureSessionID), .text(beat.input),
                     .integer(Int64(clamping: beat.packetsSeen)), .integer(Int64(clamping: beat.bytesSeen)),
                     .integer(Int64(clamping: beat.packetsRecorded)), .integer(Int64(clamping: beat.packetsNotCaptured)),
                     .integer(Int64(clamping: beat.packetsDropped)), .integer(Int64(beat.queueDepth)),
-                    .integer(Int64(clamping: beat.captureBytes)))
+                    .integer(Int64(clamping: beat.captureBytes)),
+                    .optionalInteger(beat.relayConnections.map(Int64.init)),
+                    .optionalInteger(beat.relayRefusedAtCeiling.map { Int64(clamping: $0) }),
+                    .optionalInteger(beat.relayReportsUnmatched.map { Int64(clamping: $0) }))
                 .run()
         }
     }
@@ -44,14 +48,19 @@ extension FlowStore {
         try access { db in
             try db.statement("""
                 SELECT at, pid, capture_session, input, packets_seen, bytes_seen, packets_recorded, packets_not_captured,
-                    packets_dropped, queue_depth, capture_bytes FROM daemon_heartbeat WHERE id = 1
+                    packets_dropped, queue_depth, capture_bytes, relay_connections, relay_refused_at_ceiling,
+                    relay_reports_unmatched FROM daemon_heartbeat WHERE id = 1
                 """).firstRow { row in
-                DaemonHeartbeat(
+                var beat = DaemonHeartbeat(
                     at: row.date(0), pid: Int32(truncatingIfNeeded: row.int64(1)), captureSessionID: row.int64OrNil(2),
                     input: row.text(3), packetsSeen: UInt64(clamping: row.int64(4)), bytesSeen: UInt64(clamping: row.int64(5)),
                     packetsRecorded: UInt64(clamping: row.int64(6)), packetsNotCaptured: UInt64(clamping: row.int64(7)),
                     packetsDropped: UInt64(clamping: row.int64(8)), queueDepth: Int(row.int64(9)),
                     captureBytes: UInt64(clamping: row.int64(10)))
+                beat.relayConnections = row.int64OrNil(11).map { Int(clamping: $0) }
+                beat.relayRefusedAtCeiling = row.int64OrNil(12).map { UInt64(clamping: $0) }
+                beat.relayReportsUnmatched = row.int64OrNil(13).map { UInt64(clamping: $0) }
+                return beat
             }
         }
     }

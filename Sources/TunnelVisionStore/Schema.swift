@@ -311,5 +311,12 @@ enum Schema {
         ALTER TABLE flows ADD COLUMN quic_first_version INTEGER;
         ALTER TABLE flows ADD COLUMN proxy_protocol TEXT;
         """,
+        // The relay in the heartbeat: connections open, those reset at its descriptor ceiling, and
+        // its reports that matched no flow of the tap. NULL: no relay running (or a daemon before).
+        """
+        ALTER TABLE daemon_heartbeat ADD COLUMN relay_connections INTEGER;
+        ALTER TABLE daemon_heartbeat ADD COLUMN relay_refused_at_ceiling INTEGER;
+        ALTER TABLE daemon_heartbeat ADD COLUMN relay_reports_unmatched INTEGER;
+        """,
     ]
 }

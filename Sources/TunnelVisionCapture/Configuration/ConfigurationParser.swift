@@ -15,6 +15,8 @@ public enum ConfigurationParser {
                              [--when-recorder-behind wait|forward] [--recorder-wait-ms N]
                              [--relay-port N] [--inspected-ports N,...] [--quic-drop on|off]
                              [--ca-key FILE] [--ca-certificate FILE] [--upstream-trust system|FILE]
+                             [--relay-hold-timeout S] [--relay-handshake-timeout S] [--relay-idle-timeout S]
+                             [--relay-connections-per-phone N] [--descriptor-reserve N]
                tunnelvisiond --regenerate-ca [--config FILE] [--ca-key FILE] [--ca-certificate FILE]
                tunnelvisiond --print-gateway [--config FILE]
         """
@@ -101,6 +103,7 @@ public enum ConfigurationParser {
         "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
         "upstream_mirror",
         "resolver", "when_recorder_behind", "recorder_wait_ms",
+        "relay_hold_timeout", "relay_handshake_timeout", "relay_idle_timeout", "relay_connections_per_phone", "descriptor_reserve",
     ])
 
     private static func apply(_ key: String, _ value: String, to configuration: inout DaemonConfiguration,
@@ -156,6 +159,13 @@ public enum ConfigurationParser {
             guard let backlog = RecorderBacklog(rawValue: value.lowercased()) else { throw invalid }
             configuration.recorderBacklog = backlog
         case "recorder_wait_ms": configuration.recorderWaitMilliseconds = try number(key, value, in: NumberRanges.recorderWaitMilliseconds)
+        case "relay_hold_timeout": configuration.relayLimits.holdSeconds = Double(try number(key, value, in: NumberRanges.relayHoldSeconds))
+        case "relay_handshake_timeout":
+            configuration.relayLimits.handshakeSeconds = Double(try number(key, value, in: NumberRanges.relayHandshakeSeconds))
+        case "relay_idle_timeout": configuration.relayLimits.idleSeconds = Double(try number(key, value, in: NumberRanges.relayIdleSeconds))
+        case "relay_connections_per_phone":
+            configuration.relayLimits.connectionsPerPhone = try number(key, value, in: NumberRanges.relayConnectionsPerPhone)
+        case "descriptor_reserve": configuration.relayLimits.descriptorReserve = try number(key, value, in: NumberRanges.descriptorReserve)
         default:
             throw location.map { .unknownKey(key, path: $0.path, line: $0.line) } ?? .unknownFlag("--" + key)
         }

@@ -61,6 +61,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// Evidence first (wait for a recorder slot, bounded) or forwarding first; the inline tap only.
     public var recorderBacklog = RecorderBacklog.wait
     public var recorderWaitMilliseconds = RecorderBacklog.defaultWaitMilliseconds
+    /// The relay's timeouts, its per-phone cap and the descriptors it leaves to the recorder
+    /// (`relay_hold_timeout`, `relay_handshake_timeout`, `relay_idle_timeout`,
+    /// `relay_connections_per_phone`, `descriptor_reserve`).
+    public var relayLimits = RelayLimits()
 
     public init() {}
 
@@ -97,6 +101,6 @@ public struct DaemonConfiguration: Sendable, Hashable {
             isEnabled: inspection, listenPort: relayPort, inspectedPorts: Set(inspectedPorts),
             certificateAuthority: CertificateAuthorityFiles(keyPath: caKeyPath, certificatePath: caCertificatePath),
             upstreamTrust: upstreamTrust,
-            mirrorsUnverifiedUpstream: upstreamMirror)
+            mirrorsUnverifiedUpstream: upstreamMirror, limits: relayLimits)
     }
 }

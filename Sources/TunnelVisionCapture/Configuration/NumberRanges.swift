@@ -18,6 +18,17 @@ public enum NumberRanges {
     public static let recorderWaitMilliseconds: ClosedRange<Int> = 1...10_000
     /// A TCP or UDP port (the relay's own).
     public static let port: ClosedRange<UInt16> = 1...65_535
+    /// Seconds the relay waits for a phone's ClientHello: long enough for a slow phone's first
+    /// segment, short enough that a held connection does not linger.
+    public static let relayHoldSeconds: ClosedRange<Int> = 1...300
+    /// Seconds the relay's two TLS handshakes may take.
+    public static let relayHandshakeSeconds: ClosedRange<Int> = 1...300
+    /// Seconds an established or spliced connection may stay silent: up to a day.
+    public static let relayIdleSeconds: ClosedRange<Int> = 1...86_400
+    /// Relay connections one phone holds at once before the relay splices its next ones.
+    public static let relayConnectionsPerPhone: ClosedRange<Int> = 1...65_536
+    /// Descriptors kept from the relay for the recorder, the history and the TUN device.
+    public static let descriptorReserve: ClosedRange<Int> = 64...65_536
 }
 
 /// The configuration file as the daemon opens it.

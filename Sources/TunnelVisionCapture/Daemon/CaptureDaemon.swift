@@ -94,6 +94,7 @@ public final class CaptureDaemon {
                                 saysBehindEachSecond: !(source is TunForwarder && configuration.recorderBacklog == .wait))
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
+        if let relay { recorder.addToHeartbeat = relayHeartbeat(relay) }
 
         let inputDone = DaemonThread.start(name: "tv-input") { source.run() }
         let recorderDone = DaemonThread.start(name: "tv-recorder") { recorder.run() }
@@ -129,8 +130,31 @@ public final class CaptureDaemon {
         }
         guard let fingerprint = server.caFingerprint else { return nil }
         server.start()
-        log.say(.relayStarted(port: server.boundPort, ports: configuration.inspectedPorts, caFingerprint: fingerprint))
+        log.say(.relayStarted(port: server.boundPort, ports: configuration.inspectedPorts, caFingerprint: fingerprint,
+                              ceiling: server.connectionCeiling))
         return server
+    }
+
+    /// The relay's counts in each heartbeat, and each kind of trouble said once in the journal.
+    private func relayHeartbeat(_ relay: RelayServer) -> (inout DaemonHeartbeat) -> Void {
+        let counters = relay.counters, engine = engine as? RecordingFlowEngine, log = log
+        let ceiling = relay.connectionCeiling, reserve = configuration.relayLimits.descriptorReserve
+        var saidCeiling = false, saidUnmatched = false
+        return { beat in
+            let refused = counters.refusedAtCeiling.load(ordering: .relaxed)
+            let unmatched = UInt64(engine?.relayReportsUnmatched ?? 0)
+            beat.relayConnections = counters.live.load(ordering: .relaxed)
+            beat.relayRefusedAtCeiling = refused
+            beat.relayReportsUnmatched = unmatched
+            if refused > 0, !saidCeiling {
+                saidCeiling = true
+                log.say(.relayAtCeiling(connections: ceiling, reserve: reserve))
+            }
+            if unmatched > 0, !saidUnmatched {
+                saidUnmatched = true
+                log.say(.relayReportUnmatched)
+            }
+        }
     }
 
     private func makeInput(queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock) throws(DaemonStartError) -> PacketSource {

@@ -28,8 +28,12 @@ public enum DaemonMessage: Sendable, Hashable {
     case stopping(signal: Int32)
     case stopped(packets: UInt64, notCaptured: UInt64)
     case imported(path: String, packets: Int, flows: Int)
-    case relayStarted(port: UInt16, ports: [UInt16], caFingerprint: String)
+    case relayStarted(port: UInt16, ports: [UInt16], caFingerprint: String, ceiling: Int)
     case relayUpdatesLost(Int)
+    /// The relay reached its connection ceiling for the first time in this run.
+    case relayAtCeiling(connections: Int, reserve: Int)
+    /// The first relay report that found no flow of the tap in this run.
+    case relayReportUnmatched
     case impossibleTimestamps(path: String, records: Int)
 
     public var text: String {
@@ -83,10 +87,14 @@ public enum DaemonMessage: Sendable, Hashable {
             "stopped after \(packets) packets (\(notCaptured) not captured)"
         case .imported(let path, let packets, let flows):
             "imported \(path): \(packets) packets, \(flows) flows"
-        case .relayStarted(let port, let ports, let fingerprint):
-            "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint)"
+        case .relayStarted(let port, let ports, let fingerprint, let ceiling):
+            "TLS inspection on: the relay listens on port \(port) for TCP to \(ports.map(String.init).joined(separator: ", ")), CA SHA-256 \(fingerprint), at most \(ceiling) connections at once"
         case .relayUpdatesLost(let count):
             "\(count) messages of the relay were not recorded: the recorder was behind, or they named a flow the tap never saw"
+        case .relayAtCeiling(let connections, let reserve):
+            "the relay holds \(connections) connections, its ceiling (\(reserve) descriptors are kept for the recorder): the phone's further connections are reset until some end; tvctl status counts them"
+        case .relayReportUnmatched:
+            "a report of the relay matched no flow the tap saw, so its facts are not in the history; tvctl status counts such reports"
         case .impossibleTimestamps(let path, let records):
             "\(path) has \(records) records whose timestamp is no instant between 1970 and 2262; they were counted and not imported"
         }
@@ -115,6 +123,7 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .retentionFailed, .captureFileRowRefused, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
+        case .relayAtCeiling, .relayReportUnmatched: .warning
         case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info

@@ -77,6 +77,8 @@ public final class Recorder: @unchecked Sendable {
 
     /// Called after each heartbeat that found the input thread alive: the watchdog's food.
     public var onHeartbeat: (@Sendable () -> Void)?
+    /// Adds what others count (the relay's) to each heartbeat, on the recorder's thread.
+    public var addToHeartbeat: ((inout DaemonHeartbeat) -> Void)?
 
     public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
                 engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
@@ -308,6 +310,7 @@ public final class Recorder: @unchecked Sendable {
         }
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
         status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }
+        addToHeartbeat?(&status)
         do {
             try history.recordHeartbeat(status)
             heartbeatFailing = false

@@ -12,10 +12,15 @@ public final class RecordingFlowEngine: PacketEngine {
     /// read the SYN), tried again until they are this old.
     private var unapplied: [RelayInbox.Message] = []
     static let unappliedPatience: Int64 = 10_000_000_000
+    /// How long a message waits for its flow before it is counted as matching none.
+    var unappliedPatienceNanoseconds = RecordingFlowEngine.unappliedPatience
     private var unappliedGivenUp = 0
+    private var reportsGivenUp = 0
 
     /// Relay messages that never reached a flow: refused at the inbox's bound, or naming a flow the tap never saw.
     public var relayUpdatesLost: Int { unappliedGivenUp + (relay?.refused.load(ordering: .relaxed) ?? 0) }
+    /// Reports of the relay whose facts never reached a flow (refused at the inbox's bound counts too).
+    public var relayReportsUnmatched: Int { reportsGivenUp + (relay?.refused.load(ordering: .relaxed) ?? 0) }
 
     public init(configuration: FlowEngineConfiguration, relay: RelayInbox? = nil) {
         engine = FlowEngine(configuration: configuration)
@@ -57,8 +62,9 @@ public final class RecordingFlowEngine: PacketEngine {
                 if case .reported = message.update { reportApplied = true }
                 continue
             }
-            if now - message.queuedAt > Self.unappliedPatience {
+            if now - message.queuedAt > unappliedPatienceNanoseconds {
                 unappliedGivenUp += 1
+                if case .reported = message.update { reportsGivenUp += 1 }
                 continue
             }
             waitingKeys.insert(message.key)

@@ -5,7 +5,8 @@ import TunnelVisionStore
 
 /// What the open recording asks the relay to present, read from the history when a connection
 /// arrives (issue 13): the database is the message, as for tagging. It has its own connection,
-/// so that the relay's thread never waits on the recorder's commits for a read.
+/// so that the relay never waits on the recorder's commits for a read; the relay asks it from a
+/// thread beside its loop, so a history held by another writer delays only the connection that asked.
 public final class RecordingLookup: Sendable {
     private let history: FlowStore
 
@@ -22,10 +23,14 @@ public final class RecordingLookup: Sendable {
         return RecordingPresentation(mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt)
     }
 
-    /// Once per recording at most: the store keeps the first fingerprint.
+    /// Once per recording at most: the store keeps the first fingerprint. Written on a queue of its
+    /// own: called on the relay's loop, which must not wait for a history another writer holds.
     func recordIssuer(of leaf: PresentedLeaf, sessionID: Int64?) {
         // A mirrored leaf's issuer is the relay's run's, never the recording's.
         guard leaf.defect == .untrustedIssuer, !leaf.mirrorsUpstream, let sessionID else { return }
-        try? history.recordValidationIssuer(sessionID: sessionID, fingerprint: leaf.issuerFingerprint)
+        let history = history, fingerprint = leaf.issuerFingerprint
+        writes.async { try? history.recordValidationIssuer(sessionID: sessionID, fingerprint: fingerprint) }
     }
+
+    private let writes = DispatchQueue(label: "relay-recording-writes")
 }

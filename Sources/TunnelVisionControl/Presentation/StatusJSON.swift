@@ -30,6 +30,15 @@ extension JSONShape {
             public let queueDepth: Int
         }
 
+        /// The relay's counts from the last heartbeat; absent when no relay ran.
+        public struct RelayCounts: Encodable, Sendable, Hashable {
+            public let connections: Int
+            /// Connections reset because the relay was at its descriptor ceiling.
+            public let refusedAtCeiling: UInt64
+            /// Relay reports that matched no flow of the tap: their facts are not in the history.
+            public let reportsUnmatched: UInt64
+        }
+
         public struct Rates: Encodable, Sendable, Hashable {
             public let packetsPerSecond: Double
             public let bytesPerSecond: Double
@@ -47,6 +56,7 @@ extension JSONShape {
         public let daemon: Daemon
         public let capture: Capture?
         public let traffic: Traffic?
+        public let relay: RelayCounts?
         public let rates: Rates?
         public let inspectionEnabled: Bool
         /// "wait" or "forward", and the bound of a wait; absent from a daemon before it.
@@ -72,6 +82,12 @@ extension JSONShape {
             traffic = beat.map {
                 Traffic(packetsSeen: $0.packetsSeen, bytesSeen: $0.bytesSeen, packetsRecorded: $0.packetsRecorded,
                         packetsNotCaptured: $0.packetsNotCaptured, packetsDropped: $0.packetsDropped, queueDepth: $0.queueDepth)
+            }
+            if let beat, let connections = beat.relayConnections {
+                relay = RelayCounts(connections: connections, refusedAtCeiling: beat.relayRefusedAtCeiling ?? 0,
+                              reportsUnmatched: beat.relayReportsUnmatched ?? 0)
+            } else {
+                relay = nil
             }
             self.rates = rates.map { Rates(packetsPerSecond: $0.packetsPerSecond, bytesPerSecond: $0.bytesPerSecond, basis: $0.basis) }
             inspectionEnabled = status.inspectionEnabled

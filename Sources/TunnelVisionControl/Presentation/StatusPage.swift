@@ -22,6 +22,7 @@ enum StatusPage {
             facts.append(("Under load", Wording.underLoad(backlog, waitMilliseconds: status.recorderWaitMilliseconds)))
         }
         facts.append(("Inspection", Wording.inspection(status, running: status.isRunning(at: now))))
+        if let heartbeat = status.heartbeat, let relay = Wording.relay(heartbeat) { facts.append(("Relay", relay)) }
         if status.recordings.isEmpty { facts.append(("Recording", "none")) }
         for open in status.recordings {
             facts.append(("Recording", Wording.recording(open.recording, flows: open.flows, now: now, zone: zone)))
@@ -42,6 +43,14 @@ extension Wording {
             return "configured on, but no relay is running with a CA: sessions record inspection off"
         }
         return "on, relay on port \(status.relayPort.map(String.init) ?? "?"), CA SHA-256 \(fingerprint)"
+    }
+
+    /// The relay's connections and what it could not do; nil when no relay ran.
+    static func relay(_ beat: DaemonHeartbeat) -> String? {
+        guard let open = beat.relayConnections else { return nil }
+        func count(_ value: UInt64?) -> String { Formatting.count(Int(clamping: value ?? 0)) }
+        return "\(Formatting.count(open)) connections open; \(count(beat.relayRefusedAtCeiling)) reset at its descriptor ceiling; "
+            + "\(count(beat.relayReportsUnmatched)) reports matched no flow of the tap"
     }
 
     static func daemon(_ heartbeat: DaemonHeartbeat?, running: Bool, now: Date, zone: TimeZone) -> String {

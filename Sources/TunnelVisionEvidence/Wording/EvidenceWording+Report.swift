@@ -218,6 +218,9 @@ extension EvidenceWording.Report {
             return "The phone refused the local CA's certificate with TLS alert \(alert): not inspectable"
         }
         if decision == "spliced.hostRemembered" { return "Passed through: the host refused the local CA earlier in this run of the daemon" }
+        if decision == "spliced.phoneConnectionCap" {
+            return "Passed through untouched: the phone already held as many connections through the relay as it takes from one phone"
+        }
         if decision.hasPrefix("spliced.") { return "Passed through untouched (\(decision.dropFirst("spliced.".count)))" }
         return event == "closed" ? "Inspected: the phone sent application data over the local CA's certificate" : "Terminated"
     }

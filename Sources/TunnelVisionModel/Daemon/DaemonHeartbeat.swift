@@ -16,6 +16,11 @@ public struct DaemonHeartbeat: Sendable, Hashable {
     public var queueDepth: Int
     /// Bytes held by the capture directory's files.
     public var captureBytes: UInt64
+    /// The relay's connections open now, and those reset at its ceiling in this run; nil without a relay.
+    public var relayConnections: Int?
+    public var relayRefusedAtCeiling: UInt64?
+    /// Relay reports that matched no flow of the tap (their facts are not in the history).
+    public var relayReportsUnmatched: UInt64?
 
     public init(
         at: Date, pid: Int32, captureSessionID: Int64?, input: String, packetsSeen: UInt64 = 0, bytesSeen: UInt64 = 0,

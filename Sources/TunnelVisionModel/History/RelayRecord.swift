@@ -23,6 +23,9 @@ public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
     case serverSpokeFirst
     /// The CA could not be loaded; the relay only splices.
     case noCertificateAuthority
+    /// The phone already held as many connections through the relay as it takes from one phone
+    /// (`relay_connections_per_phone`): this one was passed through, recorded but not inspected.
+    case phoneConnectionCap
 }
 
 /// What the relay recorded of a TCP connection it was offered and did not see accepted: the

@@ -13,6 +13,8 @@ final class RelayConnection {
         case holding
         /// Our TLS client's handshake with the server.
         case upstreamHandshake
+        /// Waiting for what the phone's open recording asks to be presented (read off the loop).
+        case presenting
         /// Our TLS server answers the phone (the outcome machine has the phase).
         case terminated
         /// A fresh plain connection for the held stream after a failure before our answer.
@@ -60,7 +62,9 @@ final class RelayConnection {
     static let keyLogLineLimit = 32
     static let closingSeconds: Int64 = 5
 
-    init(context: RelayContext, phone: Int32, leg: RelayPhoneLeg) {
+    /// `overPhoneCap`: the phone already holds the relay's per-phone number of connections; this
+    /// one is spliced (recorded, not inspected) unless the policy splices it for another reason.
+    init(context: RelayContext, phone: Int32, leg: RelayPhoneLeg, overPhoneCap: Bool = false) {
         self.context = context
         self.phone = phone
         self.leg = leg
@@ -68,6 +72,17 @@ final class RelayConnection {
         hold = ClientHelloHold(limit: context.limits.holdBytes)
         deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
         earlyDecision = context.policy.decisionBeforeHold(destinationPort: leg.originalDestination.port)
+            ?? (overPhoneCap ? .splice(.phoneConnectionCap) : nil)
+    }
+
+    private func instant(after seconds: Double) -> Int64 {
+        MonotonicClock.nanoseconds() + Int64(seconds * 1e9)
+    }
+
+    /// Past the handshakes: the connection lives while bytes move, and is closed after
+    /// `idleSeconds` without one (a phone that vanished without a FIN is found by keepalive first).
+    private var isPastHandshakes: Bool {
+        stage == .splicing || stage == .terminated && !phoneHalfClosed && outcome.phase != .beforeAnswer && outcome.phase != .answering
     }
 
     /// The descriptors this connection owns, for the loop's table.
@@ -86,7 +101,7 @@ final class RelayConnection {
         } else if broken || hungUp {
             // Level-triggered: a failed side is noted now, or it would wake the loop forever. A
             // side that only hung up still has its last bytes to read, unless it is not being read.
-            let unread = stage == .dialling || stage == .redialling || stage == .upstreamHandshake
+            let unread = stage == .dialling || stage == .redialling || stage == .upstreamHandshake || stage == .presenting
             if descriptor == phone, broken, !unread, let session = phoneTLS, !phoneEnded {
                 // A reset often comes right behind the phone's last bytes (its alert, then a close
                 // with our flight unread): what the socket still holds is read before the end is
@@ -122,12 +137,21 @@ final class RelayConnection {
         case .upstreamHandshake:
             apply(outcome.failed("the server did not complete the TLS handshake in time"))
             pump()
+        case .presenting:
+            apply(outcome.failed("the open recording's inspection mode could not be read within \(Int(context.limits.handshakeSeconds)) s"))
+            pump()
         case .closing:
             finish()
         case .terminated where phoneHalfClosed:
             beginClosing(reset: false)
             pump()
-        case .terminated, .splicing, .closed:
+        case .terminated where !isPastHandshakes:
+            apply(outcome.failed("the phone did not complete the TLS handshake within \(Int(context.limits.handshakeSeconds)) s"))
+            pump()
+        case .terminated, .splicing:
+            // Idle: both sides get a reset, which the tap records; the outcome already reported stands.
+            finish(resetBoth: true)
+        case .closed:
             deadline = .max
         }
     }
@@ -166,7 +190,7 @@ final class RelayConnection {
         if stage == .redialling {
             hold.bytes.withUnsafeBytes { upstreamOut.append($0) }
             stage = .splicing
-            deadline = .max
+            deadline = instant(after: context.limits.idleSeconds)
             return
         }
         if let earlyDecision {
@@ -196,6 +220,8 @@ final class RelayConnection {
         stage = .closed
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
+        accountBuffers()
+        context.waitingForBuffers[ObjectIdentifier(self)] = nil
         if announcedAnswer { context.observer.relayDidRollBack(leg) }
         context.observer.relayDidReport(report)
         loopRegistry?.forget(self)
@@ -214,16 +240,35 @@ final class RelayConnection {
             case .terminated: moved = pumpTerminated()
             case .splicing: moved = pumpSplice()
             case .closing: moved = pumpClosing()
+            case .presenting:
+                // A phone that left while its recording was read ends now, not when the answer comes.
+                moved = phoneEnded
+                if phoneEnded { apply(outcome.phoneClosed(reset: true)) }
             case .dialling, .redialling, .closed: moved = false
             }
             if !moved { break }
         }
+        if rounds > 1, isPastHandshakes { deadline = instant(after: context.limits.idleSeconds) }
         updateInterest()
     }
 
+    /// This connection's share of `context.buffered`, kept current after every pump and at the end.
+    private var accountedBuffers = 0
+
+    private func accountBuffers() {
+        var now = 0
+        if stage != .closed {
+            now = phoneOut.count + upstreamOut.count
+            for session in [phoneTLS, upstreamTLS].compactMap({ $0 }) { now += session.pendingInput + session.pendingOutput }
+        }
+        context.buffered += now - accountedBuffers
+        accountedBuffers = now
+    }
+
     private func updateInterest() {
+        accountBuffers()
         guard stage != .closed else { return }
-        let limit = context.limits.bufferBytes
+        let limit = context.readLimit
         var phoneInterest: EventLoop.Interest = []
         var upstreamInterest: EventLoop.Interest = []
         switch stage {
@@ -234,6 +279,8 @@ final class RelayConnection {
             upstreamInterest = .read
         case .upstreamHandshake:
             upstreamInterest = .read
+        case .presenting:
+            break
         case .terminated:
             if !phoneEnded, (phoneTLS?.pendingInput ?? 0) < limit,
                upstreamOut.count + (upstreamTLS?.pendingOutput ?? 0) < limit { phoneInterest.insert(.read) }
@@ -245,6 +292,7 @@ final class RelayConnection {
         case .closing, .closed:
             break
         }
+        if limit == 0, stage == .terminated || stage == .splicing { context.waitingForBuffers[ObjectIdentifier(self)] = self }
         if !phoneOut.isEmpty { phoneInterest.insert(.write) }
         if !upstreamOut.isEmpty { upstreamInterest.insert(.write) }
         context.loop.set(phone, phoneInterest)
@@ -296,7 +344,7 @@ final class RelayConnection {
         case .splice(let reason):
             hold.bytes.withUnsafeBytes { upstreamOut.append($0) }
             stage = .splicing
-            deadline = .max
+            deadline = instant(after: context.limits.idleSeconds)
             if reason == .hostRemembered {
                 settle(.notInspectableRemembered)
             }
@@ -326,7 +374,7 @@ final class RelayConnection {
         SSL_set_connect_state(session.ssl)
         upstreamTLS = session
         stage = .upstreamHandshake
-        deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
+        deadline = instant(after: context.limits.handshakeSeconds)
     }
 
     private func pumpUpstreamHandshake() -> Bool {
@@ -374,10 +422,26 @@ final class RelayConnection {
     // MARK: Our TLS server towards the phone
 
     private func startPhoneTLS() {
-        guard let minter = context.minter, let name = report.serverName else {
+        guard context.minter != nil, report.serverName != nil else {
             apply(outcome.failed("no CA is loaded"))
             return
         }
+        stage = .presenting
+        deadline = instant(after: context.limits.handshakeSeconds)
+        context.presentations.ask(for: self)
+    }
+
+    /// On the loop, once the recording's presentation was read (nil: it could not be).
+    func presentationArrived(_ asked: RecordingPresentation?) {
+        guard stage == .presenting, let minter = context.minter, let name = report.serverName else { return }
+        stage = .upstreamHandshake
+        if phoneEnded {
+            // The phone left while the recording was read: nothing to answer, no outcome.
+            apply(outcome.phoneClosed(reset: true))
+            pump()
+            return
+        }
+        defer { pump() }
         let leaf: Leaf
         do {
             let now = Int(MonotonicClock.wallNanoseconds() / 1_000_000_000)
@@ -388,7 +452,7 @@ final class RelayConnection {
                 // is shown as a certificate it refuses too.
                 (leaf, presented) = try minter.mirrorLeaf(for: name, now: now)
             } else {
-                guard let asked = context.observer.presentation(for: leg) else {
+                guard let asked else {
                     apply(outcome.failed("the open recording's inspection mode could not be read"))
                     return
                 }
@@ -415,7 +479,7 @@ final class RelayConnection {
         hold.bytes.withUnsafeBytes { session.feed($0) }
         phoneTLS = session
         stage = .terminated
-        deadline = .max
+        deadline = instant(after: context.limits.handshakeSeconds)
         // RULES § 3: flagged before our first byte can be written.
         announcedAnswer = true
         context.observer.relayWillAnswer(leg)
@@ -423,7 +487,7 @@ final class RelayConnection {
 
     private func pumpTerminated() -> Bool {
         guard let phoneSession = phoneTLS, let upstreamSession = upstreamTLS else { return false }
-        let limit = context.limits.bufferBytes
+        let limit = context.readLimit
         var moved = false
         if !phoneEnded, phoneSession.pendingInput < limit {
             moved = readCiphertext(from: phone, into: phoneSession, ended: &phoneEnded, reset: &phoneWasReset) || moved
@@ -654,7 +718,7 @@ final class RelayConnection {
     // MARK: Splicing
 
     private func pumpSplice() -> Bool {
-        let limit = context.limits.bufferBytes
+        let limit = context.readLimit
         var moved = false
         if !phoneEnded, upstreamOut.count < limit {
             moved = relayPlain(from: phone, to: upstream, queue: &upstreamOut, ended: &phoneEnded, reset: &phoneWasReset) || moved
@@ -740,6 +804,8 @@ final class RelayConnection {
         }
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
+        accountBuffers()
+        context.waitingForBuffers[ObjectIdentifier(self)] = nil
         context.observer.relayDidReport(report)
         loopRegistry?.forget(self)
     }

@@ -10,6 +10,8 @@ final class RelayContext {
     let loop: EventLoop
     var refusals: RefusalMemory
     let upstreamSessions: UpstreamSessions
+    /// The observer's presentation, asked off the loop.
+    let presentations: PresentationReads
     /// Ciphertext between a socket and a memory BIO.
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
@@ -30,6 +32,7 @@ final class RelayContext {
         self.loop = loop
         refusals = RefusalMemory(capacity: configuration.limits.refusalMemoryEntries)
         upstreamSessions = UpstreamSessions(capacity: configuration.limits.leafCacheEntries)
+        presentations = PresentationReads(observer: observer, wake: { [loop] in loop.signal() })
         wireBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
         plainBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
     }
@@ -40,4 +43,21 @@ final class RelayContext {
     }
 
     var limits: RelayLimits { configuration.limits }
+
+    /// Bytes every connection holds in its queues and TLS buffers, against `limits.bufferBudget`.
+    var buffered = 0
+    /// Connections that stopped reading at the budget: pumped again once it has room.
+    var waitingForBuffers: [ObjectIdentifier: RelayConnection] = [:]
+
+    /// How much a connection may have queued before it stops reading from a side: its own
+    /// bound, or nothing while all connections together are at the budget.
+    var readLimit: Int { buffered >= limits.bufferBudget ? 0 : limits.bufferBytes }
+
+    /// After the loop's events: once the budget has room, the connections that waited read again.
+    func wakeWaitingForBuffers() {
+        guard !waitingForBuffers.isEmpty, buffered < limits.bufferBudget else { return }
+        let waiting = waitingForBuffers
+        waitingForBuffers.removeAll()
+        for connection in waiting.values { connection.pump() }
+    }
 }

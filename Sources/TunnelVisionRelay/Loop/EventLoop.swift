@@ -3,6 +3,11 @@ import Glibc
 
 /// A level-triggered epoll set keyed by descriptor, and the wake-up descriptor that lets
 /// another thread interrupt a wait (stop, forget refusals).
+///
+/// Each registration carries a generation beside its descriptor: one `epoll_wait` batch can
+/// hold an event for a descriptor that an earlier event of the same batch closed and that a new
+/// connection was then given (the kernel reuses the lowest free number). That event belongs to
+/// the closed socket; handed on, it would tell the new connection of a reset it never had.
 final class EventLoop {
     struct Interest: OptionSet, Hashable {
         let rawValue: UInt32
@@ -22,7 +27,8 @@ final class EventLoop {
 
     let epoll: Int32
     let wake: Int32
-    private var registered: [Int32: Interest] = [:]
+    private var registered: [Int32: (interest: Interest, generation: UInt32)] = [:]
+    private var nextGeneration: UInt32 = 0
     private var events = [epoll_event](repeating: epoll_event(), count: 256)
 
     init() throws(RelayError) {
@@ -42,14 +48,21 @@ final class EventLoop {
     /// Registers, changes or (with an empty set, still watching for errors) keeps a descriptor.
     func set(_ descriptor: Int32, _ interest: Interest) {
         if let current = registered[descriptor] {
-            guard current != interest else { return }
-            var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: descriptor))
+            guard current.interest != interest else { return }
+            var event = epoll_event(events: interest.rawValue, data: Self.data(descriptor, current.generation))
             epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event)
+            registered[descriptor] = (interest, current.generation)
         } else {
-            var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: descriptor))
+            nextGeneration &+= 1
+            var event = epoll_event(events: interest.rawValue, data: Self.data(descriptor, nextGeneration))
             epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+            registered[descriptor] = (interest, nextGeneration)
         }
-        registered[descriptor] = interest
+    }
+
+    /// The descriptor in the low half, its registration's generation in the high half.
+    private static func data(_ descriptor: Int32, _ generation: UInt32) -> epoll_data_t {
+        epoll_data_t(u64: UInt64(generation) << 32 | UInt64(UInt32(bitPattern: descriptor)))
     }
 
     func remove(_ descriptor: Int32) {
@@ -68,7 +81,9 @@ final class EventLoop {
         guard count > 0 else { return }
         for index in 0..<Int(count) {
             let event = events[index]
-            let descriptor = event.data.fd
+            let descriptor = Int32(bitPattern: UInt32(truncatingIfNeeded: event.data.u64))
+            // Removed, or removed and registered again, since the batch was taken: not this one's.
+            guard registered[descriptor]?.generation == UInt32(truncatingIfNeeded: event.data.u64 >> 32) else { continue }
             if descriptor == wake {
                 var value: UInt64 = 0
                 _ = read(wake, &value, 8)

@@ -87,6 +87,20 @@ enum Sockets {
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// TCP keepalive: a peer that vanished without a FIN (a phone out of range, a server gone)
+    /// is found after `idle` seconds of silence and `count` unanswered probes `interval` apart,
+    /// and its connection ends instead of holding two descriptors until the idle timeout.
+    static let keepalive = (idle: Int32(60), interval: Int32(10), count: Int32(6))
+
+    static func setKeepalive(_ descriptor: Int32) {
+        var one: Int32 = 1, idle = keepalive.idle, interval = keepalive.interval, count = keepalive.count
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        setsockopt(descriptor, SOL_SOCKET, SO_KEEPALIVE, &one, size)
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size)
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, size)
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size)
+    }
+
     /// Closes with a reset (SO_LINGER 0): what a refused upstream becomes for the phone.
     static func reset(_ descriptor: Int32) {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
@@ -100,6 +114,7 @@ enum Sockets {
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failure(Errno(errno)) }
         setNoDelay(descriptor)
+        setKeepalive(descriptor)
         if var mark, setsockopt(descriptor, SOL_SOCKET, SO_MARK, &mark, socklen_t(MemoryLayout<UInt32>.size)) != 0 {
             let failure = Errno(errno)
             close(descriptor)

@@ -15,6 +15,9 @@ public struct StreamReassembler: Sendable {
         self.limit = limit
     }
 
+    /// Bytes held: the prefix and the pieces beyond a gap.
+    public var heldBytes: Int { contiguous.count + pendingBytes }
+
     /// Adds the bytes at `offset`; answers whether the contiguous prefix grew.
     @discardableResult
     public mutating func insert(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
