@@ -28,6 +28,11 @@ enum ExportCommand {
         let output = URL(fileURLWithPath: context.arguments.value("output") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let captures = context.arguments.value("captures").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let progress = ExportProgress(context: context)
+        // A gateway without a key exports unsigned and says so; a key that is there and cannot be
+        // read refuses the export, so that a group member never makes an unsigned bundle by mistake.
+        let signer: GatewaySigner?
+        do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch { throw .refusal(.gatewayKey(error)) }
+        let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName)
         // Through the library, so that a missing history or a permission is said the way every
         // other command says it; the exporter reads the store the library opened.
         let result: EvidenceExportResult
@@ -36,7 +41,7 @@ enum ExportCommand {
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
                         sessionID: id, exportedWith: context.invocation.toolVersion, now: context.invocation.clock(), output: output,
-                        withKeys: context.arguments.flag("with-keys"), progress: progress.show)
+                        withKeys: context.arguments.flag("with-keys"), sealing: sealing, progress: progress.show)
                 } catch {
                     if case .historyUnreadable(let history) = error { throw history }
                     throw ControlError.refusal(.export(error, sessionID: id))
@@ -58,6 +63,8 @@ enum ExportCommand {
         let file: String
         let byteCount: UInt64
         let fileNames: [String]
+        /// The gateway key that signed manifest.json; absent: not signed.
+        let signatureKeyID: String?
         let flowCount: Int
         let findingCount: Int
         /// nothingRecorded, complete or incomplete.
@@ -72,6 +79,7 @@ enum ExportCommand {
             file = result.url.path
             byteCount = result.byteCount
             fileNames = result.fileNames
+            signatureKeyID = result.signatureKeyID
             flowCount = result.flowCount
             findingCount = result.findingCount
             switch result.captureStanding {

@@ -71,6 +71,14 @@ public enum Refusal: Sendable, Equatable {
     case phone(PhoneStoreError)
     case publicKeyUnreadable
     case phoneAdministrationNeedsRoot
+    /// The gateway's signing key could not be used (unreadable, malformed, not written).
+    case gatewayKey(GatewayKeyError)
+    /// `tvctl key create` and `rotate` change what every later bundle is signed with.
+    case keyAdministrationNeedsRoot
+    /// `tvctl key show` on a gateway without a key.
+    case noGatewayKey(path: String)
+    /// `tvctl verify`: at least one check did not hold (the lines above say which).
+    case bundleDoesNotVerify(path: String, failed: Int)
     case addressUnreadable(String)
 }
 
@@ -130,6 +138,8 @@ public enum UsageError: Sendable, Equatable {
     case invalidInspectionMode(String, command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
+    /// `--public-key` is neither a minisign public key file nor its base64 line.
+    case publicKeyNotMinisign(String, command: String)
 }
 
 /// The history did not answer: nothing about the audit was decided.

@@ -17,7 +17,8 @@ extension Wording {
     /// 10 flows, 5 findings; capture: all 48 packets."
     static func exported(_ result: EvidenceExportResult, sessionID: Int64) -> String {
         "Exported session \(sessionID) to \(result.url.path) (\(Formatting.bytes(result.byteCount))): "
-            + "\(plural(result.flowCount, "flow")), \(plural(result.findingCount, "finding")); capture: \(capture(result.captureStanding))."
+            + "\(plural(result.flowCount, "flow")), \(plural(result.findingCount, "finding")); capture: \(capture(result.captureStanding)); "
+            + signature(keyID: result.signatureKeyID) + "."
     }
 
     static func capture(_ standing: EvidenceCaptureStanding) -> String {

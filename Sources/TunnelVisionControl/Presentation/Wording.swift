@@ -77,6 +77,14 @@ public enum Wording {
             "Phones are the gateway administrator's: run 'sudo tunnelvision-phone add NAME' (or remove NAME), which also sets up WireGuard."
         case .publicKeyUnreadable:
             "That is not a WireGuard public key: give the 44 characters 'wg pubkey' prints."
+        case .gatewayKey(let error):
+            sentence(for: error)
+        case .keyAdministrationNeedsRoot:
+            "The gateway's signing key is the administrator's: run 'sudo tvctl key create' (or rotate)."
+        case .noGatewayKey(let path):
+            "This gateway has no signing key yet (\(path)): its administrator makes one with 'sudo tvctl key create'."
+        case .bundleDoesNotVerify(let path, let failed):
+            bundleDoesNotVerify(path: path, failed: failed)
         case .addressUnreadable(let text):
             "\(quoted(text)) is not an IP address: give the phone's tunnel IPv4 and IPv6 addresses."
         }
@@ -176,6 +184,8 @@ public enum Wording {
             "\(path) already exists, from an export of this session in the same second: export again in a second, or name another folder with --output."
         case .writeFailed(let detail):
             "The bundle could not be written (\(detail)), so nothing was kept: check the space and permissions of --output."
+        case .notSigned:
+            "The gateway key was read but libcrypto did not sign the manifest with it, so nothing was kept: export again, or make a new key with 'sudo tvctl key rotate'."
         }
     }
 
@@ -238,6 +248,8 @@ public enum Wording {
             "\(command) needs \(option): see '\(command) --help'."
         case .confirmationNeeded(let command):
             "Deleting asks for confirmation and this is not a terminal: run '\(command)' with --yes."
+        case .publicKeyNotMinisign(let given, let command):
+            "\(quoted(given)) is neither a minisign public key file nor its base64 line: give what 'tvctl key show' prints to '\(command) --public-key'."
         }
     }
 

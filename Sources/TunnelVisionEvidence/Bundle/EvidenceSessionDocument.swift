@@ -136,10 +136,12 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let keyLog: EvidenceKeyLog
     public let notIncluded: String
     public let labInfrastructure: String
+    /// Which gateway key signed manifest.json (manifest.json.minisig), or why none did.
+    public let signature: EvidenceSignatureNote
 
     init(
         project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
-        catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog
+        catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog, signature: EvidenceSignatureNote
     ) {
         self.exportedAt = exportedAt
         self.exportedWith = exportedWith
@@ -155,10 +157,12 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         self.keyLog = keyLog
         notIncluded = EvidenceWording.Note.notIncluded(keyLog: keyLog)
         labInfrastructure = EvidenceWording.Note.labInfrastructure
+        self.signature = signature
     }
 
     private enum CodingKeys: String, CodingKey {
         case format, formatVersion, exportedAt, exportedWith, project, session, attribution, keyLog, notIncluded, labInfrastructure
+        case signature
     }
 }
 
@@ -172,4 +176,22 @@ public struct EvidenceKeyLog: Encodable, Sendable, Hashable {
         self.included = included
         self.flows = flows
     }
+}
+
+/// The signature's place in a bundle: the key id of the gateway key that signed manifest.json
+/// in minisign's format, or none (the gateway had no signing key), said in a sentence.
+public struct EvidenceSignatureNote: Encodable, Sendable, Hashable {
+    /// minisign's key id, 16 upper-case hex digits; nil: the bundle is not signed.
+    public let keyID: String?
+    /// The member holding the signature; nil when there is none.
+    public let file: String?
+    public let note: String
+
+    public init(keyID: String?) {
+        self.keyID = keyID
+        file = keyID == nil ? nil : EvidenceFileName.signature
+        note = EvidenceWording.Note.signature(keyID: keyID)
+    }
+
+    public static let unsigned = EvidenceSignatureNote(keyID: nil)
 }

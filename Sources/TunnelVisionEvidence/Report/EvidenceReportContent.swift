@@ -43,7 +43,8 @@ struct EvidenceReportContent {
         facts += [
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
-            EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
+            EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt), staysWithNext: true),
+            EvidenceReportFact(Label.signedWith, Words.signedWith(document.signature)),
             EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
         ]
         if let fingerprint = session.inspection.caSHA256 {

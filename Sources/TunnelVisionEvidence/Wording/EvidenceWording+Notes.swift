@@ -21,6 +21,17 @@ extension EvidenceWording {
                 + "tunnel: the session holds what the phone sent and received while it was open, not only the audited app's."
         }
 
+        /// session.json and the report: who signed the manifest, and what that proves; or that nobody did.
+        public static func signature(keyID: String?) -> String {
+            guard let keyID else {
+                return "The bundle is not signed: the gateway that exported it had no signing key, so nothing in it shows "
+                    + "which gateway made it; manifest.json shows only that its files agree with each other."
+            }
+            return "manifest.json is signed with the gateway key \(keyID) in minisign's format (manifest.json.minisig); "
+                + "'minisign -Vm manifest.json -P KEY', with the public key 'tvctl key show' prints on that gateway, checks it, "
+                + "and manifest.json holds the SHA-256 of every other file."
+        }
+
         /// session.json: what the bundle does not hold, and whether it holds the key log.
         public static func notIncluded(keyLog: EvidenceKeyLog) -> String {
             let keys: String

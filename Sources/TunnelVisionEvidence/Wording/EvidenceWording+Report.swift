@@ -32,6 +32,12 @@ extension EvidenceWording.Report {
 
     public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
+    /// The signature fact of the first page: the key id, or that there is no signature.
+    public static func signedWith(_ signature: EvidenceSignatureNote) -> String {
+        guard let keyID = signature.keyID else { return "not signed: the gateway had no signing key" }
+        return "gateway key \(keyID) (minisign, manifest.json.minisig)"
+    }
+
     // MARK: Session
 
     public static let baselineRelease = "Baseline: recorded without the audited app"
@@ -350,6 +356,7 @@ extension EvidenceWording.Report {
         public static let recordedWith = "Recorded with"
         public static let exportedWith = "Exported with"
         public static let exportedAt = "Exported at"
+        public static let signedWith = "Signed with"
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
         public static let caFingerprint = "Local CA SHA-256"

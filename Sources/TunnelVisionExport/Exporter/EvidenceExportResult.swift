@@ -8,6 +8,8 @@ public struct EvidenceExportResult: Sendable, Equatable {
     public let byteCount: UInt64
     /// The eight files, by name.
     public let fileNames: [String]
+    /// The gateway key that signed the manifest; nil: the bundle is not signed.
+    public let signatureKeyID: String?
     public let flowCount: Int
     public let findingCount: Int
     /// capture.json, as written.
@@ -49,6 +51,8 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case writeFailed(String)
     /// A bundle of that name is already there: the same session exported in the same second.
     case bundleExists(String)
+    /// The gateway key was read and libcrypto did not sign with it: no unsigned bundle is left instead.
+    case notSigned
 }
 
 /// How far an export has got, for a progress line on a terminal.

@@ -26,7 +26,7 @@ public struct EvidenceExporter: Sendable {
     /// the bundle and is the only thing two exports of one session differ in.
     public func export(
         sessionID: Int64, exportedWith: String, now: Date, output: URL, withKeys: Bool = false,
-        progress: (EvidenceExportStep) -> Void = { _ in }
+        sealing: EvidenceSealing = .unsigned, progress: (EvidenceExportStep) -> Void = { _ in }
     ) throws(EvidenceExportError) -> EvidenceExportResult {
         try Self.checkDirectory(output, else: EvidenceExportError.outputUnavailable)
         if let captureDirectory { try Self.checkDirectory(captureDirectory, readable: true, else: EvidenceExportError.captureDirectoryUnavailable) }
@@ -38,7 +38,9 @@ public struct EvidenceExporter: Sendable {
         progress(.readingHistory)
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
-        let (bundle, document, archive) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
+        let (bundle, document, archive) = try read(
+            sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, signature: sealing.note, progress: progress
+        ) {
             () throws(EvidenceExportError) -> EvidenceArchive in
             let made = try EvidenceStaging(in: output)
             staging = made
@@ -54,12 +56,15 @@ public struct EvidenceExporter: Sendable {
             try archive.add(EvidenceFileName.report) { file in
                 try file.write(Array(try EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith).data))
             }
-            try archive.finish(sessionID: sessionID, exportedAt: now)
+            try archive.finish(sessionID: sessionID, exportedAt: now, signatureKeyID: sealing.note.keyID) { manifest in
+                try sealing.seal(manifest, sessionID: sessionID, exportedWith: exportedWith, exportedAt: now)
+            }
         }
         let placed = try staging.place(archive.url, in: output)
         progress(.finished)
         return EvidenceExportResult(
-            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, flowCount: bundle.flows.flows.count,
+            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, signatureKeyID: sealing.note.keyID,
+            flowCount: bundle.flows.flows.count,
             findingCount: bundle.findings.findings.count, capture: document,
             members: archive.members.map {
                 EvidenceExportResult.Member(name: $0.name, stored: $0.stored, byteCount: $0.byteCount, compressedCount: $0.compressedCount)
@@ -82,8 +87,8 @@ public struct EvidenceExporter: Sendable {
     /// has ended is asked once, by the bundle. The documents and the capture are written into
     /// the archive here; what depends on the capture (capture.json, the report) is left to the caller.
     private func read(
-        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, progress: (EvidenceExportStep) -> Void,
-        makeArchive: () throws(EvidenceExportError) -> EvidenceArchive
+        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, signature: EvidenceSignatureNote,
+        progress: (EvidenceExportStep) -> Void, makeArchive: () throws(EvidenceExportError) -> EvidenceArchive
     ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCaptureDocument, EvidenceArchive) {
         do {
             // A damaged index answers with the wrong rows, or none: checked before anything is read.
@@ -98,7 +103,7 @@ public struct EvidenceExporter: Sendable {
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
                     flows: try snapshot.flows(inAuditSession: sessionID), catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
-                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count))
+                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count), signature: signature)
                 let archive = try makeArchive()
                 // Deflated as they are encoded, one at a time: none is held whole.
                 let documents = bundle.documents
@@ -148,6 +153,7 @@ public struct EvidenceExporter: Sendable {
         case EvidenceCaptureError.destinationUnavailable(let path), EvidenceCaptureError.writeFailed(let path): .writeFailed(path)
         case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
         case let failure as ZipArchiveWriter.Failure: .writeFailed(failure.reason)
+        case EvidenceSealingError.notSigned: .notSigned
         default: .writeFailed("\(error)")
         }
     }

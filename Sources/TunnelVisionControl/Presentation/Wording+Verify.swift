@@ -1,0 +1,71 @@
+import TunnelVisionExport
+
+/// What `tvctl verify` says of a bundle, one sentence per line.
+extension Wording {
+    static func verificationLine(_ line: BundleVerification.Line) -> String {
+        let mark = switch line.standing {
+        case .holds: "ok     "
+        case .fails: "FAILED "
+        case .absent: "ABSENT "
+        case .notChecked: "—      "
+        }
+        return mark + line.check.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + verificationSentence(line.finding)
+    }
+
+    static func verificationSentence(_ finding: BundleVerification.Finding) -> String {
+        switch finding {
+        case .zipReads(let members):
+            "The zip reads to its end: \(plural(members, "file")), each matching its CRC-32 and length."
+        case .zipUnreadable(let reason):
+            "The zip cannot be read: \(reason); nothing else was checked."
+        case .memberDamaged(let name, let reason):
+            "\(name) cannot be read out of the zip: \(reason)."
+        case .oneFolder(let folder):
+            "Every file lies in the one folder \(folder)."
+        case .noSingleFolder:
+            "The zip has no single folder its files lie in, as a bundle has."
+        case .memberOutsideFolder(let name):
+            "\(quoted(name)) lies outside the bundle's folder (or in a folder below it): a bundle has no such file, and unzip could write it elsewhere."
+        case .membersAgree(let count):
+            "Every one of the \(plural(count, "file")) the manifest lists is there with its size and SHA-256, and no other file is."
+        case .manifestMissing:
+            "The bundle has no manifest.json, so none of its files can be checked against it."
+        case .manifestUnreadable:
+            "manifest.json cannot be read as a manifest, so none of the files can be checked against it."
+        case .memberMissing(let name):
+            "\(name) is listed in the manifest and is not in the bundle (removed or renamed)."
+        case .memberChanged(let name):
+            "\(name) is not the file the manifest lists: its SHA-256 or size differs, so it was changed after export."
+        case .memberNotListed(let name):
+            "\(name) is in the bundle and not in the manifest (added, or renamed from a listed file)."
+        case .signed(let keyID, let comment):
+            "manifest.json is signed by gateway key \(keyID); its trusted comment: \(comment)"
+        case .signatureMissing:
+            "The bundle is not signed: it has no manifest.json.minisig, so nothing shows which gateway made it."
+        case .signatureUnreadable:
+            "manifest.json.minisig is not a minisign signature."
+        case .keyIDDisagrees(let manifest, let signature):
+            "The manifest names key \(manifest ?? "none") and the signature is by key \(signature): one of them was replaced."
+        case .signedByUnknownKey(let signedBy, let known) where known.isEmpty:
+            "The signature is by key \(signedBy), and no public key was there to check it: give the signing gateway's with --public-key."
+        case .signedByUnknownKey(let signedBy, let known):
+            "The signature is by key \(signedBy), which is not \(known.count == 1 ? "the key given (\(known[0]))" : "one of this gateway's keys (\(known.joined(separator: ", ")))"): another key signed it."
+        case .manifestNotSigned(let keyID):
+            "manifest.json is not the file key \(keyID) signed: it was changed after signing."
+        case .trustedCommentChanged(let keyID):
+            "The signature's trusted comment is not the one key \(keyID) signed: it was changed after signing."
+        case .captureReads(let packets, let blocks):
+            "capture.pcapng reads to its end: \(plural(packets, "packet")) in \(plural(blocks, "pcapng block"))."
+        case .captureDamaged(let reason):
+            "capture.pcapng does not read to its end: \(reason)."
+        case .captureMissing:
+            "The bundle has no capture.pcapng."
+        case .notChecked:
+            "Not checked: what it depends on failed."
+        }
+    }
+
+    static func bundleDoesNotVerify(path: String, failed: Int) -> String {
+        "\(path) does not verify: \(plural(failed, "check")) above did not hold."
+    }
+}

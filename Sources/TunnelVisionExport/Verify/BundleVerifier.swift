@@ -1,0 +1,233 @@
+import Foundation
+import TunnelVisionEvidence
+
+/// `tvctl verify`: checks a bundle someone handed over, reading the .zip in place (nothing is
+/// unpacked or written): the zip itself, that every member lies in the bundle's folder, every
+/// member against the manifest, the manifest's signature, and that capture.pcapng reads to its
+/// end. Each check gives one line; a hostile bundle gets a line per thing wrong with it.
+public struct BundleVerifier: Sendable {
+    /// The public keys a signature may be from: the gateway's (current and retired) or one given.
+    public let publicKeys: [MinisignPublicKey]
+
+    public init(publicKeys: [MinisignPublicKey]) {
+        self.publicKeys = publicKeys
+    }
+
+    public func verify(bundle path: String) -> BundleVerification {
+        var lines: [BundleVerification.Line] = []
+        let reader: ZipArchiveReader
+        do {
+            reader = try ZipArchiveReader(path: path)
+        } catch {
+            lines.append(.init(.zip, .fails, .zipUnreadable(Self.reason(error))))
+            return BundleVerification(lines: lines + BundleVerification.Check.allCases.dropFirst().map { .init($0, .notChecked, .notChecked) })
+        }
+        let folder = Self.folder(of: reader.members)
+        lines += folderLines(reader.members, folder: folder)
+        let files = Dictionary(
+            reader.members.filter { !$0.isDirectory }.map { (Self.fileName($0.name, in: folder), $0) }, uniquingKeysWith: { first, _ in first })
+
+        // One pass over every member: CRC-32 (the zip's), SHA-256 (the manifest's), pcapng framing.
+        var digests: [String: (count: UInt64, sha256: String)] = [:]
+        var damaged: [BundleVerification.Line] = []
+        var captureLine: BundleVerification.Line?
+        var small: [String: [UInt8]] = [:]
+        for (name, member) in files.sorted(by: { $0.key < $1.key }) {
+            let hasher = SHA256Hasher()
+            var walker = name == EvidenceFileName.capture ? PcapngWalker() : nil
+            var kept: [UInt8]? = EvidenceFileName.beyondManifest.contains(name) && member.byteCount <= 1 << 20 ? [] : nil
+            do {
+                try reader.read(member) { bytes in
+                    hasher.update(bytes)
+                    try walker?.feed(bytes)
+                    kept?.append(contentsOf: bytes)
+                }
+                try walker?.finish()
+                digests[name] = (member.byteCount, hasher.finish())
+                if let kept { small[name] = kept }
+                if let walker { captureLine = .init(.capture, .holds, .captureReads(packets: walker.packets, blocks: walker.blocks)) }
+            } catch let failure as PcapngWalker.Failure {
+                digests[name] = (member.byteCount, hasher.finish())
+                captureLine = .init(.capture, .fails, .captureDamaged(Self.reason(failure)))
+            } catch {
+                damaged.append(.init(.zip, .fails, .memberDamaged(name: name, reason: Self.reason(error))))
+            }
+        }
+        lines.insert(contentsOf: damaged.isEmpty ? [.init(.zip, .holds, .zipReads(members: files.count))] : damaged, at: 0)
+
+        let manifestBytes = small[EvidenceFileName.manifest]
+        let manifest = manifestBytes.flatMap { try? JSONDecoder().decode(ManifestReading.self, from: Data($0)) }
+        lines += manifestLines(manifest, present: manifestBytes != nil, digests: digests, damaged: damaged)
+        lines += [signatureLine(manifest: manifestBytes, keyID: manifest?.signatureKeyID, signature: small[EvidenceFileName.signature],
+                                present: files[EvidenceFileName.signature] != nil)]
+        lines.append(captureLine ?? .init(.capture, .fails, files[EvidenceFileName.capture] == nil ? .captureMissing : .notChecked))
+        return BundleVerification(lines: lines)
+    }
+
+    // MARK: The folder
+
+    private func folderLines(_ members: [ZipArchiveReader.Member], folder: String?) -> [BundleVerification.Line] {
+        guard let folder else { return [.init(.folder, .fails, .noSingleFolder)] }
+        let outside = members.filter { member in
+            member.name != folder + "/" && !Self.isPlainMember(member.name, in: folder)
+        }
+        guard !outside.isEmpty else { return [.init(.folder, .holds, .oneFolder(folder))] }
+        return outside.map { .init(.folder, .fails, .memberOutsideFolder($0.name)) }
+    }
+
+    /// The top folder most members are in; nil when there is none.
+    static func folder(of members: [ZipArchiveReader.Member]) -> String? {
+        let tops = members.compactMap { $0.name.split(separator: "/", omittingEmptySubsequences: false).first.map(String.init) }
+        let counts = Dictionary(tops.map { ($0, 1) }, uniquingKeysWith: +)
+        guard let top = counts.max(by: { $0.value < $1.value })?.key, EvidenceManifest.isPlainName(top) else { return nil }
+        return top
+    }
+
+    /// `FOLDER/NAME`, NAME plain: nothing climbs out, nothing is absolute, nothing is nested.
+    static func isPlainMember(_ name: String, in folder: String) -> Bool {
+        name.hasPrefix(folder + "/") && EvidenceManifest.isPlainName(String(name.dropFirst(folder.count + 1)))
+    }
+
+    static func fileName(_ name: String, in folder: String?) -> String {
+        guard let folder, isPlainMember(name, in: folder) else { return name }
+        return String(name.dropFirst(folder.count + 1))
+    }
+
+    // MARK: The manifest
+
+    struct ManifestReading: Decodable {
+        struct File: Decodable {
+            let name: String
+            let byteCount: UInt64
+            let sha256: String
+        }
+        let files: [File]
+        let signatureKeyID: String?
+    }
+
+    private func manifestLines(
+        _ manifest: ManifestReading?, present: Bool, digests: [String: (count: UInt64, sha256: String)], damaged: [BundleVerification.Line]
+    ) -> [BundleVerification.Line] {
+        guard present else { return [.init(.manifest, .fails, .manifestMissing)] }
+        guard let manifest else { return [.init(.manifest, .fails, .manifestUnreadable)] }
+        var lines: [BundleVerification.Line] = []
+        let listed = Set(manifest.files.map(\.name))
+        for file in manifest.files {
+            guard let found = digests[file.name] else {
+                if !damaged.contains(where: { if case .memberDamaged(file.name, _) = $0.finding { true } else { false } }) {
+                    lines.append(.init(.manifest, .fails, .memberMissing(file.name)))
+                }
+                continue
+            }
+            if found.count != file.byteCount || found.sha256 != file.sha256 {
+                lines.append(.init(.manifest, .fails, .memberChanged(file.name)))
+            }
+        }
+        for name in digests.keys.sorted() where !listed.contains(name) && !EvidenceFileName.beyondManifest.contains(name) {
+            lines.append(.init(.manifest, .fails, .memberNotListed(name)))
+        }
+        return lines.isEmpty ? [.init(.manifest, .holds, .membersAgree(count: manifest.files.count))] : lines
+    }
+
+    // MARK: The signature
+
+    private func signatureLine(manifest: [UInt8]?, keyID: String?, signature: [UInt8]?, present: Bool) -> BundleVerification.Line {
+        guard present else { return .init(.signature, .absent, .signatureMissing) }
+        guard let signature, let parsed = MinisignSignature(text: String(decoding: signature, as: UTF8.self)) else {
+            return .init(.signature, .fails, .signatureUnreadable)
+        }
+        guard let manifest else { return .init(.signature, .fails, .notChecked) }
+        guard keyID == parsed.keyIDText else {
+            return .init(.signature, .fails, .keyIDDisagrees(manifest: keyID, signature: parsed.keyIDText))
+        }
+        guard let key = publicKeys.first(where: { $0.keyID == parsed.keyID }) else {
+            return .init(.signature, .fails, .signedByUnknownKey(signedBy: parsed.keyIDText, known: publicKeys.map(\.keyIDText)))
+        }
+        switch parsed.verify(manifest, with: key) {
+        case .valid: return .init(.signature, .holds, .signed(keyID: parsed.keyIDText, trustedComment: parsed.trustedComment))
+        case .otherKey(let signedBy): return .init(.signature, .fails, .signedByUnknownKey(signedBy: signedBy, known: [key.keyIDText]))
+        case .fileChanged: return .init(.signature, .fails, .manifestNotSigned(keyID: key.keyIDText))
+        case .trustedCommentChanged: return .init(.signature, .fails, .trustedCommentChanged(keyID: key.keyIDText))
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let failure as ZipArchiveReader.Failure:
+            switch failure {
+            case .unreadable(let why): "it cannot be read (\(why))"
+            case .notAZip: "it is not a zip archive (no end of central directory)"
+            case .damaged(let why): "it is damaged: \(why)"
+            case .sizeBeyondArchive(let name, let claimed, let archive):
+                "member \(name) claims \(claimed) bytes, more than the \(archive)-byte archive can hold"
+            case .unsupported(let name, let what): "\(name.isEmpty ? "it" : name) uses \(what), which no bundle does"
+            case .crcMismatch(let name): "\(name) does not match its CRC-32"
+            case .lengthMismatch(let name): "\(name) is not the length its header gives"
+            }
+        case let failure as PcapngWalker.Failure:
+            switch failure {
+            case .notPcapng: "it does not begin with a pcapng section header"
+            case .badBlock(let index, let why): "block \(index) is damaged: \(why)"
+            case .endsInsideBlock(let index): "it ends inside block \(index)"
+            }
+        default: "\(error)"
+        }
+    }
+}
+
+/// What `tvctl verify` found, one line per check (more where a check found several things wrong).
+public struct BundleVerification: Sendable, Hashable {
+    public enum Check: String, Sendable, Hashable, CaseIterable {
+        case zip, folder, manifest, signature, capture
+    }
+
+    public enum Standing: String, Sendable, Hashable {
+        case holds, fails
+        /// Not there to be checked (an unsigned bundle): stated, and never taken as holding.
+        case absent
+        case notChecked
+    }
+
+    public enum Finding: Sendable, Hashable {
+        case zipReads(members: Int)
+        case zipUnreadable(String)
+        case memberDamaged(name: String, reason: String)
+        case oneFolder(String)
+        case noSingleFolder
+        case memberOutsideFolder(String)
+        case membersAgree(count: Int)
+        case manifestMissing
+        case manifestUnreadable
+        case memberMissing(String)
+        case memberChanged(String)
+        case memberNotListed(String)
+        case signed(keyID: String, trustedComment: String)
+        case signatureMissing
+        case signatureUnreadable
+        case keyIDDisagrees(manifest: String?, signature: String)
+        case signedByUnknownKey(signedBy: String, known: [String])
+        case manifestNotSigned(keyID: String)
+        case trustedCommentChanged(keyID: String)
+        case captureReads(packets: Int, blocks: Int)
+        case captureDamaged(String)
+        case captureMissing
+        case notChecked
+    }
+
+    public struct Line: Sendable, Hashable {
+        public let check: Check
+        public let standing: Standing
+        public let finding: Finding
+
+        init(_ check: Check, _ standing: Standing, _ finding: Finding) {
+            self.check = check
+            self.standing = standing
+            self.finding = finding
+        }
+    }
+
+    public let lines: [Line]
+
+    /// Every check held: nothing failed, nothing was absent or left unchecked.
+    public var holds: Bool { lines.allSatisfy { $0.standing == .holds } }
+}
