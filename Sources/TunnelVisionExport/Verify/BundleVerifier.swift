@@ -137,11 +137,11 @@ public struct BundleVerifier: Sendable {
             return .init(.signature, .fails, .signatureUnreadable)
         }
         guard let manifest else { return .init(.signature, .fails, .notChecked) }
-        guard keyID == parsed.keyIDText else {
-            return .init(.signature, .fails, .keyIDDisagrees(manifest: keyID, signature: parsed.keyIDText))
-        }
         guard let key = publicKeys.first(where: { $0.keyID == parsed.keyID }) else {
             return .init(.signature, .fails, .signedByUnknownKey(signedBy: parsed.keyIDText, known: publicKeys.map(\.keyIDText)))
+        }
+        guard keyID == parsed.keyIDText else {
+            return .init(.signature, .fails, .keyIDDisagrees(manifest: keyID, signature: parsed.keyIDText))
         }
         switch parsed.verify(manifest, with: key) {
         case .valid: return .init(.signature, .holds, .signed(keyID: parsed.keyIDText, trustedComment: parsed.trustedComment))
