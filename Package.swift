@@ -17,6 +17,8 @@ let package = Package(
         // Deflate and CRC-32 for the bundle's zip, which the exporter writes itself in one pass.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
+        // HTTP for the RFC 3161 time-stamp request an export makes when the lab names a TSA.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // epoll and eventfd from the C library, for the relay's event loop.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
@@ -48,7 +50,7 @@ let package = Package(
         // I/O: capture.pcapng, report.pdf (cairo), manifest digests, the zip and the exporter.
         .target(name: "TunnelVisionExport", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionEvidence", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "COpenSSL", "CZlib", "CCairo",
+            "TunnelVisionCaptureFiles", "COpenSSL", "CZlib", "CCairo", "CCurl",
         ]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.

@@ -3,7 +3,8 @@
 
 Operations: manifest-byte (one byte of manifest.json changed), member-changed (a line added to
 flows.csv), member-added, member-removed (findings.json), member-renamed (flows.csv), resigned
-ARG=DIR (manifest.json.minisig replaced by the one in DIR), path-outside (a member ../evil.txt),
+ARG=DIR (manifest.json.minisig replaced by the one in DIR), retimestamped ARG=FILE
+(manifest.json.tsr replaced by FILE), path-outside (a member ../evil.txt),
 huge-header (flows.csv's sizes set to 4 GiB in both its headers; its bytes stay as they are)."""
 import struct, sys, zipfile
 
@@ -32,6 +33,8 @@ for info, data in members:
         info.filename = named("flows-renamed.csv")
     elif operation == "resigned" and name == named("manifest.json.minisig"):
         data = open(f"{argument}/manifest.json.minisig", "rb").read()
+    elif operation == "retimestamped" and name == named("manifest.json.tsr"):
+        data = open(argument, "rb").read()
     out.append((info, data))
 if operation == "member-added":
     out.append((zipfile.ZipInfo(named("extra.txt")), b"added after export\n"))

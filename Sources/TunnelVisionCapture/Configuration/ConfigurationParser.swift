@@ -93,8 +93,10 @@ public enum ConfigurationParser {
 
     /// Read by scripts/gateway from the same file; the daemon itself has no use for them.
     static let gatewayKeys: Set<String> = ["tun_address", "tun_address6", "tun_user"]
+    /// Read by `tvctl export` from the same file (the TSA a bundle's manifest is stamped by).
+    static let exportKeys: Set<String> = ["timestamp_url"]
 
-    static let keys: Set<String> = gatewayKeys.union([
+    static let keys: Set<String> = gatewayKeys.union(exportKeys).union([
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
         "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
@@ -107,6 +109,9 @@ public enum ConfigurationParser {
         guard !value.isEmpty else { throw invalid }
         switch key {
         case _ where gatewayKeys.contains(key): break
+        // Checked here too, so that a mistyped TSA stops the start as any other value does.
+        case "timestamp_url":
+            guard value == "off" || value.hasPrefix("https://") || value.hasPrefix("http://") else { throw invalid }
         case "db": configuration.database = value
         case "captures": configuration.captureDirectory = value
         case "tun": configuration.input = .tun(name: try interfaceName(value, or: invalid))

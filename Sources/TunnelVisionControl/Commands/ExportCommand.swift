@@ -14,6 +14,7 @@ enum ExportCommand {
             .value("output", "DIR", "Where the .zip goes (default: the current folder)."),
             .value("captures", "DIR", "The daemon's capture folder, when its files have moved (default: where the history says)."),
             .flag("with-keys", "Put the TLS secrets of the connections the relay inspected at the start of capture.pcapng, so Wireshark decrypts them."),
+            .flag("no-timestamp", "Do not ask the configured time-stamping authority (timestamp_url): the bundle then says it has no timestamp."),
             SharedOptions.json,
         ],
         examples: [
@@ -32,7 +33,8 @@ enum ExportCommand {
         // read refuses the export, so that a group member never makes an unsigned bundle by mistake.
         let signer: GatewaySigner?
         do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch { throw .refusal(.gatewayKey(error)) }
-        let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName)
+        let plan = try ExportConfiguration(environment: context.invocation.environment).timestampPlan(skip: context.arguments.flag("no-timestamp"))
+        let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName, timestamp: plan)
         // Through the library, so that a missing history or a permission is said the way every
         // other command says it; the exporter reads the store the library opened.
         let result: EvidenceExportResult
@@ -55,7 +57,8 @@ enum ExportCommand {
         if context.wantsJSON {
             context.emit(ExportedShape(result))
         } else {
-            context.say(Wording.exported(result, sessionID: id))
+            let skipped: String? = if case .skipped(let url) = plan { url } else { nil }
+            context.say(Wording.exported(result, sessionID: id, skippedTimestamp: skipped))
         }
     }
 
@@ -65,6 +68,9 @@ enum ExportCommand {
         let fileNames: [String]
         /// The gateway key that signed manifest.json; absent: not signed.
         let signatureKeyID: String?
+        /// The TSA and the instant it vouched for the manifest; absent: no timestamp.
+        let timestampAuthority: String?
+        let timestampedAt: String?
         let flowCount: Int
         let findingCount: Int
         /// nothingRecorded, complete or incomplete.
@@ -80,6 +86,8 @@ enum ExportCommand {
             byteCount = result.byteCount
             fileNames = result.fileNames
             signatureKeyID = result.signatureKeyID
+            timestampAuthority = result.timestamp?.authority
+            timestampedAt = result.timestamp.map { Formatting.iso8601($0.instant) }
             flowCount = result.flowCount
             findingCount = result.findingCount
             switch result.captureStanding {

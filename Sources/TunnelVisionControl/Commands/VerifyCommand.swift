@@ -5,10 +5,11 @@ import TunnelVisionExport
 enum VerifyCommand {
     static let spec = CommandSpec(
         "verify", summary: "Check an evidence bundle: its zip, its files against the manifest, the gateway's signature, its capture.",
-        discussion: "Reads the .zip where it is and writes nothing. The signature is checked against this gateway's public keys (current and retired), or against --public-key for a bundle from another gateway. Exit status 0 only when every check holds: an unsigned bundle does not.",
+        discussion: "Reads the .zip where it is and writes nothing. The signature is checked against this gateway's public keys (current and retired), or against --public-key for a bundle from another gateway. Exit status 0 only when every check holds: an unsigned bundle does not, nor one without a timestamp when --tsa-ca is given.",
         positionals: [.required("BUNDLE", "The bundle's .zip.")],
         options: [
             .value("public-key", "KEY", "The signing gateway's public key: a file 'tvctl key show' wrote, or its base64 line."),
+            .value("tsa-ca", "FILE", "The time-stamping authority's chain (PEM): the timestamp's signature is checked against it, and a bundle without one does not verify."),
             SharedOptions.json,
         ],
         examples: [
@@ -19,14 +20,14 @@ enum VerifyCommand {
 
     static func run(_ context: CommandContext) throws(ControlError) {
         let path = context.word(0)
-        let verification = BundleVerifier(publicKeys: try publicKeys(context)).verify(bundle: path)
+        let verification = BundleVerifier(publicKeys: try publicKeys(context), tsaCAFile: context.arguments.value("tsa-ca")).verify(bundle: path)
         if context.wantsJSON {
             context.emit(Shape(verification))
         } else {
             for line in verification.lines { context.say(Wording.verificationLine(line)) }
         }
         guard verification.holds else {
-            throw .refusal(.bundleDoesNotVerify(path: path, failed: verification.lines.filter { $0.standing != .holds }.count))
+            throw .refusal(.bundleDoesNotVerify(path: path, failed: verification.failures.count))
         }
     }
 

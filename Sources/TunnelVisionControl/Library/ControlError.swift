@@ -77,6 +77,10 @@ public enum Refusal: Sendable, Equatable {
     case keyAdministrationNeedsRoot
     /// `tvctl key show` on a gateway without a key.
     case noGatewayKey(path: String)
+    /// The daemon's configuration file is there and cannot be read.
+    case configurationUnreadable(path: String)
+    /// `timestamp_url` is not an http:// or https:// URL.
+    case timestampURLInvalid(String, path: String)
     /// `tvctl verify`: at least one check did not hold (the lines above say which).
     case bundleDoesNotVerify(path: String, failed: Int)
     case addressUnreadable(String)

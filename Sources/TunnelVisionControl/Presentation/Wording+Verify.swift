@@ -54,6 +54,18 @@ extension Wording {
             "manifest.json is not the file key \(keyID) signed: it was changed after signing."
         case .trustedCommentChanged(let keyID):
             "The signature's trusted comment is not the one key \(keyID) signed: it was changed after signing."
+        case .timestamped(let instant, let caFile):
+            "manifest.json was timestamped at \(Formatting.iso8601(instant)) by a TSA whose signature holds under \(caFile)."
+        case .timestampNotChecked(let instant):
+            "manifest.json.tsr is a token over this manifest, dated \(Formatting.iso8601(instant)); its signature was not checked: give the TSA's chain with --tsa-ca."
+        case .timestampMissing:
+            "The bundle has no timestamp (no manifest.json.tsr): nothing but the gateway's clock dates it."
+        case .timestampUnreadable:
+            "manifest.json.tsr is not a granted RFC 3161 time-stamp reply."
+        case .timestampOtherDigest:
+            "manifest.json.tsr is a token for another digest than this manifest's: it does not date this bundle."
+        case .timestampSignatureFails(let caFile):
+            "manifest.json.tsr's signature does not hold under \(caFile): the token is not from that TSA, or was changed."
         case .captureReads(let packets, let blocks):
             "capture.pcapng reads to its end: \(plural(packets, "packet")) in \(plural(blocks, "pcapng block"))."
         case .captureDamaged(let reason):

@@ -83,6 +83,10 @@ public enum Wording {
             "The gateway's signing key is the administrator's: run 'sudo tvctl key create' (or rotate)."
         case .noGatewayKey(let path):
             "This gateway has no signing key yet (\(path)): its administrator makes one with 'sudo tvctl key create'."
+        case .configurationUnreadable(let path):
+            "The configuration \(path) cannot be read, so whether a time-stamping authority is configured is not known: make it readable, or name another with TUNNELVISION_CONFIG."
+        case .timestampURLInvalid(let url, let path):
+            "timestamp_url = \(quoted(url)) in \(path) is not an http:// or https:// URL: correct it, or export with --no-timestamp."
         case .bundleDoesNotVerify(let path, let failed):
             bundleDoesNotVerify(path: path, failed: failed)
         case .addressUnreadable(let text):
@@ -184,6 +188,8 @@ public enum Wording {
             "\(path) already exists, from an export of this session in the same second: export again in a second, or name another folder with --output."
         case .writeFailed(let detail):
             "The bundle could not be written (\(detail)), so nothing was kept: check the space and permissions of --output."
+        case .notTimestamped(let failure):
+            timestampFailure(failure)
         case .notSigned:
             "The gateway key was read but libcrypto did not sign the manifest with it, so nothing was kept: export again, or make a new key with 'sudo tvctl key rotate'."
         }

@@ -44,7 +44,8 @@ struct EvidenceReportContent {
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
             EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt), staysWithNext: true),
-            EvidenceReportFact(Label.signedWith, Words.signedWith(document.signature)),
+            EvidenceReportFact(Label.signedWith, Words.signedWith(document.signature), staysWithNext: true),
+            EvidenceReportFact(Label.timestamp, Words.timestamp(document.timestamp)),
             EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
         ]
         if let fingerprint = session.inspection.caSHA256 {

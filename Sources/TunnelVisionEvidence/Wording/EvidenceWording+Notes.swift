@@ -32,6 +32,21 @@ extension EvidenceWording {
                 + "and manifest.json holds the SHA-256 of every other file."
         }
 
+        /// session.json and the report: which TSA vouches for the manifest's time, or why none does.
+        public static func timestamp(authority: String?, skipped: Bool) -> String {
+            guard let authority else {
+                return "The bundle has no timestamp: the gateway's configuration names no time-stamping authority (timestamp_url)."
+            }
+            if skipped {
+                return "The bundle has no timestamp: it was exported with --no-timestamp, so the time-stamping authority \(authority) "
+                    + "was not asked, and nothing but the gateway's own clock dates it."
+            }
+            return "The time-stamping authority \(authority) was asked for an RFC 3161 token over the SHA-256 of manifest.json; "
+                + "its reply is manifest.json.tsr, and the instant it vouches for is in the reply, since this file is listed in the manifest "
+                + "it covers ('openssl ts -reply -in manifest.json.tsr -text' shows it; 'openssl ts -verify -data manifest.json "
+                + "-in manifest.json.tsr -CAfile CHAIN' checks it)."
+        }
+
         /// session.json: what the bundle does not hold, and whether it holds the key log.
         public static func notIncluded(keyLog: EvidenceKeyLog) -> String {
             let keys: String

@@ -10,6 +10,8 @@ public struct EvidenceExportResult: Sendable, Equatable {
     public let fileNames: [String]
     /// The gateway key that signed the manifest; nil: the bundle is not signed.
     public let signatureKeyID: String?
+    /// The TSA's reply over the manifest, when one was asked for.
+    public let timestamp: TimestampReply?
     public let flowCount: Int
     public let findingCount: Int
     /// capture.json, as written.
@@ -53,6 +55,9 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case bundleExists(String)
     /// The gateway key was read and libcrypto did not sign with it: no unsigned bundle is left instead.
     case notSigned
+    /// The configured TSA did not answer, refused, or answered for something else: no bundle
+    /// claims a timestamp it does not hold (`--no-timestamp` exports without one).
+    case notTimestamped(TimestampError)
 }
 
 /// How far an export has got, for a progress line on a terminal.

@@ -39,7 +39,7 @@ public struct EvidenceExporter: Sendable {
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
         let (bundle, document, archive) = try read(
-            sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, signature: sealing.note, progress: progress
+            sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, sealing: sealing, progress: progress
         ) {
             () throws(EvidenceExportError) -> EvidenceArchive in
             let made = try EvidenceStaging(in: output)
@@ -51,19 +51,20 @@ public struct EvidenceExporter: Sendable {
         guard let staging else { throw .writeFailed(output.path) }
 
         progress(.drawingReport)
+        var timestamp: TimestampReply?
         try Self.catching {
             try archive.add(document.document)
             try archive.add(EvidenceFileName.report) { file in
                 try file.write(Array(try EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith).data))
             }
             try archive.finish(sessionID: sessionID, exportedAt: now, signatureKeyID: sealing.note.keyID) { manifest in
-                try sealing.seal(manifest, sessionID: sessionID, exportedWith: exportedWith, exportedAt: now)
+                try sealing.seal(manifest, sessionID: sessionID, exportedWith: exportedWith, exportedAt: now) { timestamp = $0 }
             }
         }
         let placed = try staging.place(archive.url, in: output)
         progress(.finished)
         return EvidenceExportResult(
-            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, signatureKeyID: sealing.note.keyID,
+            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, signatureKeyID: sealing.note.keyID, timestamp: timestamp,
             flowCount: bundle.flows.flows.count,
             findingCount: bundle.findings.findings.count, capture: document,
             members: archive.members.map {
@@ -87,7 +88,7 @@ public struct EvidenceExporter: Sendable {
     /// has ended is asked once, by the bundle. The documents and the capture are written into
     /// the archive here; what depends on the capture (capture.json, the report) is left to the caller.
     private func read(
-        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, signature: EvidenceSignatureNote,
+        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, sealing: EvidenceSealing,
         progress: (EvidenceExportStep) -> Void, makeArchive: () throws(EvidenceExportError) -> EvidenceArchive
     ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCaptureDocument, EvidenceArchive) {
         do {
@@ -103,7 +104,8 @@ public struct EvidenceExporter: Sendable {
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
                     flows: try snapshot.flows(inAuditSession: sessionID), catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
-                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count), signature: signature)
+                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count), signature: sealing.note,
+                    timestamp: sealing.timestampNote)
                 let archive = try makeArchive()
                 // Deflated as they are encoded, one at a time: none is held whole.
                 let documents = bundle.documents
@@ -154,6 +156,7 @@ public struct EvidenceExporter: Sendable {
         case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
         case let failure as ZipArchiveWriter.Failure: .writeFailed(failure.reason)
         case EvidenceSealingError.notSigned: .notSigned
+        case EvidenceSealingError.notTimestamped(let failure): .notTimestamped(failure)
         default: .writeFailed("\(error)")
         }
     }

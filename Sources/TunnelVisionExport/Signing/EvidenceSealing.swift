@@ -1,28 +1,51 @@
 import Foundation
 import TunnelVisionEvidence
 
-/// What an export seals its manifest with: the gateway's key (or none) and the names its
+/// What an export seals its manifest with: the gateway's key (or none), the names its
 /// signature's trusted comment gives, so that `minisign -V` shows which session, gateway, tool
-/// and instant the signature vouches for.
+/// and instant the signature vouches for, and the time-stamping authority asked for a token
+/// over the manifest (or why none was).
 public struct EvidenceSealing: Sendable, Hashable {
     public let signer: GatewaySigner?
     public let hostName: String
+    public let timestamp: EvidenceTimestampPlan
 
-    public init(signer: GatewaySigner?, hostName: String) {
+    public init(signer: GatewaySigner?, hostName: String, timestamp: EvidenceTimestampPlan = .notConfigured) {
         self.signer = signer
         self.hostName = hostName
+        self.timestamp = timestamp
     }
 
     public static let unsigned = EvidenceSealing(signer: nil, hostName: "")
 
     var note: EvidenceSignatureNote { EvidenceSignatureNote(keyID: signer?.publicKey.keyIDText) }
 
-    /// The members made of the manifest's bytes: its signature, when there is a key.
-    func seal(_ manifest: Data, sessionID: Int64, exportedWith: String, exportedAt: Date) throws -> [EvidenceFile] {
-        guard let signer else { return [] }
-        let comment = Self.trustedComment(sessionID: sessionID, hostName: hostName, exportedWith: exportedWith, exportedAt: exportedAt)
-        guard let signature = signer.sign(Array(manifest), trustedComment: comment) else { throw EvidenceSealingError.notSigned }
-        return [EvidenceFile(name: EvidenceFileName.signature, data: Data(signature.text.utf8))]
+    var timestampNote: EvidenceTimestampNote {
+        switch timestamp {
+        case .notConfigured: EvidenceTimestampNote(authority: nil, skipped: false)
+        case .skipped(let url): EvidenceTimestampNote(authority: url, skipped: true)
+        case .requested(let authority): EvidenceTimestampNote(authority: authority.url, skipped: false)
+        }
+    }
+
+    /// The members made of the manifest's bytes: its signature, when there is a key, and the
+    /// TSA's reply, when one is asked for; `stamped` is handed the reply's instant.
+    func seal(
+        _ manifest: Data, sessionID: Int64, exportedWith: String, exportedAt: Date, stamped: (TimestampReply) -> Void
+    ) throws -> [EvidenceFile] {
+        var files: [EvidenceFile] = []
+        if let signer {
+            let comment = Self.trustedComment(sessionID: sessionID, hostName: hostName, exportedWith: exportedWith, exportedAt: exportedAt)
+            guard let signature = signer.sign(Array(manifest), trustedComment: comment) else { throw EvidenceSealingError.notSigned }
+            files.append(EvidenceFile(name: EvidenceFileName.signature, data: Data(signature.text.utf8)))
+        }
+        if case .requested(let authority) = timestamp {
+            let reply: TimestampReply
+            do { reply = try authority.stamp(Array(manifest)) } catch { throw EvidenceSealingError.notTimestamped(error) }
+            stamped(reply)
+            files.append(EvidenceFile(name: EvidenceFileName.timestamp, data: Data(reply.der)))
+        }
+        return files
     }
 
     /// `tunnelvision session=7 host=gw1 tool=0.1.0+1a2b3c4d5e6f exported=2026-11-30T07:05:07Z`: each
@@ -44,6 +67,15 @@ public struct EvidenceSealing: Sendable, Hashable {
     }
 }
 
+/// Whether an export asks a TSA: the configuration names none, names one and `--no-timestamp`
+/// was given, or names one that is asked.
+public enum EvidenceTimestampPlan: Sendable, Hashable {
+    case notConfigured
+    case skipped(url: String)
+    case requested(TimestampAuthority)
+}
+
 enum EvidenceSealingError: Error {
     case notSigned
+    case notTimestamped(TimestampError)
 }

@@ -8,9 +8,12 @@ import TunnelVisionEvidence
 public struct BundleVerifier: Sendable {
     /// The public keys a signature may be from: the gateway's (current and retired) or one given.
     public let publicKeys: [MinisignPublicKey]
+    /// The TSA's chain a timestamp is checked against; given, a bundle without one does not verify.
+    public let tsaCAFile: String?
 
-    public init(publicKeys: [MinisignPublicKey]) {
+    public init(publicKeys: [MinisignPublicKey], tsaCAFile: String? = nil) {
         self.publicKeys = publicKeys
+        self.tsaCAFile = tsaCAFile
     }
 
     public func verify(bundle path: String) -> BundleVerification {
@@ -20,7 +23,9 @@ public struct BundleVerifier: Sendable {
             reader = try ZipArchiveReader(path: path)
         } catch {
             lines.append(.init(.zip, .fails, .zipUnreadable(Self.reason(error))))
-            return BundleVerification(lines: lines + BundleVerification.Check.allCases.dropFirst().map { .init($0, .notChecked, .notChecked) })
+            return BundleVerification(
+                lines: lines + BundleVerification.Check.allCases.dropFirst().map { .init($0, .notChecked, .notChecked) },
+                timestampRequired: tsaCAFile != nil)
         }
         let folder = Self.folder(of: reader.members)
         lines += folderLines(reader.members, folder: folder)
@@ -60,8 +65,9 @@ public struct BundleVerifier: Sendable {
         lines += manifestLines(manifest, present: manifestBytes != nil, digests: digests, damaged: damaged)
         lines += [signatureLine(manifest: manifestBytes, keyID: manifest?.signatureKeyID, signature: small[EvidenceFileName.signature],
                                 present: files[EvidenceFileName.signature] != nil)]
+        lines.append(timestampLine(manifest: manifestBytes, reply: small[EvidenceFileName.timestamp], present: files[EvidenceFileName.timestamp] != nil))
         lines.append(captureLine ?? .init(.capture, .fails, files[EvidenceFileName.capture] == nil ? .captureMissing : .notChecked))
-        return BundleVerification(lines: lines)
+        return BundleVerification(lines: lines, timestampRequired: tsaCAFile != nil)
     }
 
     // MARK: The folder
@@ -151,6 +157,21 @@ public struct BundleVerifier: Sendable {
         }
     }
 
+    // MARK: The timestamp
+
+    private func timestampLine(manifest: [UInt8]?, reply: [UInt8]?, present: Bool) -> BundleVerification.Line {
+        guard present else { return .init(.timestamp, .absent, .timestampMissing) }
+        guard let reply, let manifest else { return .init(.timestamp, .fails, .notChecked) }
+        let token: TimestampToken
+        do { token = try TimestampToken(reply: reply) } catch { return .init(.timestamp, .fails, .timestampUnreadable) }
+        guard token.digest == TimestampToken.sha256(manifest) else { return .init(.timestamp, .fails, .timestampOtherDigest) }
+        guard let tsaCAFile else { return .init(.timestamp, .notChecked, .timestampNotChecked(instant: token.instant)) }
+        guard TimestampToken.verify(reply: reply, data: manifest, caFile: tsaCAFile) else {
+            return .init(.timestamp, .fails, .timestampSignatureFails(caFile: tsaCAFile))
+        }
+        return .init(.timestamp, .holds, .timestamped(instant: token.instant, caFile: tsaCAFile))
+    }
+
     private static func reason(_ error: any Error) -> String {
         switch error {
         case let failure as ZipArchiveReader.Failure:
@@ -178,7 +199,7 @@ public struct BundleVerifier: Sendable {
 /// What `tvctl verify` found, one line per check (more where a check found several things wrong).
 public struct BundleVerification: Sendable, Hashable {
     public enum Check: String, Sendable, Hashable, CaseIterable {
-        case zip, folder, manifest, signature, capture
+        case zip, folder, manifest, signature, timestamp, capture
     }
 
     public enum Standing: String, Sendable, Hashable {
@@ -208,6 +229,13 @@ public struct BundleVerification: Sendable, Hashable {
         case signedByUnknownKey(signedBy: String, known: [String])
         case manifestNotSigned(keyID: String)
         case trustedCommentChanged(keyID: String)
+        case timestamped(instant: Date, caFile: String)
+        /// The token is over the manifest; its signature was not checked: no TSA chain was given.
+        case timestampNotChecked(instant: Date)
+        case timestampMissing
+        case timestampUnreadable
+        case timestampOtherDigest
+        case timestampSignatureFails(caFile: String)
         case captureReads(packets: Int, blocks: Int)
         case captureDamaged(String)
         case captureMissing
@@ -227,7 +255,15 @@ public struct BundleVerification: Sendable, Hashable {
     }
 
     public let lines: [Line]
+    /// A TSA chain was given: a bundle without a timestamp then does not verify.
+    public let timestampRequired: Bool
 
-    /// Every check held: nothing failed, nothing was absent or left unchecked.
-    public var holds: Bool { lines.allSatisfy { $0.standing == .holds } }
+    /// Every check held: nothing failed, nothing was absent or left unchecked, except a
+    /// timestamp nobody asked for (the configuration's TSA is off by default).
+    public var holds: Bool { failures.isEmpty }
+
+    /// The lines that keep the bundle from verifying.
+    public var failures: [Line] {
+        lines.filter { !($0.standing == .holds || ($0.check == .timestamp && $0.standing == .absent && !timestampRequired)) }
+    }
 }
