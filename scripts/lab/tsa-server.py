@@ -25,7 +25,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.path == "/other":
                 other = os.path.join(work, "other")
                 open(other, "wb").write(b"not the manifest\n")
-                subprocess.run(["openssl", "ts", "-query", "-data", other, "-sha256", "-cert", "-out", query_file], check=True)
+                subprocess.run(["openssl", "ts", "-query", "-data", other, "-sha256", "-cert", "-out", query_file],
+                               check=True, capture_output=True)
             else:
                 open(query_file, "wb").write(query)
             section = ["-section", "tsa_refusing"] if self.path == "/refuse" else []
