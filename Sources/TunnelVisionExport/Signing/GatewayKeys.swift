@@ -52,7 +52,9 @@ public struct GatewayKeys: Sendable, Hashable {
 
     /// Every public key this gateway has signed with, the current one last.
     public func all() throws(GatewayKeyError) -> [MinisignPublicKey] {
-        try retired() + (try current().map { [$0] } ?? [])
+        // A rotation cut short after retiring the key leaves it current and retired at once: listed once.
+        let current = try current()
+        return try retired().filter { $0 != current } + (current.map { [$0] } ?? [])
     }
 
     /// Makes the first pair; an existing one is kept and returned with `made` false.
