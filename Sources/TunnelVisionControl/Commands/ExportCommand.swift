@@ -29,17 +29,20 @@ enum ExportCommand {
         let output = URL(fileURLWithPath: context.arguments.value("output") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let captures = context.arguments.value("captures").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let progress = ExportProgress(context: context)
-        // A gateway without a key exports unsigned and says so; a key that is there and cannot be
-        // read refuses the export, so that a group member never makes an unsigned bundle by mistake.
-        let signer: GatewaySigner?
-        do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch { throw .refusal(.gatewayKey(error)) }
         let plan = try ExportConfiguration(environment: context.invocation.environment).timestampPlan(skip: context.arguments.flag("no-timestamp"))
-        let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName, timestamp: plan)
         // Through the library, so that a missing history or a permission is said the way every
         // other command says it; the exporter reads the store the library opened.
         let result: EvidenceExportResult
         do throws(ControlError) {
             result = try context.library.visit { store in
+                // Read once the history answered, so that an outsider hears about the group first.
+                // A gateway without a key exports unsigned and says so; a key that is there and cannot
+                // be read refuses the export, so that nobody makes an unsigned bundle by mistake.
+                let signer: GatewaySigner?
+                do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch {
+                    throw ControlError.refusal(.gatewayKey(error))
+                }
+                let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName, timestamp: plan)
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
                         sessionID: id, exportedWith: context.invocation.toolVersion, now: context.invocation.clock(), output: output,
