@@ -3,7 +3,8 @@
 
 Operations: manifest-byte (one byte of manifest.json changed), member-changed (a line added to
 flows.csv), member-added, member-removed (findings.json), member-renamed (flows.csv), resigned
-ARG=DIR (manifest.json.minisig replaced by the one in DIR), retimestamped ARG=FILE
+ARG=DIR (manifest.json.minisig replaced by the one in DIR), duplicate (a second flows.csv after
+the first), retimestamped ARG=FILE
 (manifest.json.tsr replaced by FILE), path-outside (a member ../evil.txt),
 huge-header (flows.csv's sizes set to 4 GiB in both its headers; its bytes stay as they are)."""
 import struct, sys, zipfile
@@ -38,9 +39,13 @@ for info, data in members:
     out.append((info, data))
 if operation == "member-added":
     out.append((zipfile.ZipInfo(named("extra.txt")), b"added after export\n"))
+if operation == "duplicate":
+    out.append((zipfile.ZipInfo(named("flows.csv")), b"a second flows.csv\n"))
 if operation == "path-outside":
     out.append((zipfile.ZipInfo(f"{folder}/../evil.txt"), b"outside the folder\n"))
 
+import warnings
+warnings.simplefilter("ignore")  # zipfile warns of the duplicate name this operation means to write
 with zipfile.ZipFile(target, "w") as archive:
     for info, data in out:
         archive.writestr(info, data, compress_type=info.compress_type)

@@ -20,6 +20,8 @@ extension Wording {
             "The zip cannot be read: \(reason); nothing else was checked."
         case .memberDamaged(let name, let reason):
             "\(name) cannot be read out of the zip: \(reason)."
+        case .memberTwice(let name):
+            "\(quoted(name)) is in the zip twice: unzip keeps the last of the two, so what is read depends on the tool, and a bundle has each file once."
         case .oneFolder(let folder):
             "Every file lies in the one folder \(folder)."
         case .noSingleFolder:

@@ -29,6 +29,9 @@ public struct BundleVerifier: Sendable {
         }
         let folder = Self.folder(of: reader.members)
         lines += folderLines(reader.members, folder: folder)
+        // Two members of one name are two versions of a file: unzip keeps the last, we would read the first.
+        let names = Dictionary(reader.members.map { ($0.name, 1) }, uniquingKeysWith: +)
+        lines += names.filter { $0.value > 1 }.keys.sorted().map { .init(.zip, .fails, .memberTwice($0)) }
         let files = Dictionary(
             reader.members.filter { !$0.isDirectory }.map { (Self.fileName($0.name, in: folder), $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -213,6 +216,7 @@ public struct BundleVerification: Sendable, Hashable {
         case zipReads(members: Int)
         case zipUnreadable(String)
         case memberDamaged(name: String, reason: String)
+        case memberTwice(String)
         case oneFolder(String)
         case noSingleFolder
         case memberOutsideFolder(String)
