@@ -38,7 +38,9 @@ let package = Package(
         // I/O: the capture files on disk, over the model only: the rotating pcap writer, its
         // reader, file names and sequences, the pcapng blocks of a bundle, one byte writer.
         // Both the daemon and the unprivileged exporter read them; neither pulls libpcap in.
-        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel"]),
+        // Each file's SHA-256 is taken while it is written and sealed with the daemon's Ed25519 key
+        // (libcrypto), so that the exporter can check the files before it copies them.
+        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "COpenSSL"]),
         // I/O: the TUN tap, libpcap inputs, the recorder and the one commit path into the
         // history, the offline import, retention, the daemon's runtime.
         .target(name: "TunnelVisionCapture", dependencies: [

@@ -27,6 +27,9 @@ struct EvidenceSeed {
         var packetsOutsideSession = false
         /// The first flows each go to a host of their own outside the allowlist: one finding each.
         var distinctHostFindings = 0
+        /// Whether each finished file is sealed into the chain, as the daemon does, with a key
+        /// made beside the history.
+        var sealed = false
     }
 
     static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
@@ -54,6 +57,24 @@ struct EvidenceSeed {
         let writer = try CaptureFileWriter(
             configuration: CaptureFileConfiguration(directory: captures.path, rotationBytes: plan.rotationBytes, flushReachesStorage: false),
             highestSequenceInHistory: 0)
+        let sealKey = plan.sealed ? try CaptureSealKey(besideHistory: databasePath).loadOrCreate() : nil
+        func record(_ changes: [CaptureFileChange]) throws {
+            for change in changes {
+                switch change {
+                case .opened(let file): try store.recordCaptureFile(file)
+                case .closed(let file, let sha256):
+                    try store.recordCaptureFile(file)
+                    guard let sealKey else { continue }
+                    try store.appendCaptureSeal { last in
+                        guard let seal = CaptureChain.seal(
+                            after: last, sequence: file.sequence, fileName: URL(fileURLWithPath: file.path).lastPathComponent,
+                            bytes: file.bytes, sha256: sha256, origin: .written, at: file.closedAt ?? start, key: sealKey)
+                        else { throw CocoaError(.featureUnsupported) }
+                        return seal
+                    }
+                }
+            }
+        }
         var upserts: [FlowUpsert] = []
         var packets: [PacketRecord] = []
         var payloadSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -76,11 +97,7 @@ struct EvidenceSeed {
             }
         }
         try writer.flush()
-        for change in writer.takeChanges() {
-            switch change {
-            case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
-            }
-        }
+        try record(writer.takeChanges())
         let rows = try store.write(HistoryBatch(flows: upserts, packets: packets), captureSession: captureSession.id)
         var written = packets.compactMap { packet in rows[packet.flow].map { (flowID: $0, packet: packet) } }
         let end = start.addingTimeInterval(Double(plan.flows) * 0.5 + 30)
@@ -101,11 +118,7 @@ struct EvidenceSeed {
             written.append((flowID: row, packet: late))
         }
         try writer.close(at: end.addingTimeInterval(60))
-        for change in writer.takeChanges() {
-            switch change {
-            case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
-            }
-        }
+        try record(writer.takeChanges())
         return EvidenceSeed(
             databasePath: databasePath, captureDirectory: captures, sessionID: session.id, start: start, end: end, packets: written)
     }

@@ -17,6 +17,8 @@ public enum DaemonStartError: Error, Sendable {
     case importFailed(OfflineImport.ImportError)
     case historyUnopened(HistoryError)
     case relay(RelayError)
+    /// The key that seals finished capture files could not be read or made.
+    case sealKey(CaptureSealKey.Failure)
 }
 
 /// One run of the daemon: one capture session from start to stop. The input thread and the
@@ -56,6 +58,7 @@ public final class CaptureDaemon {
         let start = Date(nanosecondsSinceEpoch: clock.now())
         let session: CaptureSession
         let writer: CaptureFileWriter
+        let sealer: CaptureSealer
         do {
             let interrupted = try history.closeInterruptedCaptureSessions()
             if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
@@ -65,7 +68,8 @@ public final class CaptureDaemon {
                     log.say(.lostWithoutCleanStop(captureSession: id, packets: lost))
                 }
             }
-            try mendFilesOfAnInterruptedRun()
+            sealer = CaptureSealer(key: try CaptureSealKey(besideHistory: configuration.database).loadOrCreate(), history: history)
+            try mendFilesOfAnInterruptedRun(sealer: sealer)
             (session, writer) = try beginCapture(at: start)
         } catch {
             throw Self.startError(error)
@@ -91,7 +95,8 @@ public final class CaptureDaemon {
                                 session: session, clock: clock, retention: configuration.retention, log: log,
                                 virtioHeaderLength: source.virtioHeaderLength,
                                 // Waiting, the tap itself says when and how long the recorder was stuck.
-                                saysBehindEachSecond: !(source is TunForwarder && configuration.recorderBacklog == .wait))
+                                saysBehindEachSecond: !(source is TunForwarder && configuration.recorderBacklog == .wait),
+                                sealer: sealer)
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
 
@@ -178,13 +183,16 @@ public final class CaptureDaemon {
         switch error {
         case let error as DaemonStartError: error
         case let error as CaptureWriteError: .capture(error)
+        case let error as CaptureSealKey.Failure: .sealKey(error)
         default: .history(String(describing: error))
         }
     }
 
     /// A crash leaves the last file without an end, possibly inside a record: cut the torn tail
     /// so every reader accepts the file, and close its row at what the file now holds.
-    private func mendFilesOfAnInterruptedRun() throws {
+    /// Each such file is sealed then, its digest read from the file as it now is: the chain says so
+    /// (origin `recovered`), since what happened to it between the crash and now is not known.
+    private func mendFilesOfAnInterruptedRun(sealer: CaptureSealer) throws {
         for file in try history.captureFiles() where file.closedAt == nil {
             let length: UInt64
             do {
@@ -196,8 +204,13 @@ public final class CaptureDaemon {
             }
             var info = stat()
             let modified = stat(file.path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : file.createdAt
-            try history.recordCaptureFile(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt,
-                                                      closedAt: max(modified, file.createdAt), bytes: length))
+            let closed = CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt,
+                                     closedAt: max(modified, file.createdAt), bytes: length)
+            try history.recordCaptureFile(closed)
+            if let digest = try? CaptureFileDigest.sha256(ofFileAt: file.path), digest.bytes == length {
+                try sealer.seal(closed, sha256: digest.sha256, origin: .recovered)
+                log.say(.sealedAtStart(path: file.path))
+            }
         }
     }
 

@@ -4,7 +4,8 @@ import TunnelVisionStore
 
 /// Everything a tvctl command can fail with, sorted by what the person can do about it.
 /// The exit code follows from the case: a refusal the user can act on is 1, a command line
-/// that does not say something runnable is 2, a history that did not answer is 3.
+/// that does not say something runnable is 2, a history that did not answer (or capture files
+/// that do not agree with the chain the daemon sealed) is 3.
 public enum ControlError: Error, Sendable, Equatable {
     case refusal(Refusal)
     case usage(UsageError)
@@ -14,6 +15,8 @@ public enum ControlError: Error, Sendable, Equatable {
 
     public var exitCode: Int32 {
         switch self {
+        // Evidence that does not agree with what was sealed is a history problem, not a refusal to retry.
+        case .refusal(.export(.captureNotAsSealed, _)): 3
         case .refusal: 1
         case .usage: 2
         case .historyUnanswered, .markerNotPlaced: 3

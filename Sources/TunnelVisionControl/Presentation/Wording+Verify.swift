@@ -68,6 +68,21 @@ extension Wording {
             "manifest.json.tsr is a token for another digest than this manifest's: it does not date this bundle."
         case .timestampSignatureFails(let caFile):
             "manifest.json.tsr's signature does not hold under \(caFile): the token is not from that TSA, or was changed."
+        case .chainHolds(let links, let unsealed):
+            links == 0
+                ? "capture.json's captureChain holds no link: " + (unsealed == 0 ? "no source file." : "\(plural(unsealed, "source file")) unsealed, nothing fixed their digests.")
+                : "capture.json's \(plural(links, "chain link")) follow each other and are signed by the daemon key it names"
+                    + (unsealed == 0 ? "." : "; \(plural(unsealed, "source file")) unsealed: nothing fixed their digests.")
+        case .chainMissing:
+            "capture.json has no captureChain: nothing shows the capture files were not changed after they were written."
+        case .chainUnreadable:
+            "capture.json's captureChain cannot be read as links of the chain over the capture files."
+        case .chainLinkForged(let file):
+            "The chain's link for \(file) is not signed by the daemon key capture.json names: it was edited or forged."
+        case .chainLinkBroken(let file):
+            "The chain breaks at the link for \(file): it does not hold the SHA-256 of the link before it."
+        case .chainFileWithoutLink(let sequence):
+            "capture.json calls source file \(sequence) sealed and holds no link for it."
         case .captureReads(let packets, let blocks):
             "capture.pcapng reads to its end: \(plural(packets, "packet")) in \(plural(blocks, "pcapng block"))."
         case .captureDamaged(let reason):

@@ -182,6 +182,8 @@ public enum Wording {
             "The capture file \(path) is there but cannot be read (\(String(cString: strerror(errno)))), so nothing was kept: give tvctl read access to it and export again."
         case .captureFileNotRegular(let path):
             "The capture file \(path) is not a regular file (a FIFO, a device or a folder took its place), so it was not opened and nothing was kept: put the capture file back and export again."
+        case .captureNotAsSealed(let path, let mismatch):
+            captureNotAsSealed(path: path, mismatch)
         case .outputUnavailable(let path):
             "\(path) is not a folder you may write to: name another with --output."
         case .bundleExists(let path):
@@ -326,5 +328,27 @@ public enum Wording {
         let text = shown(stored)
         let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "-_.,/:@".contains($0) }
         return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension Wording {
+    /// A capture file that does not agree with the chain the daemon sealed: no bundle, exit 3.
+    static func captureNotAsSealed(path: String, _ mismatch: CaptureSealMismatch) -> String {
+        let what = switch mismatch {
+        case .contentChanged(let sealed, let found):
+            "The capture file \(path) is not what the daemon sealed when it finished it (sealed \(sealed) bytes, now \(found) "
+                + "bytes, and another SHA-256)"
+        case .linkForged:
+            "The chain's link for the capture file \(path) is not signed by the daemon's key: it was edited or forged"
+        case .linkBroken:
+            "The chain over the capture files breaks at \(path): a link was removed or put in"
+        case .notSealed:
+            "The capture file \(path) was finished after the daemon began sealing files and has no link in the chain"
+        case .publicKeyMissing:
+            "The chain over the capture files cannot be checked, since the daemon's public key (signing/capture-seal.pub "
+                + "beside the history) is missing or unreadable; its first file is \(path)"
+        }
+        return what + ": no bundle was written, since its packets could not be shown to come from the files as written; "
+            + "keep the history and capture files as they are for whoever examines them."
     }
 }

@@ -87,6 +87,8 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     /// Absent unless a passive tap recorded in the session's span.
     public private(set) var passiveTapDrops: [PassiveTapDrops]?
     public private(set) var passiveTapDropsContents: String?
+    /// The chain's links for the source files; absent only in documents made without a history.
+    public private(set) var captureChain: EvidenceCaptureChain?
 
     public init(
         sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, writtenOutsideSession: OutsideSession,
@@ -125,6 +127,13 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         return noted
     }
 
+    /// This document with the chain's links for its source files.
+    public func sealed(by chain: EvidenceCaptureChain) -> EvidenceCaptureDocument {
+        var sealed = self
+        sealed.captureChain = chain
+        return sealed
+    }
+
     public func documentFile() throws -> EvidenceFile { try document.file() }
 
     /// capture.json, written as it is encoded.
@@ -134,5 +143,6 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets
         case writtenOutsideSession, sourceFiles, flows, contents, packetComments, packetsWithoutRow, withoutRowContents
         case passiveTapDrops, passiveTapDropsContents
+        case captureChain
     }
 }

@@ -89,6 +89,18 @@ extension EvidenceWording {
             + "rotated capture files: the wire, not decrypted content. A packet the history holds without bytes is "
             + "counted under withoutBytes with its reason."
 
+        /// capture.json: what captureChain states.
+        public static let captureChain =
+            "captureChain lists the capture files these packets were copied from. A sealed file's size and SHA-256 were "
+            + "fixed by the capture daemon when it finished the file (origin written: over the bytes as it wrote them; "
+            + "recovered: read from the file at the next start after a run that did not finish it), in a link that holds "
+            + "the SHA-256 of the link before it and is signed with the daemon's Ed25519 key (publicKey), which only the "
+            + "daemon's user (root) can read; the export checked each sealed file against its link before copying a byte. An unsealed "
+            + "file was still being written when the export ran, or was finished before the daemon sealed files: nothing "
+            + "fixes its digest. Each link's signature is over its lines 'tunnelvision capture seal 1', 'position N', "
+            + "'sequence N', 'file NAME', 'bytes N', 'sha256 HEX', 'origin WORD', 'sealed SECONDS', 'previous HEX', each "
+            + "ending in a line feed; previous is the SHA-256 of that text of the link before (64 zeros for the first)."
+
         /// capture.json: what passiveTapDrops counts (issue 17).
         public static let passiveTapDrops =
             "passiveTapDrops lists each capture session of the passive tap (libpcap on an interface) that overlaps this session, "

@@ -48,6 +48,9 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case captureFileUnreadable(path: String, errno: Int32)
     /// A capture file's path names a FIFO, a device or a directory: it was not opened.
     case captureFileNotRegular(path: String)
+    /// A capture file (or its link) does not agree with the chain the daemon sealed when it
+    /// finished the file: no byte of it was copied.
+    case captureNotAsSealed(path: String, CaptureSealMismatch)
     /// The output directory does not exist or cannot be written to.
     case outputUnavailable(String)
     case writeFailed(String)

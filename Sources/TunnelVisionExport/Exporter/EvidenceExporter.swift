@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionAudit
 import TunnelVisionEvidence
 import TunnelVisionModel
@@ -94,6 +95,8 @@ public struct EvidenceExporter: Sendable {
         do {
             // A damaged index answers with the wrong rows, or none: checked before anything is read.
             try history.checkIntegrity()
+            // The daemon's published key; a malformed file counts as none, and links then cannot be checked.
+            let sealKey = try? CaptureSealKey(besideHistory: history.path).publicKey()
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
@@ -115,7 +118,8 @@ public struct EvidenceExporter: Sendable {
                 }
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
-                    for: bundle, from: snapshot, captureDirectory: captureDirectory, into: archive, application: exportedWith,
+                    for: bundle, from: snapshot, captureDirectory: captureDirectory, sealKey: sealKey, into: archive,
+                    application: exportedWith,
                     tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [])
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
@@ -152,6 +156,7 @@ public struct EvidenceExporter: Sendable {
         case EvidenceCaptureError.flowNotInBundle: .historyChangedWhileExporting
         case EvidenceCaptureError.sourceUnreadable(let path, let errno): .captureFileUnreadable(path: path, errno: errno)
         case EvidenceCaptureError.sourceNotRegularFile(let path): .captureFileNotRegular(path: path)
+        case EvidenceCaptureError.notAsSealed(let path, let mismatch): .captureNotAsSealed(path: path, mismatch)
         case EvidenceCaptureError.destinationUnavailable(let path), EvidenceCaptureError.writeFailed(let path): .writeFailed(path)
         case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
         case let failure as ZipArchiveWriter.Failure: .writeFailed(failure.reason)

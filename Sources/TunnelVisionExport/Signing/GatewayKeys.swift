@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 
 /// The gateway's signing keys, in a folder beside the history (`signing/`): `gateway.key`, the
 /// Ed25519 private key (PKCS#8 PEM, 0640, root and the history's group: the exporter runs as a

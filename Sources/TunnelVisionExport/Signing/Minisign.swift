@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 
 /// minisign's public key and signature files (minisign(1), its SIGNATURE FORMAT), so that
 /// Debian's `minisign -V` checks a bundle without any tool of ours. A public key is

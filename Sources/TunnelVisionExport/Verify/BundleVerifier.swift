@@ -1,9 +1,11 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionEvidence
 
 /// `tvctl verify`: checks a bundle someone handed over, reading the .zip in place (nothing is
 /// unpacked or written): the zip itself, that every member lies in the bundle's folder, every
-/// member against the manifest, the manifest's signature, and that capture.pcapng reads to its
+/// member against the manifest, the manifest's signature, the chain's links in capture.json, and
+/// that capture.pcapng reads to its
 /// end. Each check gives one line; a hostile bundle gets a line per thing wrong with it.
 public struct BundleVerifier: Sendable {
     /// The public keys a signature may be from: the gateway's (current and retired) or one given.
@@ -43,7 +45,8 @@ public struct BundleVerifier: Sendable {
         for (name, member) in files.sorted(by: { $0.key < $1.key }) {
             let hasher = SHA256Hasher()
             var walker = name == EvidenceFileName.capture ? PcapngWalker() : nil
-            var kept: [UInt8]? = EvidenceFileName.beyondManifest.contains(name) && member.byteCount <= 1 << 20 ? [] : nil
+            let beside = EvidenceFileName.beyondManifest.contains(name) && member.byteCount <= 1 << 20
+            var kept: [UInt8]? = beside || (name == EvidenceFileName.captureDocument && member.byteCount <= 1 << 28) ? [] : nil
             do {
                 try reader.read(member) { bytes in
                     hasher.update(bytes)
@@ -69,8 +72,45 @@ public struct BundleVerifier: Sendable {
         lines += [signatureLine(manifest: manifestBytes, keyID: manifest?.signatureKeyID, signature: small[EvidenceFileName.signature],
                                 present: files[EvidenceFileName.signature] != nil)]
         lines.append(timestampLine(manifest: manifestBytes, reply: small[EvidenceFileName.timestamp], present: files[EvidenceFileName.timestamp] != nil))
+        lines.append(chainLine(captureDocument: small[EvidenceFileName.captureDocument], present: files[EvidenceFileName.captureDocument] != nil))
         lines.append(captureLine ?? .init(.capture, .fails, files[EvidenceFileName.capture] == nil ? .captureMissing : .notChecked))
         return BundleVerification(lines: lines, timestampRequired: tsaCAFile != nil)
+    }
+
+    // MARK: The chain over the capture files
+
+    private struct CaptureReading: Decodable {
+        let captureChain: EvidenceCaptureChain?
+    }
+
+    /// capture.json's links checked against each other and against the daemon key it names (which
+    /// the manifest, and so the signature, covers); the files it calls sealed each have a link.
+    private func chainLine(captureDocument: [UInt8]?, present: Bool) -> BundleVerification.Line {
+        guard let captureDocument else { return .init(.chain, .fails, present ? .chainUnreadable : .chainMissing) }
+        guard let reading = try? JSONDecoder().decode(CaptureReading.self, from: Data(captureDocument)) else {
+            return .init(.chain, .fails, .chainUnreadable)
+        }
+        guard let chain = reading.captureChain else { return .init(.chain, .absent, .chainMissing) }
+        let seals = chain.links.compactMap(\.seal)
+        let unsealed = chain.files.filter { $0.standing == .unsealed }.count
+        guard seals.count == chain.links.count else { return .init(.chain, .fails, .chainUnreadable) }
+        guard !seals.isEmpty else {
+            return .init(.chain, chain.files.allSatisfy { $0.standing == .unsealed } ? .holds : .fails, .chainHolds(links: 0, unsealed: unsealed))
+        }
+        guard let key = chain.publicKey.flatMap(Hex.decode) else { return .init(.chain, .fails, .chainUnreadable) }
+        switch CaptureChain.check(seals, publicKey: key) {
+        case .forged(let seal)?: return .init(.chain, .fails, .chainLinkForged(file: seal.fileName))
+        case .brokenLink(let seal)?: return .init(.chain, .fails, .chainLinkBroken(file: seal.fileName))
+        case nil: break
+        }
+        let positions = Set(seals.map(\.position))
+        let bySequence = Dictionary(seals.map { ($0.position, $0.sequence) }, uniquingKeysWith: { first, _ in first })
+        for file in chain.files where file.standing == .sealed {
+            guard let position = file.position, positions.contains(position), bySequence[position] == file.sequence else {
+                return .init(.chain, .fails, .chainFileWithoutLink(sequence: file.sequence))
+            }
+        }
+        return .init(.chain, .holds, .chainHolds(links: seals.count, unsealed: unsealed))
     }
 
     // MARK: The folder
@@ -202,7 +242,7 @@ public struct BundleVerifier: Sendable {
 /// What `tvctl verify` found, one line per check (more where a check found several things wrong).
 public struct BundleVerification: Sendable, Hashable {
     public enum Check: String, Sendable, Hashable, CaseIterable {
-        case zip, folder, manifest, signature, timestamp, capture
+        case zip, folder, manifest, signature, timestamp, chain, capture
     }
 
     public enum Standing: String, Sendable, Hashable {
@@ -240,6 +280,12 @@ public struct BundleVerification: Sendable, Hashable {
         case timestampUnreadable
         case timestampOtherDigest
         case timestampSignatureFails(caFile: String)
+        case chainHolds(links: Int, unsealed: Int)
+        case chainMissing
+        case chainUnreadable
+        case chainLinkForged(file: String)
+        case chainLinkBroken(file: String)
+        case chainFileWithoutLink(sequence: UInt32)
         case captureReads(packets: Int, blocks: Int)
         case captureDamaged(String)
         case captureMissing

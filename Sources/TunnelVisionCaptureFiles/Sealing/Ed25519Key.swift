@@ -3,9 +3,9 @@ import Foundation
 
 /// An Ed25519 key pair held by libcrypto: made, read from and written to PKCS#8 PEM (what
 /// `openssl pkey` reads), signing and verifying whole messages (Ed25519 hashes internally).
-final class Ed25519Key {
-    static let publicKeyLength = 32
-    static let signatureLength = 64
+public final class Ed25519Key {
+    public static let publicKeyLength = 32
+    public static let signatureLength = 64
 
     private let key: OpaquePointer
 
@@ -18,7 +18,7 @@ final class Ed25519Key {
     }
 
     /// A new pair from the system's random source; nil only when libcrypto could not make one.
-    static func generate() -> Ed25519Key? {
+    public static func generate() -> Ed25519Key? {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else { return nil }
         defer { EVP_PKEY_CTX_free(context) }
         var made: OpaquePointer?
@@ -27,7 +27,7 @@ final class Ed25519Key {
     }
 
     /// The private key of a PEM file, or nil when it holds no Ed25519 private key.
-    static func read(pem: Data) -> Ed25519Key? {
+    public static func read(pem: Data) -> Ed25519Key? {
         let key: OpaquePointer? = pem.withUnsafeBytes { bytes in
             guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
             defer { BIO_free(bio) }
@@ -42,7 +42,7 @@ final class Ed25519Key {
     }
 
     /// PKCS#8 PEM, unencrypted: the file's mode is what protects it.
-    func pem() -> Data? {
+    public func pem() -> Data? {
         guard let bio = BIO_new(BIO_s_mem()) else { return nil }
         defer { BIO_free(bio) }
         guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else { return nil }
@@ -52,14 +52,14 @@ final class Ed25519Key {
         return read == pending ? Data(bytes) : nil
     }
 
-    var publicKey: [UInt8] {
+    public var publicKey: [UInt8] {
         var bytes = [UInt8](repeating: 0, count: Self.publicKeyLength)
         var length = bytes.count
         guard EVP_PKEY_get_raw_public_key(key, &bytes, &length) == 1, length == Self.publicKeyLength else { return [] }
         return bytes
     }
 
-    func sign(_ message: [UInt8]) -> [UInt8]? {
+    public func sign(_ message: [UInt8]) -> [UInt8]? {
         guard let context = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(context) }
         var signature = [UInt8](repeating: 0, count: Self.signatureLength)
@@ -71,7 +71,7 @@ final class Ed25519Key {
     }
 
     /// Whether `signature` is the Ed25519 signature of `message` under the 32-byte `publicKey`.
-    static func verify(signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
+    public static func verify(signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
         guard publicKey.count == publicKeyLength, signature.count == signatureLength,
               let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, publicKey.count) else { return false }
         defer { EVP_PKEY_free(key) }
@@ -79,15 +79,5 @@ final class Ed25519Key {
         defer { EVP_MD_CTX_free(context) }
         return EVP_DigestVerifyInit(context, nil, nil, nil, key) == 1
             && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
-    }
-}
-
-/// BLAKE2b-512, the hash minisign's prehashed signatures (`ED`) sign instead of the file.
-enum BLAKE2b512 {
-    static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 64)
-        var length: UInt32 = 0
-        guard EVP_Digest(bytes, bytes.count, &digest, &length, EVP_blake2b512(), nil) == 1, length == 64 else { return [] }
-        return digest
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The daemon's key for the chain over the capture files, in the signing folder beside the
+/// history: `capture-seal.key` (PKCS#8 PEM, 0600, the daemon's user alone: unlike the gateway key,
+/// no group member can read it, so none can sign a link) and `capture-seal.pub`, its 32-byte public
+/// key in hex (0644), which the exporter and `tvctl verify` check links against. The daemon makes
+/// the pair at its first start; the folder is root's and 0750, so a member cannot replace either.
+public struct CaptureSealKey: Sendable, Hashable {
+    public let folder: String
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The `signing` folder beside a history file.
+    public init(besideHistory path: String) {
+        folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("signing").path
+    }
+
+    public var privateKeyPath: String { folder + "/capture-seal.key" }
+    public var publicKeyPath: String { folder + "/capture-seal.pub" }
+
+    public enum Failure: Error, Sendable, Hashable {
+        case unreadable(path: String, errno: Int32)
+        case malformed(path: String)
+        case notMade(path: String, errno: Int32)
+    }
+
+    /// The daemon's signing key, made (with its public file) when there is none yet.
+    public func loadOrCreate() throws(Failure) -> Ed25519Key {
+        if let pem = try Self.read(privateKeyPath) {
+            guard let key = Ed25519Key.read(pem: pem) else { throw .malformed(path: privateKeyPath) }
+            // A public file lost or left behind by a crash is written again from the key.
+            if try publicKey() != key.publicKey { try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o644) }
+            return key
+        }
+        if mkdir(folder, 0o750) != 0, errno != EEXIST { throw .notMade(path: folder, errno: errno) }
+        guard let key = Ed25519Key.generate(), let pem = key.pem() else { throw .notMade(path: privateKeyPath, errno: 0) }
+        try Self.replace(privateKeyPath, with: pem, mode: 0o600)
+        try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o644)
+        return key
+    }
+
+    /// The published public key, or nil when the daemon has not made one yet.
+    public func publicKey() throws(Failure) -> [UInt8]? {
+        guard let data = try Self.read(publicKeyPath) else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let bytes = Hex.decode(text), bytes.count == Ed25519Key.publicKeyLength else { throw .malformed(path: publicKeyPath) }
+        return bytes
+    }
+
+    private static func read(_ path: String) throws(Failure) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            if errno == ENOENT || access(path, F_OK) != 0 { return nil }
+            throw .unreadable(path: path, errno: errno)
+        }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1 << 16) else { return Data() }
+        return data
+    }
+
+    /// Written beside and renamed over, so that a reader sees the old file or the new one whole.
+    private static func replace(_ path: String, with data: Data, mode: mode_t) throws(Failure) {
+        let temporary = path + ".new"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw .notMade(path: temporary, errno: errno) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0 && fchmod(descriptor, mode) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw .notMade(path: path, errno: failure)
+        }
+    }
+}
