@@ -14,6 +14,7 @@ import TunnelVisionWire
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
 ///   tvwire flowmemory COUNT    fill a table with COUNT handshaken flows; prints resident memory
 ///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
+///   tvwire writer DIR MEGABYTES  the capture file writer's CPU seconds, and SHA-256's share of them
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -37,6 +38,9 @@ case "synthesize":
 case "seeds":
     guard arguments.count == 5 else { fail("usage: tvwire seeds TARGET DIR CAPTURES") }
     FuzzSeeds.write(target: arguments[2], into: arguments[3], from: arguments[4])
+case "writer":
+    guard arguments.count == 4, let megabytes = Int(arguments[3]) else { fail("usage: tvwire writer DIR MEGABYTES") }
+    do { try measureWriter(directory: arguments[2], megabytes: megabytes) } catch { fail("\(error)") }
 case "flowmemory":
     guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
     measureFlowMemory(flows: count)

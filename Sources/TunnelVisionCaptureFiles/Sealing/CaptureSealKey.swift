@@ -34,11 +34,25 @@ public struct CaptureSealKey: Sendable, Hashable {
             if try publicKey() != key.publicKey { try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o644) }
             return key
         }
-        if mkdir(folder, 0o750) != 0, errno != EEXIST { throw .notMade(path: folder, errno: errno) }
+        try makeFolder()
         guard let key = Ed25519Key.generate(), let pem = key.pem() else { throw .notMade(path: privateKeyPath, errno: 0) }
         try Self.replace(privateKeyPath, with: pem, mode: 0o600)
         try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o644)
         return key
+    }
+
+    /// Root's, 0750, in the history folder's group (as `tvctl key create` makes it): members
+    /// read the public files in it, and only root adds or replaces one.
+    private func makeFolder() throws(Failure) {
+        if mkdir(folder, 0o750) != 0 {
+            guard errno == EEXIST else { throw .notMade(path: folder, errno: errno) }
+            return
+        }
+        var parent = stat()
+        if geteuid() == 0, stat((folder as NSString).deletingLastPathComponent, &parent) == 0, chown(folder, 0, parent.st_gid) != 0 {
+            throw .notMade(path: folder, errno: errno)
+        }
+        guard chmod(folder, 0o750) == 0 else { throw .notMade(path: folder, errno: errno) }
     }
 
     /// The published public key, or nil when the daemon has not made one yet.
