@@ -95,6 +95,10 @@ import TunnelVisionModel
         #expect(try keys.loadOrCreate().publicKey == made.publicKey)
         let mode = { (path: String) in ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1 }
         #expect(try mode(keys.privateKeyPath) == 0o600)
-        #expect(try mode(keys.publicKeyPath) == 0o644)
+        #expect(try mode(keys.publicKeyPath) == 0o640)
+        #expect(try keys.trustedPublicKey() == made.publicKey)
+        // A folder others may write is not the daemon's: its key is not taken.
+        chmod(folder.path, 0o770)
+        #expect(throws: CaptureSealKey.Failure.notTheDaemons(path: folder.path)) { try keys.trustedPublicKey() }
     }
 }

@@ -22,7 +22,7 @@ struct CaptureChainExportTests {
         let files = try FlowStore(path: export.seed.databasePath).captureFiles()
         #expect(chain.files.count == files.count)
         #expect(chain.files.allSatisfy { $0.standing == .sealed })
-        let key = try #require(try CaptureSealKey(besideHistory: export.seed.databasePath).publicKey())
+        let key = try #require(try CaptureSealKey(besideHistory: export.seed.databasePath).trustedPublicKey())
         #expect(chain.publicKey == Hex.encode(key))
         #expect(CaptureChain.check(chain.links.compactMap(\.seal), publicKey: key) == nil)
         let lines = BundleVerifier(publicKeys: []).verify(bundle: export.result.url.path).lines

@@ -265,9 +265,11 @@ extension CaptureSealKey.Failure {
     var daemonMessage: String {
         switch self {
         case .unreadable(let path, let errno):
-            "cannot read the key that seals the capture files, \(path): \(String(cString: strerror(errno))). It is the daemon's alone (0600, root)."
+            "cannot read the key that seals the capture files, \(path): \(String(cString: strerror(errno))). It is the daemon's user's alone (0600)."
         case .malformed(let path):
             "\(path) holds no Ed25519 key. Move it aside: the daemon makes a new pair, and files sealed before keep their key's public half in the bundles that hold them."
+        case .notTheDaemons(let path):
+            "\(path) is not the daemon's (owned by another user, or writable by others): move the folder aside so that the daemon makes its own."
         case .notMade(let path, let errno):
             "cannot make the key that seals the capture files, \(path): \(errno == 0 ? "libcrypto made no key" : String(cString: strerror(errno)))."
         }

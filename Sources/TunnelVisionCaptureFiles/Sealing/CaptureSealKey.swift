@@ -1,10 +1,12 @@
 import Foundation
 
-/// The daemon's key for the chain over the capture files, in the signing folder beside the
-/// history: `capture-seal.key` (PKCS#8 PEM, 0600, the daemon's user alone: unlike the gateway key,
-/// no group member can read it, so none can sign a link) and `capture-seal.pub`, its 32-byte public
-/// key in hex (0644), which the exporter and `tvctl verify` check links against. The daemon makes
-/// the pair at its first start; the folder is root's and 0750, so a member cannot replace either.
+/// The daemon's key for the chain over the capture files, in the folder `seal` beside the history,
+/// which the daemon makes at its first start and owns (0750): `capture-seal.key` (PKCS#8 PEM, 0600,
+/// the daemon's user alone: unlike the gateway key, no group member can read it, so none can sign a
+/// link) and `capture-seal.pub`, its 32-byte public key in hex (0640), which the exporter checks
+/// links against. The history's folder is group-writable, so a member could put a folder of their
+/// own in its place: a reader takes the public key only from a folder and file owned by root or by
+/// the owner of the history's folder (the daemon's user) and writable by nobody else.
 public struct CaptureSealKey: Sendable, Hashable {
     public let folder: String
 
@@ -12,9 +14,9 @@ public struct CaptureSealKey: Sendable, Hashable {
         self.folder = folder
     }
 
-    /// The `signing` folder beside a history file.
+    /// The `seal` folder beside a history file.
     public init(besideHistory path: String) {
-        folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("signing").path
+        folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("seal").path
     }
 
     public var privateKeyPath: String { folder + "/capture-seal.key" }
@@ -24,6 +26,8 @@ public struct CaptureSealKey: Sendable, Hashable {
         case unreadable(path: String, errno: Int32)
         case malformed(path: String)
         case notMade(path: String, errno: Int32)
+        /// Owned by someone other than root or the daemon's user, or writable by others.
+        case notTheDaemons(path: String)
     }
 
     /// The daemon's signing key, made (with its public file) when there is none yet.
@@ -31,18 +35,17 @@ public struct CaptureSealKey: Sendable, Hashable {
         if let pem = try Self.read(privateKeyPath) {
             guard let key = Ed25519Key.read(pem: pem) else { throw .malformed(path: privateKeyPath) }
             // A public file lost or left behind by a crash is written again from the key.
-            if try publicKey() != key.publicKey { try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o644) }
+            if try publicKey() != key.publicKey { try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o640) }
             return key
         }
         try makeFolder()
         guard let key = Ed25519Key.generate(), let pem = key.pem() else { throw .notMade(path: privateKeyPath, errno: 0) }
         try Self.replace(privateKeyPath, with: pem, mode: 0o600)
-        try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o644)
+        try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o640)
         return key
     }
 
-    /// Root's, 0750, in the history folder's group (as `tvctl key create` makes it): members
-    /// read the public files in it, and only root adds or replaces one.
+    /// The daemon's, 0750, in the history folder's group: members read the public key in it.
     private func makeFolder() throws(Failure) {
         if mkdir(folder, 0o750) != 0 {
             guard errno == EEXIST else { throw .notMade(path: folder, errno: errno) }
@@ -53,6 +56,20 @@ public struct CaptureSealKey: Sendable, Hashable {
             throw .notMade(path: folder, errno: errno)
         }
         guard chmod(folder, 0o750) == 0 else { throw .notMade(path: folder, errno: errno) }
+    }
+
+    /// The public key for a reader: only from a folder and file that are root's or the daemon's
+    /// (the owner of the history's folder) and that nobody else may write.
+    public func trustedPublicKey() throws(Failure) -> [UInt8]? {
+        var parent = stat()
+        let daemon = stat((folder as NSString).deletingLastPathComponent, &parent) == 0 ? parent.st_uid : 0
+        for path in [folder, publicKeyPath] {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return nil }
+            guard status.st_uid == 0 || status.st_uid == daemon, status.st_mode & 0o022 == 0,
+                  status.st_mode & S_IFMT == (path == folder ? S_IFDIR : S_IFREG) else { throw .notTheDaemons(path: path) }
+        }
+        return try publicKey()
     }
 
     /// The published public key, or nil when the daemon has not made one yet.

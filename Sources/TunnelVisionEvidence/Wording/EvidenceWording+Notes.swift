@@ -95,7 +95,7 @@ extension EvidenceWording {
             + "fixed by the capture daemon when it finished the file (origin written: over the bytes as it wrote them; "
             + "recovered: read from the file at the next start after a run that did not finish it), in a link that holds "
             + "the SHA-256 of the link before it and is signed with the daemon's Ed25519 key (publicKey), which only the "
-            + "daemon's user (root) can read; the export checked each sealed file against its link before copying a byte. An unsealed "
+            + "daemon's user can read; the export checked each sealed file against its link before copying a byte. An unsealed "
             + "file was still being written when the export ran, or was finished before the daemon sealed files: nothing "
             + "fixes its digest. Each link's signature is over its lines 'tunnelvision capture seal 1', 'position N', "
             + "'sequence N', 'file NAME', 'bytes N', 'sha256 HEX', 'origin WORD', 'sealed SECONDS', 'previous HEX', each "

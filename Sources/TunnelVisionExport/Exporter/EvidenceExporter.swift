@@ -95,8 +95,8 @@ public struct EvidenceExporter: Sendable {
         do {
             // A damaged index answers with the wrong rows, or none: checked before anything is read.
             try history.checkIntegrity()
-            // The daemon's published key; a malformed file counts as none, and links then cannot be checked.
-            let sealKey = try? CaptureSealKey(besideHistory: history.path).publicKey()
+            // The daemon's published key; a malformed or foreign one counts as none, and links then cannot be checked.
+            let sealKey = try? CaptureSealKey(besideHistory: history.path).trustedPublicKey()
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
