@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         // The web console's HTTP and TLS (GnuTLS underneath); only tvconsole links it.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        // HTTP for the RFC 3161 time-stamp request an export makes when the lab names a TSA.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // epoll and eventfd from the C library, for the relay's event loop.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
@@ -39,7 +41,9 @@ let package = Package(
         // I/O: the capture files on disk, over the model only: the rotating pcap writer, its
         // reader, file names and sequences, the pcapng blocks of a bundle, one byte writer.
         // Both the daemon and the unprivileged exporter read them; neither pulls libpcap in.
-        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel"]),
+        // Each file's SHA-256 is taken while it is written and sealed with the daemon's Ed25519 key
+        // (libcrypto), so that the exporter can check the files before it copies them.
+        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "COpenSSL"]),
         // I/O: the TUN tap, libpcap inputs, the recorder and the one commit path into the
         // history, the offline import, retention, the daemon's runtime.
         .target(name: "TunnelVisionCapture", dependencies: [
@@ -51,7 +55,7 @@ let package = Package(
         // I/O: capture.pcapng, report.pdf (cairo), manifest digests, the zip and the exporter.
         .target(name: "TunnelVisionExport", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionEvidence", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "COpenSSL", "CZlib", "CCairo",
+            "TunnelVisionCaptureFiles", "COpenSSL", "CZlib", "CCairo", "CCurl",
         ]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.

@@ -10,6 +10,7 @@
 #include <openssl/pem.h>
 #include <openssl/bio.h>
 #include <openssl/rand.h>
+#include <openssl/ts.h>
 
 // Function-like macros of libssl that Swift cannot import, as functions (for the relay).
 static inline long tv_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {

@@ -38,10 +38,11 @@ public struct StagedRecord: Sendable, Hashable {
     let capturedLength: Int
 }
 
-/// A file the writer opened or finished, for the history's `capture_files` table.
+/// A file the writer opened or finished, for the history's `capture_files` table. A finished file
+/// comes with the SHA-256 (lower-case hex) of the bytes the writer wrote into it, for its seal.
 public enum CaptureFileChange: Sendable, Hashable {
     case opened(CaptureFile)
-    case closed(CaptureFile)
+    case closed(CaptureFile, sha256: String)
 }
 
 /// Appends packets to rotating pcap files and says where each one went. One thread owns it.
@@ -79,6 +80,9 @@ public final class CaptureFileWriter {
         /// What the kernel holds.
         var written: UInt64
         var unflushed: Bool
+        /// Over the bytes the kernel took, fed as they go out: the writer holds them then, so a
+        /// file's digest costs no second read.
+        let digest: SHA256Hasher
     }
 
     /// `highestSequenceInHistory` is the largest sequence the database ever recorded; the
@@ -147,6 +151,8 @@ public final class CaptureFileWriter {
             if case .noSpace = error { finishAfterNoSpace(file, at: Date(nanosecondsSinceEpoch: timestampNanoseconds)) }
             throw error
         }
+        file.digest.update(UnsafeRawBufferPointer(recordHeader))
+        file.digest.update(payload)
         file.length = start + recordLength
         file.written = file.length
         file.unflushed = true
@@ -215,6 +221,7 @@ public final class CaptureFileWriter {
             if case .noSpace = error { finishAfterNoSpace(file, at: instant) }
             throw error
         }
+        file.digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         file.written = file.length
         file.unflushed = true
         open = file
@@ -225,7 +232,9 @@ public final class CaptureFileWriter {
     private func writePending() throws(CaptureWriteError) {
         guard var file = open, !pending.isEmpty else { return }
         let failure = pending.withUnsafeBytes { bytes in
-            writeAll(descriptor: file.descriptor, header: bytes, payload: UnsafeRawBufferPointer(start: nil, count: 0))
+            let failure = writeAll(descriptor: file.descriptor, header: bytes, payload: UnsafeRawBufferPointer(start: nil, count: 0))
+            if failure == nil { file.digest.update(bytes) }
+            return failure
         }
         pending.removeAll(keepingCapacity: true)
         if let failure {
@@ -257,7 +266,8 @@ public final class CaptureFileWriter {
         try flush()
         Glibc.close(file.descriptor)
         open = nil
-        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
+        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length),
+                               sha256: file.digest.finish()))
     }
 
     /// A full file system still takes small records into the slack of this file's last block, so
@@ -267,7 +277,8 @@ public final class CaptureFileWriter {
         _ = fdatasync(file.descriptor)
         Glibc.close(file.descriptor)
         open = nil
-        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length)))
+        changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length),
+                               sha256: file.digest.finish()))
     }
 
     private func needsNewFile(recordLength: UInt64) -> Bool {
@@ -295,9 +306,11 @@ public final class CaptureFileWriter {
             throw .from(errno: failure, path: path, directory: configuration.directory)
         }
         nextSequence = sequence == .max ? nil : sequence + 1
+        let digest = SHA256Hasher()
+        header.withUnsafeBytes { digest.update($0) }
         let file = OpenFile(descriptor: descriptor, sequence: sequence, path: path, createdAt: instant,
                             snapshotLength: configuration.snapshotLength, length: UInt64(header.count), written: UInt64(header.count),
-                            unflushed: true)
+                            unflushed: true, digest: digest)
         open = file
         changes.append(.opened(CaptureFile(sequence: sequence, path: path, createdAt: instant, closedAt: nil, bytes: file.length)))
     }

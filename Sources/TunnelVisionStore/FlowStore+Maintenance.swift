@@ -14,6 +14,24 @@ extension FlowStore {
         }
     }
 
+    /// Appends a link to the chain over the capture files, made by `make` from the last link (nil:
+    /// none yet) in the same transaction: a live daemon and an import beside it never fork the chain.
+    public func appendCaptureSeal(_ make: (CaptureSeal?) throws -> CaptureSeal) throws {
+        try write { db in
+            let last = try db.statement("SELECT \(CaptureSeal.columns) FROM capture_seals ORDER BY position DESC LIMIT 1")
+                .firstRow(CaptureSeal.init(row:))
+            let seal = try make(last)
+            try db.statement("""
+                INSERT INTO capture_seals (position, sequence, file_name, bytes, sha256, origin, sealed_at, previous, signature)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+                .bind(
+                    .integer(seal.position), .integer(Int64(seal.sequence)), .text(seal.fileName), .integer(Int64(clamping: seal.bytes)),
+                    .text(seal.sha256), .text(seal.origin.rawValue), .date(seal.sealedAt), .text(seal.previous), .text(seal.signature))
+                .run()
+        }
+    }
+
     /// Forgets a file's record once retention deleted the file; packets pointing into it keep
     /// their location, which now names a missing file.
     public func deleteCaptureFile(sequence: UInt32) throws {
@@ -64,5 +82,16 @@ extension FlowStore {
     public func checkIntegrity() throws {
         let verdicts = try access { db in try db.statement("PRAGMA quick_check").rows { $0.text(0) } }
         guard verdicts == ["ok"] else { throw HistoryError.corrupt(path: path) }
+    }
+}
+
+extension CaptureSeal {
+    static let columns = "position, sequence, file_name, bytes, sha256, origin, sealed_at, previous, signature"
+
+    /// An origin this build does not know reads as recovered: the weaker claim.
+    init(row: Row) {
+        self.init(position: row.int64(0), sequence: UInt32(truncatingIfNeeded: row.int64(1)), fileName: row.text(2),
+                  bytes: UInt64(clamping: row.int64(3)), sha256: row.text(4), origin: Origin(rawValue: row.text(5)) ?? .recovered,
+                  sealedAt: row.date(6), previous: row.text(7), signature: row.text(8))
     }
 }

@@ -135,6 +135,11 @@ extension HistorySnapshot {
         }
     }
 
+    /// The chain over the capture files, oldest link first.
+    public func captureSeals() throws -> [CaptureSeal] {
+        try db.statement("SELECT \(CaptureSeal.columns) FROM capture_seals ORDER BY position").rows(CaptureSeal.init(row:))
+    }
+
     /// By sequence.
     public func captureFiles() throws -> [CaptureFile] {
         try db.statement("SELECT sequence, path, created_at, closed_at, bytes FROM capture_files ORDER BY sequence").rows { row in
@@ -227,5 +232,9 @@ extension FlowStore {
 
     public func captureFiles() throws -> [CaptureFile] {
         try reading { try $0.captureFiles() }
+    }
+
+    public func captureSeals() throws -> [CaptureSeal] {
+        try reading { try $0.captureSeals() }
     }
 }

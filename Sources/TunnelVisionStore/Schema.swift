@@ -318,5 +318,22 @@ enum Schema {
         ALTER TABLE daemon_heartbeat ADD COLUMN relay_refused_at_ceiling INTEGER;
         ALTER TABLE daemon_heartbeat ADD COLUMN relay_reports_unmatched INTEGER;
         """,
+        // The chain over the capture files: one signed link per finished file (see CaptureSeal).
+        // Rows are only ever added; the signature and the link to the row before are what make an
+        // edited row show, so the table holds no constraint that a member could lean on instead.
+        """
+        CREATE TABLE capture_seals (
+            position INTEGER PRIMARY KEY,
+            sequence INTEGER NOT NULL,
+            file_name TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            sealed_at INTEGER NOT NULL,
+            previous TEXT NOT NULL,
+            signature TEXT NOT NULL
+        );
+        CREATE INDEX capture_seals_sequence ON capture_seals (sequence);
+        """,
     ]
 }

@@ -7,16 +7,21 @@ import TunnelVisionStore
 /// (scripts/checks/50-export-with-foreign-tools) and the long session scripts/bench-export
 /// measures, seeded and exported by two runs so the export's peak memory is its own.
 enum ExportGenerators {
-    /// A real export of a small seeded session into DIR/export; prints the archive's path.
+    /// A real export of a small seeded session into DIR/export, signed as a gateway signs with a
+    /// key of its own beside the sample (`signing/`); prints the archive's path.
     static func writeSample(into directory: URL, catalogues: URL) throws {
         let seed = try EvidenceSeed.make(
             in: directory.appendingPathComponent("seed"),
             plan: .init(flows: 240, packetsPerFlow: 6, payloadBytes: 300, rotationBytes: 64 * 1024, uncapturedEvery: 50, packetsOutsideSession: true))
         let output = directory.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let keys = GatewayKeys(folder: directory.appendingPathComponent("signing", isDirectory: true))
+        _ = try keys.create()
         let result = try EvidenceExporter(
             history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues
-        ).export(sessionID: seed.sessionID, exportedWith: "tvctl sample", now: Date(), output: output)
+        ).export(
+            sessionID: seed.sessionID, exportedWith: "tvctl sample", now: Date(), output: output,
+            sealing: EvidenceSealing(signer: try keys.signer(), hostName: "gw-sample"))
         print("sample export: \(result.url.path)")
     }
 

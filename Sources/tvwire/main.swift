@@ -17,6 +17,7 @@ import TunnelVisionWire
 ///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
 ///   tvwire export-sample DIR CATALOGUES  export a small seeded recording into DIR/export
 ///   tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES  the long recording scripts/bench-export measures
+///   tvwire writer DIR MEGABYTES  the capture file writer's CPU seconds, and SHA-256's share of them
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -64,6 +65,9 @@ case "bench-export":
 case "relink":
     guard arguments.count == 5 else { fail("usage: tvwire relink IN OUT ppp|chdlc|nflog") }
     do { try Relink.write(input: arguments[2], output: arguments[3], kind: arguments[4]) } catch { fail("\(error)") }
+case "writer":
+    guard arguments.count == 4, let megabytes = Int(arguments[3]) else { fail("usage: tvwire writer DIR MEGABYTES") }
+    do { try measureWriter(directory: arguments[2], megabytes: megabytes) } catch { fail("\(error)") }
 case "flowmemory":
     guard let count = Int(arguments[2]) else { fail("usage: tvwire flowmemory COUNT") }
     measureFlowMemory(flows: count)

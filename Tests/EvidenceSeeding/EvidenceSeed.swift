@@ -30,16 +30,20 @@ public struct EvidenceSeed {
         /// When set: the relay terminated the first flow and reported its TLS secrets, and the
         /// recording was started with --keep-keys (true) or without (false).
         public var keepsKeys: Bool?
+        /// Whether each finished file is sealed into the chain, as the daemon does, with a key
+        /// made beside the history.
+        public var sealed = false
 
         public init(
             flows: Int = 24, packetsPerFlow: Int = 10, payloadBytes: Int = 200, rotationBytes: UInt64 = 16 * 1024,
             uncapturedEvery: Int = 0, packetsOutsideSession: Bool = false, distinctHostFindings: Int = 0,
-            keepsKeys: Bool? = nil
+            keepsKeys: Bool? = nil, sealed: Bool = false
         ) {
             (self.flows, self.packetsPerFlow, self.payloadBytes, self.rotationBytes) = (flows, packetsPerFlow, payloadBytes, rotationBytes)
             (self.uncapturedEvery, self.packetsOutsideSession) = (uncapturedEvery, packetsOutsideSession)
             self.distinctHostFindings = distinctHostFindings
             self.keepsKeys = keepsKeys
+            self.sealed = sealed
         }
     }
 
@@ -71,6 +75,24 @@ public struct EvidenceSeed {
         let writer = try CaptureFileWriter(
             configuration: CaptureFileConfiguration(directory: captures.path, rotationBytes: plan.rotationBytes, flushReachesStorage: false),
             highestSequenceInHistory: 0)
+        let sealKey = plan.sealed ? try CaptureSealKey(besideHistory: databasePath).loadOrCreate() : nil
+        func record(_ changes: [CaptureFileChange]) throws {
+            for change in changes {
+                switch change {
+                case .opened(let file): try store.recordCaptureFile(file)
+                case .closed(let file, let sha256):
+                    try store.recordCaptureFile(file)
+                    guard let sealKey else { continue }
+                    try store.appendCaptureSeal { last in
+                        guard let seal = CaptureChain.seal(
+                            after: last, sequence: file.sequence, fileName: URL(fileURLWithPath: file.path).lastPathComponent,
+                            bytes: file.bytes, sha256: sha256, origin: .written, at: file.closedAt ?? start, key: sealKey)
+                        else { throw CocoaError(.featureUnsupported) }
+                        return seal
+                    }
+                }
+            }
+        }
         var upserts: [FlowUpsert] = []
         var packets: [PacketRecord] = []
         var payloadSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -93,11 +115,7 @@ public struct EvidenceSeed {
             }
         }
         try writer.flush()
-        for change in writer.takeChanges() {
-            switch change {
-            case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
-            }
-        }
+        try record(writer.takeChanges())
         let rows = try store.write(
             HistoryBatch(flows: upserts, packets: packets, relayFacts: plan.keepsKeys == nil ? [] : [RelayFactsRecord(flow: 1, facts: relayFacts)]),
             captureSession: captureSession.id)
@@ -120,11 +138,7 @@ public struct EvidenceSeed {
             written.append((flowID: row, packet: late))
         }
         try writer.close(at: end.addingTimeInterval(60))
-        for change in writer.takeChanges() {
-            switch change {
-            case .opened(let file), .closed(let file): try store.recordCaptureFile(file)
-            }
-        }
+        try record(writer.takeChanges())
         return EvidenceSeed(
             databasePath: databasePath, captureDirectory: captures, sessionID: session.id, start: start, end: end, packets: written)
     }

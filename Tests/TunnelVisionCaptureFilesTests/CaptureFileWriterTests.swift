@@ -92,7 +92,12 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(directory.names.count == 3)
         let changes = writer.takeChanges()
         #expect(changes.count == 6)
-        let closed = changes.compactMap { if case .closed(let file) = $0 { file } else { nil } }
+        let closed = changes.compactMap { if case .closed(let file, _) = $0 { file } else { nil } }
+        // The digest taken while writing is the digest of what is on disk.
+        for case .closed(let file, let sha256) in changes {
+            let read = try CaptureFileDigest.sha256(ofFileAt: file.path)
+            #expect(read.bytes == file.bytes && read.sha256 == sha256)
+        }
         #expect(closed.map(\.sequence) == [1, 2, 3])
         let fullFile: UInt64 = 24 + 6 * 144
         #expect(closed.map(\.bytes) == [fullFile, fullFile, 24 + 2 * 144])
@@ -163,6 +168,7 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
                 if index == 20 { try writer.flush() }
             }
             try writer.close(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+            try expectDigestsMatchTheDisk(writer.takeChanges())
             let files = try Dictionary(uniqueKeysWithValues: directory.names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory.file($0)))) })
             results.append((locations, files))
         }
@@ -202,6 +208,7 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
             }
             try writer.writeStaged(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
             try writer.close(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+            try expectDigestsMatchTheDisk(writer.takeChanges())
             let files = try Dictionary(uniqueKeysWithValues: directory.names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory.file($0)))) })
             results.append((locations, files))
         }
@@ -210,5 +217,16 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(refusals > results[0].files.count)
         #expect(results[1].locations == results[0].locations)
         #expect(results[1].files == results[0].files)
+    }
+
+    /// Each finished file's digest, taken as the writer wrote, is the digest of the file on disk.
+    private func expectDigestsMatchTheDisk(_ changes: [CaptureFileChange]) throws {
+        var finished = 0
+        for case .closed(let file, let sha256) in changes {
+            let read = try CaptureFileDigest.sha256(ofFileAt: file.path)
+            #expect(read.bytes == file.bytes && read.sha256 == sha256, "\(file.path)")
+            finished += 1
+        }
+        #expect(finished > 3)
     }
 }

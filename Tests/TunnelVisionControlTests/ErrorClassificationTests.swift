@@ -74,6 +74,9 @@ struct ErrorClassificationTests {
             .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"), .catalogueUnusable(identifier: "x"),
             .historyUnreadable(.busy(path: "p")), .historyChangedWhileExporting, .captureDirectoryUnavailable("p"),
             .captureFileUnreadable(path: "p", errno: EACCES), .captureFileNotRegular(path: "p"), .outputUnavailable("p"), .writeFailed("d"),
+            .captureNotAsSealed(path: "p", .contentChanged(sealedBytes: 1, foundBytes: 2)), .captureNotAsSealed(path: "p", .linkForged),
+            .captureNotAsSealed(path: "p", .linkBroken), .captureNotAsSealed(path: "p", .notSealed),
+            .captureNotAsSealed(path: "p", .publicKeyMissing),
         ]
         let sentences = problems.map { ControlError.historyUnanswered($0).sentence } + refusals.map { ControlError.refusal($0).sentence }
             + exports.map { ControlError.refusal(.export($0, sessionID: 1)).sentence }

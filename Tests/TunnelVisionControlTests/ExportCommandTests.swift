@@ -69,7 +69,8 @@ struct ExportCommandTests {
         let run = try TVCtlBinary.run(["export", "1", "--output", history.folder.path], database: history.path)
         #expect(run.status == 0, "\(run)")
         #expect(run.output.hasPrefix("Exported session 1 to \(history.folder.path)/tunnelvision-evidence-session-1-"))
-        #expect(run.output.hasSuffix("): 4 flows, 3 findings; capture: 0 of 8 packets written, 8 never captured.\n"))
+        #expect(run.output.hasSuffix(
+            "): 4 flows, 3 findings; capture: 0 of 8 packets written, 8 never captured; not signed: this gateway has no signing key ('sudo tvctl key create').\n"))
         #expect(!run.output.contains("\u{1B}["), "no progress line off a terminal")
     }
 

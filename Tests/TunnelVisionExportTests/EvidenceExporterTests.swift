@@ -26,14 +26,18 @@ struct EvidenceExporterTests {
         }
     }
 
-    static func export(plan: EvidenceSeed.Plan = .init(), now: Date = now, prepare: (EvidenceSeed) throws -> Void = { _ in }) throws -> Export {
+    static func export(
+        plan: EvidenceSeed.Plan = .init(), now: Date = now, prepare: (EvidenceSeed) throws -> Void = { _ in },
+        sealingWith sealed: (ScratchDirectory) throws -> EvidenceSealing = { _ in .unsigned }
+    ) throws -> Export {
         let scratch = try ScratchDirectory()
+        let sealing = try sealed(scratch)
         let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: plan)
         try prepare(seed)
         let output = scratch.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let exporter = EvidenceExporter(history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues)
-        let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: now, output: output)
+        let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: now, output: output, sealing: sealing)
         return Export(scratch: scratch, seed: seed, output: output, result: result)
     }
 

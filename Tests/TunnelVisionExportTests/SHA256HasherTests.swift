@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import Testing
 import TunnelVisionEvidence
 @testable import TunnelVisionExport

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import Testing
 @testable import TunnelVisionExport
 

@@ -96,8 +96,10 @@ public enum ConfigurationParser {
 
     /// For scripts/gateway, which asks for them with `--print-gateway`; the daemon has no other use for them.
     static let gatewayKeys: Set<String> = ["tun_address", "tun_address6", "tun_user"]
+    /// Read by `tvctl export` from the same file (the TSA a bundle's manifest is stamped by).
+    static let exportKeys: Set<String> = ["timestamp_url"]
 
-    static let keys: Set<String> = gatewayKeys.union([
+    static let keys: Set<String> = gatewayKeys.union(exportKeys).union([
         "db", "captures", "tun", "interface", "read", "client_interface", "client_network", "uplink",
         "snaplen", "rotate_bytes", "keep_days", "keep_bytes", "inspection", "mtu", "queue_packets", "flush_to_storage", "offload",
         "relay_port", "inspected_ports", "quic_drop", "ca_key", "ca_certificate", "upstream_trust",
@@ -118,6 +120,9 @@ public enum ConfigurationParser {
             guard let network = IPNetwork(value), network.address.family == .v6 else { throw invalid }
             configuration.gateway.tunAddress6 = network
         case "tun_user": configuration.gateway.tunUser = try userName(value, or: invalid)
+        // Checked here too, so that a mistyped TSA stops the start as any other value does.
+        case "timestamp_url":
+            guard value == "off" || value.hasPrefix("https://") || value.hasPrefix("http://") else { throw invalid }
         case "db": configuration.database = value
         case "captures": configuration.captureDirectory = value
         case "tun": configuration.input = .tun(name: try interfaceName(value, or: invalid))

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionModel
 
 extension CaptureDaemon {
@@ -9,8 +10,13 @@ extension CaptureDaemon {
         let request = OfflineImportRequest(
             capturePath: path, captureDirectory: configuration.captureDirectory,
             clientNetworks: configuration.flowEngine.clientNetworks, rotationBytes: configuration.rotationBytes)
+        let sealer: CaptureSealer
+        do { sealer = CaptureSealer(key: try CaptureSealKey(besideHistory: configuration.database).loadOrCreate(), history: history) } catch {
+            throw .sealKey(error)
+        }
         do {
-            return try OfflineImport.run(request, into: history, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) })
+            return try OfflineImport.run(request, into: history, toolVersion: toolVersion, clock: { Date(nanosecondsSinceEpoch: clock.now()) },
+                                         sealer: sealer)
         } catch {
             throw .importFailed(error)
         }

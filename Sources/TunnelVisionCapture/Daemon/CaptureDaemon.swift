@@ -17,6 +17,8 @@ public enum DaemonStartError: Error, Sendable {
     case importFailed(OfflineImport.ImportError)
     case historyUnopened(HistoryError)
     case relay(RelayError)
+    /// The key that seals finished capture files could not be read or made.
+    case sealKey(CaptureSealKey.Failure)
 }
 
 /// One run of the daemon: one capture session from start to stop. The input thread and the
@@ -56,6 +58,7 @@ public final class CaptureDaemon {
         let start = Date(nanosecondsSinceEpoch: clock.now())
         let session: CaptureSession
         let writer: CaptureFileWriter
+        let sealer: CaptureSealer
         do {
             let interrupted = try history.closeInterruptedCaptureSessions()
             if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
@@ -65,7 +68,8 @@ public final class CaptureDaemon {
                     log.say(.lostWithoutCleanStop(captureSession: id, packets: lost))
                 }
             }
-            try InterruptedRunMend.mendFiles(history: history, folder: configuration.captureDirectory, log: log)
+            sealer = CaptureSealer(key: try CaptureSealKey(besideHistory: configuration.database).loadOrCreate(), history: history)
+            try InterruptedRunMend.mendFiles(history: history, folder: configuration.captureDirectory, sealer: sealer, log: log)
             (session, writer) = try beginCapture(at: start)
         } catch {
             throw Self.startError(error)
@@ -91,7 +95,8 @@ public final class CaptureDaemon {
                                 session: session, clock: clock, retention: configuration.retention, log: log,
                                 virtioHeaderLength: source.virtioHeaderLength,
                                 // Waiting, the tap itself says when and how long the recorder was stuck.
-                                saysBehindEachSecond: !(source is TunForwarder && configuration.recorderBacklog == .wait))
+                                saysBehindEachSecond: !(source is TunForwarder && configuration.recorderBacklog == .wait),
+                                sealer: sealer)
         let notifier = self.notifier
         recorder.onHeartbeat = { notifier.watchdog() }
         if let relay { recorder.addToHeartbeat = relayHeartbeat(relay) }
@@ -194,6 +199,7 @@ public final class CaptureDaemon {
         switch error {
         case let error as DaemonStartError: error
         case let error as CaptureWriteError: .capture(error)
+        case let error as CaptureSealKey.Failure: .sealKey(error)
         default: .history(String(describing: error))
         }
     }

@@ -12,6 +12,8 @@ public enum DaemonMessage: Sendable, Hashable {
     /// Issue 15: what a session's last tally left unaccounted, counted at the next start.
     case lostWithoutCleanStop(captureSession: Int64, packets: UInt64)
     case cutTornTail(path: String, bytes: UInt64)
+    case sealFailed(path: String, cause: String)
+    case sealedAtStart(path: String)
     case captureSuspended(cause: String)
     case captureResumed(notCaptured: UInt64)
     case batchRefused(cause: String)
@@ -47,6 +49,10 @@ public enum DaemonMessage: Sendable, Hashable {
                 + "committed when the daemon stopped; counted as daemonStopped"
         case .cutTornTail(let path, let bytes):
             "\(path) ended inside a record after a crash; cut back to \(bytes) bytes"
+        case .sealFailed(let path, let cause):
+            "could not seal \(path) into the chain over the capture files (\(cause)); an export of its packets will refuse it"
+        case .sealedAtStart(let path):
+            "\(path) was not finished by the last run; its digest was taken from the file now and sealed as recovered"
         case .captureSuspended(let cause):
             "cannot write the capture (\(cause)); packets are recorded as not captured until it works again"
         case .captureResumed(let count):
@@ -122,9 +128,9 @@ extension DaemonMessage {
     /// An error loses or risks evidence; a warning is evidence kept with a gap said; the rest is routine.
     public var priority: DaemonLogPriority {
         switch self {
-        case .captureSuspended, .batchRefused, .retentionFailed, .captureFileRowRefused, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
+        case .captureSuspended, .batchRefused, .sealFailed, .retentionFailed, .captureFileRowRefused, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
         case .relayAtCeiling, .relayReportUnmatched: .warning
-        case .closedInterruptedSessions, .cutTornTail, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
+        case .closedInterruptedSessions, .cutTornTail, .sealedAtStart, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }
@@ -230,6 +236,7 @@ extension DaemonStartError {
         case .relay(let error): "cannot start TLS inspection: \(error.description) Or set inspection = off."
         case .importFailed(let error): "\(error)."
         case .historyUnopened(let error): error.daemonMessage
+        case .sealKey(let failure): failure.daemonMessage
         }
     }
 }
@@ -268,6 +275,21 @@ extension CaptureWriteError {
         case CaptureWriteError.io(let path, let code): "\(path): \(String(cString: strerror(code)))"
         case CaptureWriteError.sequencesExhausted: "every capture file sequence was used"
         default: String(describing: error)
+        }
+    }
+}
+
+extension CaptureSealKey.Failure {
+    var daemonMessage: String {
+        switch self {
+        case .unreadable(let path, let errno):
+            "cannot read the key that seals the capture files, \(path): \(String(cString: strerror(errno))). It is the daemon's user's alone (0600)."
+        case .malformed(let path):
+            "\(path) holds no Ed25519 key. Move it aside: the daemon makes a new pair, and files sealed before keep their key's public half in the bundles that hold them."
+        case .notTheDaemons(let path):
+            "\(path) is not the daemon's (owned by another user, or writable by others): move the folder aside so that the daemon makes its own."
+        case .notMade(let path, let errno):
+            "cannot make the key that seals the capture files, \(path): \(errno == 0 ? "libcrypto made no key" : String(cString: strerror(errno)))."
         }
     }
 }

@@ -55,7 +55,8 @@ public enum OfflineImport {
     /// Imports into the history the caller opened (the daemon's), so that an import and a live
     /// capture write through one store and one commit path.
     public static func run(
-        _ request: OfflineImportRequest, into history: CaptureHistory, toolVersion: String, clock: () -> Date = Date.init
+        _ request: OfflineImportRequest, into history: CaptureHistory, toolVersion: String, clock: () -> Date = Date.init,
+        sealer: CaptureSealer? = nil
     ) throws(ImportError) -> Summary {
         // The history keeps the files' paths: they must not depend on where the import ran.
         var request = request
@@ -85,7 +86,8 @@ public enum OfflineImport {
         } catch {
             throw .captureFiles(error)
         }
-        var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id, tagging: .none),
+        var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id, tagging: .none,
+                                                               sealer: sealer),
                                 engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
         var readError: CaptureImportReader.ReadError?
         do { try reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) } } catch { readError = error }
@@ -161,7 +163,7 @@ private struct Importer {
         summary.captureFiles += outcome.opened.count
         switch outcome.stoppedAt {
         case .flush(let error)?: failure = .captureFiles(error)
-        case .recordFile(_, let error)?, .batch(let error)?: failure = .history(error)
+        case .recordFile(_, let error)?, .sealFile(_, let error)?, .batch(let error)?: failure = .history(error)
         case nil: break
         }
         guard let rows = outcome.rows else { return outcome.stoppedAt == nil }

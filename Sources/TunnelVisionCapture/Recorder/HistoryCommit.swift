@@ -10,11 +10,14 @@ struct HistoryCommit {
     let history: CaptureHistory
     let captureSession: Int64
     var tagging: RecordingTagging = .openRecordings
+    /// Seals each finished file; nil: files are left unsealed (tests and tools without the daemon's key).
+    var sealer: CaptureSealer?
 
     /// A step that failed, and what it failed with.
     enum Failure: Error {
         case flush(CaptureWriteError)
         case recordFile(CaptureFile, any Error)
+        case sealFile(CaptureFile, any Error)
         case batch(any Error)
     }
 
@@ -41,11 +44,17 @@ struct HistoryCommit {
             let file: CaptureFile
             switch change {
             case .opened(let opened): file = opened; outcome.opened.append(opened)
-            case .closed(let closed): file = closed; outcome.closed.append(closed)
+            case .closed(let closed, _): file = closed; outcome.closed.append(closed)
             }
             do { try history.recordCaptureFile(file) } catch {
                 let failure = Failure.recordFile(file, error)
                 guard carryOn(failure) else { return stopped(outcome, at: failure) }
+            }
+            if case .closed(let closed, let sha256) = change, let sealer {
+                do { try sealer.seal(closed, sha256: sha256, origin: .written) } catch {
+                    let failure = Failure.sealFile(closed, error)
+                    guard carryOn(failure) else { return stopped(outcome, at: failure) }
+                }
             }
         }
         guard !batch.isEmpty else { return outcome }

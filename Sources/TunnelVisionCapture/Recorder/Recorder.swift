@@ -83,7 +83,7 @@ public final class Recorder: @unchecked Sendable {
     public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
                 engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
                 retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog,
-                virtioHeaderLength: Int = 0, saysBehindEachSecond: Bool = true) {
+                virtioHeaderLength: Int = 0, saysBehindEachSecond: Bool = true, sealer: CaptureSealer? = nil) {
         self.saysBehindEachSecond = saysBehindEachSecond
         self.queues = queues
         self.counters = counters
@@ -97,7 +97,7 @@ public final class Recorder: @unchecked Sendable {
         self.retention = RetentionRunner(limits: retention, folder: writer.configuration.directory, log: log)
         self.virtioHeaderLength = virtioHeaderLength
         segmentScratch = .allocate(byteCount: virtioHeaderLength > 0 ? queues.packets.slotCapacity : 0, alignment: 64)
-        commitPath = HistoryCommit(writer: writer, history: history, captureSession: session.id)
+        commitPath = HistoryCommit(writer: writer, history: history, captureSession: session.id, sealer: sealer)
         status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureSessionID: session.id, input: session.input)
     }
 
@@ -256,6 +256,7 @@ public final class Recorder: @unchecked Sendable {
             case .flush(let error): suspendCapture(error, now: now)
             // The heartbeat records the open file again; a closed one is recorded at the next start.
             case .recordFile: break
+            case .sealFile(let file, let error): log.say(.sealFailed(path: file.path, cause: String(describing: error)))
             case .batch(let error):
                 log.say(.batchRefused(cause: String(describing: error)))
                 // Its flows are upserted again whole by the next batch; its packets' rows are gone.

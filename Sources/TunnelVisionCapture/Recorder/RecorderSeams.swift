@@ -14,6 +14,10 @@ public protocol CaptureHistory: AnyObject {
     /// writes them, unless `tagging` says never; the capture session's tally, when given, with them.
     func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging, tally: TapTally?) throws -> [FlowHandle: Int64]
     func recordCaptureFile(_ file: CaptureFile) throws
+    /// The chain over the capture files, oldest link first, and a new link at its end, made from
+    /// the last one inside the transaction that appends it.
+    func captureSeals() throws -> [CaptureSeal]
+    func appendCaptureSeal(_ make: (CaptureSeal?) throws -> CaptureSeal) throws
     func captureFiles() throws -> [CaptureFile]
     func deleteCaptureFile(sequence: UInt32) throws
     func highestCaptureFileSequence() throws -> UInt32

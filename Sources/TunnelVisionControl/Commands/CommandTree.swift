@@ -16,7 +16,7 @@ enum CommandTree {
         ],
         subcommands: [
             StatusCommand.spec, ProjectCommands.group, PhoneCommands.group, SessionCommands.group, MarkCommand.spec,
-            FlowsCommand.spec, FindingsCommand.spec, DiffCommand.spec, ExportCommand.spec,
-            CatalogueCommands.group, CACommand.group, ConsoleCommands.group, FixtureCommand.spec,
+            FlowsCommand.spec, FindingsCommand.spec, DiffCommand.spec, ExportCommand.spec, VerifyCommand.spec,
+            CatalogueCommands.group, CACommand.group, KeyCommands.group, ConsoleCommands.group, FixtureCommand.spec,
         ])
 }

@@ -14,6 +14,7 @@ enum ExportCommand {
             .value("output", "DIR", "Where the .zip goes (default: the current folder)."),
             .value("captures", "DIR", "The daemon's capture folder, when its files have moved (default: where the history says)."),
             .flag("with-keys", "Put the TLS secrets of the connections the relay inspected at the start of capture.pcapng, so Wireshark decrypts them."),
+            .flag("no-timestamp", "Do not ask the configured time-stamping authority (timestamp_url): the bundle then says it has no timestamp."),
             SharedOptions.json,
         ],
         examples: [
@@ -28,15 +29,24 @@ enum ExportCommand {
         let output = URL(fileURLWithPath: context.arguments.value("output") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let captures = context.arguments.value("captures").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let progress = ExportProgress(context: context)
+        let plan = try ExportConfiguration(environment: context.invocation.environment).timestampPlan(skip: context.arguments.flag("no-timestamp"))
         // Through the library, so that a missing history or a permission is said the way every
         // other command says it; the exporter reads the store the library opened.
         let result: EvidenceExportResult
         do throws(ControlError) {
             result = try context.library.visit { store in
+                // Read once the history answered, so that an outsider hears about the group first.
+                // A gateway without a key exports unsigned and says so; a key that is there and cannot
+                // be read refuses the export, so that nobody makes an unsigned bundle by mistake.
+                let signer: GatewaySigner?
+                do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch {
+                    throw ControlError.refusal(.gatewayKey(error))
+                }
+                let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName, timestamp: plan)
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
                         sessionID: id, exportedWith: context.invocation.toolVersion, now: context.invocation.clock(), output: output,
-                        withKeys: context.arguments.flag("with-keys"), progress: progress.show)
+                        withKeys: context.arguments.flag("with-keys"), sealing: sealing, progress: progress.show)
                 } catch {
                     if case .historyUnreadable(let history) = error { throw history }
                     throw ControlError.refusal(.export(error, sessionID: id))
@@ -50,7 +60,8 @@ enum ExportCommand {
         if context.wantsJSON {
             context.emit(ExportedShape(result))
         } else {
-            context.say(Wording.exported(result, sessionID: id))
+            let skipped: String? = if case .skipped(let url) = plan { url } else { nil }
+            context.say(Wording.exported(result, sessionID: id, skippedTimestamp: skipped))
         }
     }
 
@@ -58,6 +69,11 @@ enum ExportCommand {
         let file: String
         let byteCount: UInt64
         let fileNames: [String]
+        /// The gateway key that signed manifest.json; absent: not signed.
+        let signatureKeyID: String?
+        /// The TSA and the instant it vouched for the manifest; absent: no timestamp.
+        let timestampAuthority: String?
+        let timestampedAt: String?
         let flowCount: Int
         let findingCount: Int
         /// nothingRecorded, complete or incomplete.
@@ -72,6 +88,9 @@ enum ExportCommand {
             file = result.url.path
             byteCount = result.byteCount
             fileNames = result.fileNames
+            signatureKeyID = result.signatureKeyID
+            timestampAuthority = result.timestamp?.authority
+            timestampedAt = result.timestamp.map { Formatting.iso8601($0.instant) }
             flowCount = result.flowCount
             findingCount = result.findingCount
             switch result.captureStanding {

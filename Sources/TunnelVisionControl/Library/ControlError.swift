@@ -4,7 +4,8 @@ import TunnelVisionStore
 
 /// Everything a tvctl command can fail with, sorted by what the person can do about it.
 /// The exit code follows from the case: a refusal the user can act on is 1, a command line
-/// that does not say something runnable is 2, a history that did not answer is 3.
+/// that does not say something runnable is 2, a history that did not answer (or capture files
+/// that do not agree with the chain the daemon sealed) is 3.
 public enum ControlError: Error, Sendable, Equatable {
     case refusal(Refusal)
     case usage(UsageError)
@@ -14,6 +15,8 @@ public enum ControlError: Error, Sendable, Equatable {
 
     public var exitCode: Int32 {
         switch self {
+        // Evidence that does not agree with what was sealed is a history problem, not a refusal to retry.
+        case .refusal(.export(.captureNotAsSealed, _)): 3
         case .refusal: 1
         case .usage: 2
         case .historyUnanswered, .markerNotPlaced: 3
@@ -75,6 +78,18 @@ public enum Refusal: Sendable, Equatable {
     case phone(PhoneStoreError)
     case publicKeyUnreadable
     case phoneAdministrationNeedsRoot
+    /// The gateway's signing key could not be used (unreadable, malformed, not written).
+    case gatewayKey(GatewayKeyError)
+    /// `tvctl key create` and `rotate` change what every later bundle is signed with.
+    case keyAdministrationNeedsRoot
+    /// `tvctl key show` on a gateway without a key.
+    case noGatewayKey(path: String)
+    /// The daemon's configuration file is there and cannot be read.
+    case configurationUnreadable(path: String)
+    /// `timestamp_url` is not an http:// or https:// URL.
+    case timestampURLInvalid(String, path: String)
+    /// `tvctl verify`: at least one check did not hold (the lines above say which).
+    case bundleDoesNotVerify(path: String, failed: Int)
     case addressUnreadable(String)
     /// `tvctl console` (the web console's password and certificate).
     case console(ConsoleRefusal)
@@ -136,6 +151,8 @@ public enum UsageError: Sendable, Equatable {
     case invalidInspectionMode(String, command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
+    /// `--public-key` is neither a minisign public key file nor its base64 line.
+    case publicKeyNotMinisign(String, command: String)
 }
 
 /// The history did not answer: nothing about the audit was decided.

@@ -15,9 +15,10 @@ extension Wording {
 
     /// "Exported session 7 to /home/x/tunnelvision-evidence-session-7-20261001-093500.zip (1.2 MB):
     /// 10 flows, 5 findings; capture: all 48 packets."
-    static func exported(_ result: EvidenceExportResult, sessionID: Int64) -> String {
+    static func exported(_ result: EvidenceExportResult, sessionID: Int64, skippedTimestamp: String? = nil) -> String {
         "Exported session \(sessionID) to \(result.url.path) (\(Formatting.bytes(result.byteCount))): "
-            + "\(plural(result.flowCount, "flow")), \(plural(result.findingCount, "finding")); capture: \(capture(result.captureStanding))."
+            + "\(plural(result.flowCount, "flow")), \(plural(result.findingCount, "finding")); capture: \(capture(result.captureStanding)); "
+            + signature(keyID: result.signatureKeyID) + timestamp(result.timestamp, skipped: skippedTimestamp) + "."
     }
 
     static func capture(_ standing: EvidenceCaptureStanding) -> String {

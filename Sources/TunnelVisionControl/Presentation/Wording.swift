@@ -83,6 +83,18 @@ public enum Wording {
             "Phones are the gateway administrator's: run 'sudo tunnelvision-phone add NAME' (or remove NAME), which also sets up WireGuard."
         case .publicKeyUnreadable:
             "That is not a WireGuard public key: give the 44 characters 'wg pubkey' prints."
+        case .gatewayKey(let error):
+            sentence(for: error)
+        case .keyAdministrationNeedsRoot:
+            "The gateway's signing key is the administrator's: run 'sudo tvctl key create' (or rotate)."
+        case .noGatewayKey(let path):
+            "This gateway has no signing key yet (\(path)): its administrator makes one with 'sudo tvctl key create'."
+        case .configurationUnreadable(let path):
+            "The configuration \(path) cannot be read, so whether a time-stamping authority is configured is not known: make it readable, or name another with TUNNELVISION_CONFIG."
+        case .timestampURLInvalid(let url, let path):
+            "timestamp_url = \(quoted(url)) in \(path) is not an http:// or https:// URL: correct it, or export with --no-timestamp."
+        case .bundleDoesNotVerify(let path, let failed):
+            bundleDoesNotVerify(path: path, failed: failed)
         case .addressUnreadable(let text):
             "\(quoted(text)) is not an IP address: give the phone's tunnel IPv4 and IPv6 addresses."
         }
@@ -178,12 +190,18 @@ public enum Wording {
             "The capture file \(path) is there but cannot be read (\(String(cString: strerror(errno)))), so nothing was kept: give tvctl read access to it and export again."
         case .captureFileNotRegular(let path):
             "The capture file \(path) is not a regular file (a FIFO, a device or a folder took its place), so it was not opened and nothing was kept: put the capture file back and export again."
+        case .captureNotAsSealed(let path, let mismatch):
+            captureNotAsSealed(path: path, mismatch)
         case .outputUnavailable(let path):
             "\(path) is not a folder you may write to: name another with --output."
         case .bundleExists(let path):
             "\(path) already exists, from an export of this session in the same second: export again in a second, or name another folder with --output."
         case .writeFailed(let detail):
             "The bundle could not be written (\(detail)), so nothing was kept: check the space and permissions of --output."
+        case .notTimestamped(let failure):
+            timestampFailure(failure)
+        case .notSigned:
+            "The gateway key was read but libcrypto did not sign the manifest with it, so nothing was kept: export again, or make a new key with 'sudo tvctl key rotate'."
         }
     }
 
@@ -246,6 +264,8 @@ public enum Wording {
             "\(command) needs \(option): see '\(command) --help'."
         case .confirmationNeeded(let command):
             "Deleting asks for confirmation and this is not a terminal: run '\(command)' with --yes."
+        case .publicKeyNotMinisign(let given, let command):
+            "\(quoted(given)) is neither a minisign public key file nor its base64 line: give what 'tvctl key show' prints to '\(command) --public-key'."
         }
     }
 
@@ -320,5 +340,28 @@ public enum Wording {
         let text = shown(stored)
         let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "-_.,/:@".contains($0) }
         return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension Wording {
+    /// A capture file that does not agree with the chain the daemon sealed: no bundle, exit 3.
+    static func captureNotAsSealed(path: String, _ mismatch: CaptureSealMismatch) -> String {
+        let what = switch mismatch {
+        case .contentChanged(let sealed, let found):
+            "The capture file \(path) is not what the daemon sealed when it finished it (sealed \(sealed) bytes, now \(found) "
+                + "bytes, and another SHA-256)"
+        case .linkForged:
+            "The chain's link for the capture file \(path) is not signed by the daemon's key: it was edited or forged"
+        case .linkBroken:
+            "The chain over the capture files breaks at \(path): a link was removed or put in"
+        case .notSealed:
+            "The capture file \(path) was finished after the daemon began sealing files and has no link in the chain"
+        case .publicKeyMissing:
+            "The chain over the capture files cannot be checked, since the daemon's public key (seal/capture-seal.pub "
+                + "beside the history) is missing, unreadable or not the daemon's (owned by another user, or writable by others); "
+                + "its first file is \(path)"
+        }
+        return what + ": no bundle was written, since its packets could not be shown to come from the files as written; "
+            + "keep the history and capture files as they are for whoever examines them."
     }
 }

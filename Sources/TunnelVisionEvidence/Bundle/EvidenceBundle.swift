@@ -28,7 +28,8 @@ public struct EvidenceBundle: Sendable, Hashable {
         project: AuditProject, session: AuditSession, markers: [SessionMarker],
         flows: [StoredFlow], catalogue: RequirementCatalogue,
         exportedWith: String, exportedAt: Date, relayFacts: [Int64: RelayFlowFacts] = [:],
-        keyLog: EvidenceKeyLog = EvidenceKeyLog(included: false, flows: 0)
+        keyLog: EvidenceKeyLog = EvidenceKeyLog(included: false, flows: 0), signature: EvidenceSignatureNote = .unsigned,
+        timestamp: EvidenceTimestampNote = .none
     ) throws(EvidenceBundleError) {
         guard session.projectID == project.id else {
             throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
@@ -49,7 +50,8 @@ public struct EvidenceBundle: Sendable, Hashable {
         self.exportedAt = exportedAt
         self.session = EvidenceSessionDocument(
             project: project, session: session, endedAt: endedAt, markers: ownMarkers,
-            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt, keyLog: keyLog)
+            catalogue: catalogue.identifier, exportedWith: exportedWith, exportedAt: exportedAt, keyLog: keyLog,
+            signature: signature, timestamp: timestamp)
         self.relayFacts = relayFacts
         relayEvents = EvidenceRelayEvent.events(of: flows, facts: relayFacts)
         let identifiers = identifiers

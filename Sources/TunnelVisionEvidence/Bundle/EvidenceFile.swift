@@ -22,6 +22,13 @@ public enum EvidenceFileName {
     public static let captureDocument = "capture.json"
     public static let report = "report.pdf"
     public static let manifest = "manifest.json"
+    /// The gateway's signature of manifest.json, in minisign's format.
+    public static let signature = "manifest.json.minisig"
+    /// A time-stamping authority's RFC 3161 reply over manifest.json's SHA-256.
+    public static let timestamp = "manifest.json.tsr"
+
+    /// What the manifest cannot list: itself and what is made of it after it is written.
+    public static let beyondManifest: Set<String> = [manifest, signature, timestamp]
 }
 
 /// How every JSON document of the bundle is written: sorted keys and UTC instants with

@@ -22,18 +22,22 @@ public struct EvidenceManifest: Encodable, Sendable, Hashable {
     public let exportedAt: Date
     /// Sorted by name.
     public let files: [Entry]
+    /// minisign's id of the gateway key whose signature of this file is manifest.json.minisig;
+    /// nil: the bundle is not signed. Said here so that a reader knows which key to ask for.
+    public let signatureKeyID: String?
 
-    public init(sessionID: Int64, exportedAt: Date, entries: [Entry]) throws(EvidenceManifestError) {
+    public init(sessionID: Int64, exportedAt: Date, entries: [Entry], signatureKeyID: String? = nil) throws(EvidenceManifestError) {
         guard !entries.isEmpty else { throw .noFiles }
         var seen = Set<String>()
         for entry in entries {
             guard Self.isPlainName(entry.name) else { throw .nameNotPlain(entry.name) }
-            guard entry.name != EvidenceFileName.manifest else { throw .listsItself }
+            guard !EvidenceFileName.beyondManifest.contains(entry.name) else { throw .listsItself }
             guard seen.insert(entry.name).inserted else { throw .duplicateName(entry.name) }
             guard Self.isDigest(entry.sha256) else { throw .malformedDigest(name: entry.name) }
         }
         self.sessionID = sessionID
         self.exportedAt = exportedAt
+        self.signatureKeyID = signatureKeyID
         files = entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
@@ -42,7 +46,7 @@ public struct EvidenceManifest: Encodable, Sendable, Hashable {
     }
 
     /// A name that stays in the folder: no separator, nothing hidden, nothing unprintable.
-    static func isPlainName(_ name: String) -> Bool {
+    public static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy { scalar in
             scalar.value > 0x20 && scalar.value != 0x7F && scalar != "/" && scalar != "\\"
         }
@@ -52,14 +56,14 @@ public struct EvidenceManifest: Encodable, Sendable, Hashable {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    private enum CodingKeys: String, CodingKey { case format, formatVersion, sessionID, exportedAt, files }
+    private enum CodingKeys: String, CodingKey { case format, formatVersion, sessionID, exportedAt, files, signatureKeyID }
 }
 
 public enum EvidenceManifestError: Error, Sendable, Hashable {
     case noFiles
     case nameNotPlain(String)
     case duplicateName(String)
-    /// manifest.json cannot hold its own digest.
+    /// manifest.json cannot hold its own digest, nor those of its signature and timestamp.
     case listsItself
     case malformedDigest(name: String)
 }

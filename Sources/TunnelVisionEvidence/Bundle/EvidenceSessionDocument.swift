@@ -143,10 +143,15 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let keyLog: EvidenceKeyLog
     public let notIncluded: String
     public let labInfrastructure: String
+    /// Which gateway key signed manifest.json (manifest.json.minisig), or why none did.
+    public let signature: EvidenceSignatureNote
+    /// Which TSA was asked for a token over manifest.json (manifest.json.tsr), or why none was.
+    public let timestamp: EvidenceTimestampNote
 
     init(
         project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
-        catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog
+        catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog, signature: EvidenceSignatureNote,
+        timestamp: EvidenceTimestampNote
     ) {
         self.exportedAt = exportedAt
         self.exportedWith = exportedWith
@@ -162,10 +167,13 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         self.keyLog = keyLog
         notIncluded = EvidenceWording.Note.notIncluded(keyLog: keyLog)
         labInfrastructure = EvidenceWording.Note.labInfrastructure
+        self.signature = signature
+        self.timestamp = timestamp
     }
 
     private enum CodingKeys: String, CodingKey {
         case format, formatVersion, exportedAt, exportedWith, project, session, attribution, keyLog, notIncluded, labInfrastructure
+        case signature, timestamp
     }
 }
 
@@ -179,4 +187,40 @@ public struct EvidenceKeyLog: Encodable, Sendable, Hashable {
         self.included = included
         self.flows = flows
     }
+}
+
+/// The signature's place in a bundle: the key id of the gateway key that signed manifest.json
+/// in minisign's format, or none (the gateway had no signing key), said in a sentence.
+public struct EvidenceSignatureNote: Encodable, Sendable, Hashable {
+    /// minisign's key id, 16 upper-case hex digits; nil: the bundle is not signed.
+    public let keyID: String?
+    /// The member holding the signature; nil when there is none.
+    public let file: String?
+    public let note: String
+
+    public init(keyID: String?) {
+        self.keyID = keyID
+        file = keyID == nil ? nil : EvidenceFileName.signature
+        note = EvidenceWording.Note.signature(keyID: keyID)
+    }
+
+    public static let unsigned = EvidenceSignatureNote(keyID: nil)
+}
+
+/// The timestamp's place in a bundle. The token is over manifest.json, which lists this file, so
+/// this file can name the TSA asked but not the instant it answered: that is in the token.
+public struct EvidenceTimestampNote: Encodable, Sendable, Hashable {
+    /// The TSA's URL; nil: the configuration names none.
+    public let authority: String?
+    /// The member holding the TSA's reply; nil when there is none.
+    public let file: String?
+    public let note: String
+
+    public init(authority: String?, skipped: Bool) {
+        self.authority = authority
+        file = authority != nil && !skipped ? EvidenceFileName.timestamp : nil
+        note = EvidenceWording.Note.timestamp(authority: authority, skipped: skipped)
+    }
+
+    public static let none = EvidenceTimestampNote(authority: nil, skipped: false)
 }

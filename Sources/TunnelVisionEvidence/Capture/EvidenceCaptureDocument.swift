@@ -91,6 +91,8 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     /// export: neither in capture.pcapng nor in flows.json's counts, which stop at the end.
     public private(set) var packetsAfterEnd = 0
     public let afterEndContents = EvidenceWording.Note.packetsAfterEnd
+    /// The chain's links for the source files; absent only in documents made without a history.
+    public private(set) var captureChain: EvidenceCaptureChain?
 
     public init(
         sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, writtenOutsideSession: OutsideSession,
@@ -136,6 +138,13 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         return cut
     }
 
+    /// This document with the chain's links for its source files.
+    public func sealed(by chain: EvidenceCaptureChain) -> EvidenceCaptureDocument {
+        var sealed = self
+        sealed.captureChain = chain
+        return sealed
+    }
+
     public func documentFile() throws -> EvidenceFile { try document.file() }
 
     /// capture.json, written as it is encoded.
@@ -145,5 +154,6 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         case format, formatVersion, sessionID, file, fileFormat, linkType, snaplen, packets
         case writtenOutsideSession, sourceFiles, flows, contents, packetComments, packetsWithoutRow, withoutRowContents
         case passiveTapDrops, passiveTapDropsContents, packetsAfterEnd, afterEndContents
+        case captureChain
     }
 }

@@ -43,7 +43,9 @@ struct EvidenceReportContent {
         facts += [
             EvidenceReportFact(Label.recordedWith, session.toolVersion, staysWithNext: true),
             EvidenceReportFact(Label.exportedWith, document.exportedWith, staysWithNext: true),
-            EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt)),
+            EvidenceReportFact(Label.exportedAt, Words.instant(document.exportedAt), staysWithNext: true),
+            EvidenceReportFact(Label.signedWith, Words.signedWith(document.signature), staysWithNext: true),
+            EvidenceReportFact(Label.timestamp, Words.timestamp(document.timestamp)),
             EvidenceReportFact(Label.inspection, Words.inspectionMode(conditions.mode), staysWithNext: true),
         ]
         if let fingerprint = session.inspection.caSHA256 {

@@ -21,6 +21,32 @@ extension EvidenceWording {
                 + "tunnel: the session holds what the phone sent and received while it was open, not only the audited app's."
         }
 
+        /// session.json and the report: who signed the manifest, and what that proves; or that nobody did.
+        public static func signature(keyID: String?) -> String {
+            guard let keyID else {
+                return "The bundle is not signed: the gateway that exported it had no signing key, so nothing in it shows "
+                    + "which gateway made it; manifest.json shows only that its files agree with each other."
+            }
+            return "manifest.json is signed with the gateway key \(keyID) in minisign's format (manifest.json.minisig); "
+                + "'minisign -Vm manifest.json -P KEY', with the public key 'tvctl key show' prints on that gateway, checks it, "
+                + "and manifest.json holds the SHA-256 of every other file."
+        }
+
+        /// session.json and the report: which TSA vouches for the manifest's time, or why none does.
+        public static func timestamp(authority: String?, skipped: Bool) -> String {
+            guard let authority else {
+                return "The bundle has no timestamp: the gateway's configuration names no time-stamping authority (timestamp_url)."
+            }
+            if skipped {
+                return "The bundle has no timestamp: it was exported with --no-timestamp, so the time-stamping authority \(authority) "
+                    + "was not asked, and nothing but the gateway's own clock dates it."
+            }
+            return "The time-stamping authority \(authority) was asked for an RFC 3161 token over the SHA-256 of manifest.json; "
+                + "its reply is manifest.json.tsr, and the instant it vouches for is in the reply, since this file is listed in the manifest "
+                + "it covers ('openssl ts -reply -in manifest.json.tsr -text' shows it; 'openssl ts -verify -data manifest.json "
+                + "-in manifest.json.tsr -CAfile CHAIN' checks it)."
+        }
+
         /// session.json: what the bundle does not hold, and whether it holds the key log.
         public static func notIncluded(keyLog: EvidenceKeyLog) -> String {
             let keys: String
@@ -68,6 +94,18 @@ extension EvidenceWording {
             "The bundle holds the session up to its end: a connection that went on after it is cut there, in "
             + "capture.pcapng and in flows.json's counts alike, so that every export of the session holds the same evidence. "
             + "packetsAfterEnd counts the packets of its connections that came later, as the history held them at the export."
+
+        /// capture.json: what captureChain states.
+        public static let captureChain =
+            "captureChain lists the capture files these packets were copied from. A sealed file's size and SHA-256 were "
+            + "fixed by the capture daemon when it finished the file (origin written: over the bytes as it wrote them; "
+            + "recovered: read from the file at the next start after a run that did not finish it), in a link that holds "
+            + "the SHA-256 of the link before it and is signed with the daemon's Ed25519 key (publicKey), which only the "
+            + "daemon's user can read; the export checked each sealed file against its link before copying a byte. An unsealed "
+            + "file was still being written when the export ran, or was finished before the daemon sealed files: nothing "
+            + "fixes its digest. Each link's signature is over its lines 'tunnelvision capture seal 1', 'position N', "
+            + "'sequence N', 'file NAME', 'bytes N', 'sha256 HEX', 'origin WORD', 'sealed SECONDS', 'previous HEX', each "
+            + "ending in a line feed; previous is the SHA-256 of that text of the link before (64 zeros for the first)."
 
         /// capture.json: what passiveTapDrops counts.
         public static let passiveTapDrops =

@@ -32,6 +32,22 @@ extension EvidenceWording.Report {
 
     public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
+    /// The timestamp fact of the first page: the TSA asked, or why none was.
+    public static func timestamp(_ timestamp: EvidenceTimestampNote) -> String {
+        switch (timestamp.authority, timestamp.file) {
+        case (nil, _): "none: no time-stamping authority is configured"
+        case (let authority?, nil): "none: exported with --no-timestamp (the TSA \(authority) was not asked)"
+        case (let authority?, _?):
+            "asked of \(authority) over manifest.json's SHA-256 (manifest.json.tsr); the instant it vouches for is in that reply, which this report, listed in the manifest, cannot hold"
+        }
+    }
+
+    /// The signature fact of the first page: the key id, or that there is no signature.
+    public static func signedWith(_ signature: EvidenceSignatureNote) -> String {
+        guard let keyID = signature.keyID else { return "not signed: the gateway had no signing key" }
+        return "gateway key \(keyID) (minisign, manifest.json.minisig)"
+    }
+
     // MARK: Session
 
     public static let baselineRelease = "Baseline: recorded without the audited app"
@@ -387,6 +403,8 @@ extension EvidenceWording.Report {
         public static let recordedWith = "Recorded with"
         public static let exportedWith = "Exported with"
         public static let exportedAt = "Exported at"
+        public static let signedWith = "Signed with"
+        public static let timestamp = "Timestamp"
         public static let inspection = "TLS inspection"
         public static let caTrusted = "Local CA trusted"
         public static let caFingerprint = "Local CA SHA-256"

@@ -56,10 +56,17 @@ final class EvidenceArchive {
         try add(document.name) { try document.write(to: $0) }
     }
 
-    /// The manifest of what was written, written last; then the central directory.
-    func finish(sessionID: Int64, exportedAt: Date) throws {
-        let manifest = try EvidenceManifest(sessionID: sessionID, exportedAt: exportedAt, entries: entries).file()
+    /// The manifest of what was written, written last but for what `seal` makes of its bytes
+    /// (its signature); then the central directory.
+    func finish(
+        sessionID: Int64, exportedAt: Date, signatureKeyID: String? = nil, seal: (Data) throws -> [EvidenceFile] = { _ in [] }
+    ) throws {
+        let manifest = try EvidenceManifest(
+            sessionID: sessionID, exportedAt: exportedAt, entries: entries, signatureKeyID: signatureKeyID).file()
         try add(manifest.name) { try $0.write(Array(manifest.data)) }
+        for file in try seal(manifest.data) {
+            try add(file.name) { try $0.write(Array(file.data)) }
+        }
         try zip.finish()
     }
 }

@@ -11,6 +11,8 @@ public enum EvidenceCaptureError: Error, Sendable, Hashable {
     case sourceUnreadable(path: String, errno: Int32)
     /// A source path names a FIFO, a device or a directory: it was not opened.
     case sourceNotRegularFile(path: String)
+    /// A source file or its link does not agree with the chain over the capture files.
+    case notAsSealed(path: String, CaptureSealMismatch)
     case destinationUnavailable(String)
     case writeFailed(String)
 }
@@ -22,20 +24,25 @@ enum EvidenceCaptureWriter {
     /// Reads everything inside the snapshot it is given: one instant of the history.
     /// `later`: the packets after the session's end, left out (the cut), and counted.
     static func write(
-        for bundle: EvidenceBundle, from snapshot: HistorySnapshot, captureDirectory: URL?, into archive: EvidenceArchive,
-        application: String, tlsKeyLog: [String] = [], cutting later: LaterPackets? = nil
+        for bundle: EvidenceBundle, from snapshot: HistorySnapshot, captureDirectory: URL?, sealKey: [UInt8]?,
+        into archive: EvidenceArchive, application: String, tlsKeyLog: [String] = [], cutting later: LaterPackets? = nil
     ) throws -> EvidenceCaptureDocument {
+        let files = try snapshot.captureFiles()
+        let seals = EvidenceCaptureSeals(files: files, seals: try snapshot.captureSeals(), publicKey: sealKey)
+        var chain: EvidenceCaptureChain?
         var counts = try snapshot.packetCounts(inAuditSession: bundle.sessionID)
         if let later { counts = cut(counts, less: later.perFile) }
         let end = later?.end.nanosecondsSinceEpoch ?? .max
-        return try write(
+        let document = try write(
             for: bundle, packetCounts: counts,
-            sources: EvidenceCaptureSources(files: try snapshot.captureFiles(), directory: captureDirectory),
+            sources: EvidenceCaptureSources(files: files, directory: captureDirectory),
             capturedPackets: {
                 try snapshot.capturedPackets(inAuditSession: bundle.sessionID, fileSequence: $0).filter { $0.timestampNanoseconds <= end }
             },
-            into: archive, application: application, tlsKeyLog: tlsKeyLog
+            into: archive, application: application, tlsKeyLog: tlsKeyLog,
+            beforeCopying: { sequences, sources in chain = try seals.check(sequences: sequences, sources: sources) }
         ).cut(packetsAfterEnd: later?.count ?? 0)
+        return chain.map(document.sealed(by:)) ?? document
     }
 
     /// The counts by flow and file less those of the later packets.
@@ -53,7 +60,7 @@ enum EvidenceCaptureWriter {
     static func write(
         for bundle: EvidenceBundle, packetCounts: [SessionPacketCount], sources: EvidenceCaptureSources,
         capturedPackets: (UInt32) throws -> [SessionCapturedPacket], into archive: EvidenceArchive, application: String,
-        tlsKeyLog: [String] = []
+        tlsKeyLog: [String] = [], beforeCopying: ([UInt32], EvidenceCaptureSources) throws -> Void = { _, _ in }
     ) throws -> EvidenceCaptureDocument {
         // Every flow the history counts must be one the documents list, before anything is written.
         for count in packetCounts where !bundle.contains(flowID: count.flowID) {
@@ -72,6 +79,8 @@ enum EvidenceCaptureWriter {
                 tally.add(count.count, without: .notCaptured, flowID: count.flowID)
             }
         }
+        // The chain is checked before a byte of any source file is copied.
+        try beforeCopying(perFile.keys.sorted(), sources)
         let opened = try perFile.keys.sorted().map { ($0, try sources.open(sequence: $0)) }
         let snaplen = opened.compactMap { try? $0.1.get().header.snapshotLength }.max()
         let secrets = tlsKeyLog.isEmpty ? nil : PcapngBlocks.decryptionSecrets(tlsKeyLog: Array(tlsKeyLog.map { $0 + "\n" }.joined().utf8))

@@ -8,6 +8,10 @@ public struct EvidenceExportResult: Sendable, Equatable {
     public let byteCount: UInt64
     /// The eight files, by name.
     public let fileNames: [String]
+    /// The gateway key that signed the manifest; nil: the bundle is not signed.
+    public let signatureKeyID: String?
+    /// The TSA's reply over the manifest, when one was asked for.
+    public let timestamp: TimestampReply?
     public let flowCount: Int
     public let findingCount: Int
     /// capture.json, as written.
@@ -46,11 +50,19 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case captureFileUnreadable(path: String, errno: Int32)
     /// A capture file's path names a FIFO, a device or a directory: it was not opened.
     case captureFileNotRegular(path: String)
+    /// A capture file (or its link) does not agree with the chain the daemon sealed when it
+    /// finished the file: no byte of it was copied.
+    case captureNotAsSealed(path: String, CaptureSealMismatch)
     /// The output directory does not exist or cannot be written to.
     case outputUnavailable(String)
     case writeFailed(String)
     /// A bundle of that name is already there: the same session exported in the same second.
     case bundleExists(String)
+    /// The gateway key was read and libcrypto did not sign with it: no unsigned bundle is left instead.
+    case notSigned
+    /// The configured TSA did not answer, refused, or answered for something else: no bundle
+    /// claims a timestamp it does not hold (`--no-timestamp` exports without one).
+    case notTimestamped(TimestampError)
 }
 
 /// How far an export has got, for a progress line on a terminal.

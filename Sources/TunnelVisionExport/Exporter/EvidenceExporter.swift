@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionCaptureFiles
 import TunnelVisionAudit
 import TunnelVisionEvidence
 import TunnelVisionModel
@@ -26,7 +27,7 @@ public struct EvidenceExporter: Sendable {
     /// the bundle and is the only thing two exports of one session differ in.
     public func export(
         sessionID: Int64, exportedWith: String, now: Date, output: URL, withKeys: Bool = false,
-        progress: (EvidenceExportStep) -> Void = { _ in }
+        sealing: EvidenceSealing = .unsigned, progress: (EvidenceExportStep) -> Void = { _ in }
     ) throws(EvidenceExportError) -> EvidenceExportResult {
         try Self.checkDirectory(output, else: EvidenceExportError.outputUnavailable)
         if let captureDirectory { try Self.checkDirectory(captureDirectory, readable: true, else: EvidenceExportError.captureDirectoryUnavailable) }
@@ -38,7 +39,9 @@ public struct EvidenceExporter: Sendable {
         progress(.readingHistory)
         // The staging folder is made only once the bundle stands: a session that cannot be
         // exported (open, missing) is refused before anything is written.
-        let (bundle, document, archive) = try read(sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, progress: progress) {
+        let (bundle, document, archive) = try read(
+            sessionID: sessionID, exportedWith: exportedWith, now: now, withKeys: withKeys, sealing: sealing, progress: progress
+        ) {
             () throws(EvidenceExportError) -> EvidenceArchive in
             let made = try EvidenceStaging(in: output)
             staging = made
@@ -49,17 +52,21 @@ public struct EvidenceExporter: Sendable {
         guard let staging else { throw .writeFailed(output.path) }
 
         progress(.drawingReport)
+        var timestamp: TimestampReply?
         try Self.catching {
             try archive.add(document.document)
             try archive.add(EvidenceFileName.report) { file in
                 try file.write(Array(try EvidenceReportPDF.file(bundle: bundle, capture: document, creator: exportedWith).data))
             }
-            try archive.finish(sessionID: sessionID, exportedAt: now)
+            try archive.finish(sessionID: sessionID, exportedAt: now, signatureKeyID: sealing.note.keyID) { manifest in
+                try sealing.seal(manifest, sessionID: sessionID, exportedWith: exportedWith, exportedAt: now) { timestamp = $0 }
+            }
         }
         let placed = try staging.place(archive.url, in: output)
         progress(.finished)
         return EvidenceExportResult(
-            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, flowCount: bundle.flows.flows.count,
+            url: placed, byteCount: Self.size(of: placed), fileNames: archive.fileNames, signatureKeyID: sealing.note.keyID, timestamp: timestamp,
+            flowCount: bundle.flows.flows.count,
             findingCount: bundle.findings.findings.count, capture: document,
             members: archive.members.map {
                 EvidenceExportResult.Member(name: $0.name, stored: $0.stored, byteCount: $0.byteCount, compressedCount: $0.compressedCount)
@@ -82,12 +89,14 @@ public struct EvidenceExporter: Sendable {
     /// has ended is asked once, by the bundle. The documents and the capture are written into
     /// the archive here; what depends on the capture (capture.json, the report) is left to the caller.
     private func read(
-        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, progress: (EvidenceExportStep) -> Void,
-        makeArchive: () throws(EvidenceExportError) -> EvidenceArchive
+        sessionID: Int64, exportedWith: String, now: Date, withKeys: Bool, sealing: EvidenceSealing,
+        progress: (EvidenceExportStep) -> Void, makeArchive: () throws(EvidenceExportError) -> EvidenceArchive
     ) throws(EvidenceExportError) -> (EvidenceBundle, EvidenceCaptureDocument, EvidenceArchive) {
         do {
             // A damaged index answers with the wrong rows, or none: checked before anything is read.
             try history.checkIntegrity()
+            // The daemon's published key; a malformed or foreign one counts as none, and links then cannot be checked.
+            let sealKey = try? CaptureSealKey(besideHistory: history.path).trustedPublicKey()
             return try history.reading { snapshot in
                 guard let session = try snapshot.auditSession(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
@@ -102,7 +111,8 @@ public struct EvidenceExporter: Sendable {
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
                     flows: try snapshot.flows(inAuditSession: sessionID).map { later?.cut($0) ?? $0 }, catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
-                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count))
+                    keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count), signature: sealing.note,
+                    timestamp: sealing.timestampNote)
                 let archive = try makeArchive()
                 // Deflated as they are encoded, one at a time: none is held whole.
                 let documents = bundle.documents
@@ -112,7 +122,8 @@ public struct EvidenceExporter: Sendable {
                 }
                 progress(.writingCapture)
                 let capture = try EvidenceCaptureWriter.write(
-                    for: bundle, from: snapshot, captureDirectory: captureDirectory, into: archive, application: exportedWith,
+                    for: bundle, from: snapshot, captureDirectory: captureDirectory, sealKey: sealKey, into: archive,
+                    application: exportedWith,
                     tlsKeyLog: withKeys ? keyed.flatMap(\.value.keyLog) : [], cutting: later)
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
@@ -149,9 +160,12 @@ public struct EvidenceExporter: Sendable {
         case EvidenceCaptureError.flowNotInBundle: .historyChangedWhileExporting
         case EvidenceCaptureError.sourceUnreadable(let path, let errno): .captureFileUnreadable(path: path, errno: errno)
         case EvidenceCaptureError.sourceNotRegularFile(let path): .captureFileNotRegular(path: path)
+        case EvidenceCaptureError.notAsSealed(let path, let mismatch): .captureNotAsSealed(path: path, mismatch)
         case EvidenceCaptureError.destinationUnavailable(let path), EvidenceCaptureError.writeFailed(let path): .writeFailed(path)
         case let failure as EvidenceReportPDF.Failure: .writeFailed("report.pdf: \(failure.reason)")
         case let failure as ZipArchiveWriter.Failure: .writeFailed(failure.reason)
+        case EvidenceSealingError.notSigned: .notSigned
+        case EvidenceSealingError.notTimestamped(let failure): .notTimestamped(failure)
         default: .writeFailed("\(error)")
         }
     }

@@ -105,12 +105,20 @@ import TunnelVisionModel
         (["--client-network", "10.0.0.0/"], .invalidValue(key: "client_network", value: "10.0.0.0/")),
         (["--client-network", "/24"], .invalidValue(key: "client_network", value: "/24")),
         (["--inspection", "maybe"], .invalidValue(key: "inspection", value: "maybe")),
+        // tvctl export reads timestamp_url; the daemon refuses a value that is no URL as it refuses any.
+        (["--timestamp-url", "tsa.example"], .invalidValue(key: "timestamp_url", value: "tsa.example")),
         (["--tun", "a-name-longer-than-15"], .invalidValue(key: "tun", value: "a-name-longer-than-15")),
         (["--keep-days", "0"], .outOfRange(key: "keep_days", value: "0", lowest: "1", highest: "36500")),
         (["--tun", "tv0", "--interface", "eth0"], .conflictingInputs),
     ])
     func badCommandLinesAreRefusedWithTheirReason(arguments: [String], error: ConfigurationError) {
         #expect(throws: error) { try parse(arguments) }
+    }
+
+    @Test func aTimeStampingAuthorityIsAcceptedForTvctlExportAndChangesNothingOfTheDaemons() throws {
+        let plain = try parse([])
+        #expect(try parse(["--timestamp-url", "https://tsa.example/tsr"]) == plain)
+        #expect(try parse(["--timestamp-url", "off"]) == plain)
     }
 
     @Test(arguments: [

@@ -21,6 +21,7 @@ private struct Bench {
     let session: CaptureSession
     let lines = LogLines()
     let recorder: Recorder
+    let sealKey = Ed25519Key.generate()!
 
     init(slots: Int = 64, rotationBytes: UInt64 = 64 << 20, retention: RetentionLimits = RetentionLimits(),
          cadence: RecorderCadence = RecorderCadence()) throws {
@@ -38,7 +39,8 @@ private struct Bench {
         let files = CaptureFileConfiguration(directory: captures, rotationBytes: rotationBytes)
         let writer = try CaptureFileWriter(configuration: files, highestSequenceInHistory: try history.highestCaptureFileSequence())
         recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history, session: session,
-                            clock: PacketClock(), retention: retention, cadence: cadence, log: lines.log)
+                            clock: PacketClock(), retention: retention, cadence: cadence, log: lines.log,
+                            sealer: CaptureSealer(key: sealKey, history: history))
     }
 
     func offer(_ packet: [UInt8], at stamp: Int64) {
@@ -224,6 +226,24 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         #expect(bench.history.deletedFiles.isEmpty)
         #expect(bench.lines.lines.contains { $0.contains("audit evidence, which is kept until its session is deleted") })
         #expect(Set(bench.directory.names(in: "captures").compactMap(CaptureFileName.sequence(in:))) == Set(kept.map(\.sequence)))
+    }
+
+    @Test func everyFileTheRecorderFinishesIsSealedInOneChainWithTheDigestOfItsBytes() throws {
+        let bench = try Bench(slots: 256, rotationBytes: 4_096)
+        for index in 0..<100 { bench.offer(packet(index), at: base + Int64(index)) }
+        bench.finish()
+
+        let files = try bench.history.captureFiles()
+        let seals = try bench.history.captureSeals()
+        #expect(files.count == 7)
+        #expect(seals.map(\.sequence) == files.map(\.sequence))
+        #expect(seals.allSatisfy { $0.origin == .written })
+        #expect(CaptureChain.check(seals, publicKey: bench.sealKey.publicKey) == nil)
+        for (file, seal) in zip(files, seals) {
+            let read = try CaptureFileDigest.sha256(ofFileAt: file.path)
+            #expect(seal.fileName == URL(fileURLWithPath: file.path).lastPathComponent)
+            #expect(read.bytes == seal.bytes && read.sha256 == seal.sha256)
+        }
     }
 
     @Test func withoutEvidenceRetentionHoldsTheSizeLimitAtEachRotation() throws {

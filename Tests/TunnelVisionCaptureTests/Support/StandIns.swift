@@ -85,6 +85,11 @@ final class WatchedHistory: CaptureHistory {
         try store.recordCaptureFile(file)
     }
     func captureFiles() throws -> [CaptureFile] { try store.captureFiles() }
+    func captureSeals() throws -> [CaptureSeal] { try store.captureSeals() }
+    func appendCaptureSeal(_ make: (CaptureSeal?) throws -> CaptureSeal) throws {
+        try refuseOnceFrozen()
+        try store.appendCaptureSeal(make)
+    }
     func deleteCaptureFile(sequence: UInt32) throws {
         deletedFiles.append(sequence)
         try store.deleteCaptureFile(sequence: sequence)
