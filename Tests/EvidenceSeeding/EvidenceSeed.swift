@@ -16,7 +16,7 @@ public struct EvidenceSeed {
     /// Every packet written, with the row of its flow: what a test replays as another version would.
     public var packets: [(flowID: Int64, packet: PacketRecord)] = []
 
-    public struct Plan {
+    public struct Plan: Sendable {
         public var flows = 24
         public var packetsPerFlow = 10
         public var payloadBytes = 200

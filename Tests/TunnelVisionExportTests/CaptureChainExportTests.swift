@@ -1,3 +1,4 @@
+import EvidenceSeeding
 import Foundation
 import Testing
 import TunnelVisionCaptureFiles

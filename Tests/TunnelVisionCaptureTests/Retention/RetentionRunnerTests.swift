@@ -63,7 +63,8 @@ import TunnelVisionModel
         try history.recordCaptureFile(CaptureFile(sequence: 5, path: directory.file("ca/ca.key"), createdAt: started, closedAt: nil, bytes: 0))
 
         let lines = LogLines()
-        try InterruptedRunMend.mendFiles(history: history, folder: directory.file("captures"), log: lines.log)
+        try InterruptedRunMend.mendFiles(history: history, folder: directory.file("captures"),
+                                           sealer: CaptureSealer(key: Ed25519Key.generate()!, history: history), log: lines.log)
 
         #expect(FileManager.default.contents(atPath: directory.file("ca/ca.key")) == Data(key))
         #expect(try history.captureFiles().first?.closedAt == nil)
