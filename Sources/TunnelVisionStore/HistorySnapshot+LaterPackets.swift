@@ -36,15 +36,21 @@ public struct LaterPackets: Sendable, Hashable {
 
 extension HistorySnapshot {
     /// The packets of the recording's flows stamped after `end`. Only the runs of flows last seen
-    /// after it are unpacked.
+    /// after it are unpacked. The runs are unpacked here, not through the `packets` view: with
+    /// `trusted_schema` off, SQLite refuses the JSON functions inside a view of the schema.
     public func packets(after end: Date, inAuditSession id: Int64) throws -> LaterPackets {
         let rows = try db.statement("""
+            WITH p AS (
+                SELECT r.flow_id AS flow_id, r.file_seq AS file_seq, r.first_ts + json_extract(e.value, '$[0]') AS ts,
+                    json_extract(e.value, '$[1]') AS direction, json_extract(e.value, '$[2]') AS wire_length
+                FROM flows f JOIN packet_runs r ON r.flow_id = f.id, json_each(r.entries) e
+                WHERE f.audit_session_id = ?1 AND f.last_seen > ?2
+            )
             SELECT p.flow_id, NULLIF(p.file_seq, 0) AS file, SUM(p.ts > ?2),
                 SUM(CASE WHEN p.ts > ?2 AND p.direction = 0 THEN p.wire_length ELSE 0 END),
                 SUM(CASE WHEN p.ts > ?2 AND p.direction = 1 THEN p.wire_length ELSE 0 END),
                 MAX(CASE WHEN p.ts <= ?2 THEN p.ts END)
-            FROM flows f JOIN packets p ON p.flow_id = f.id
-            WHERE f.audit_session_id = ?1 AND f.last_seen > ?2
+            FROM p
             GROUP BY p.flow_id, file ORDER BY p.flow_id, file
             """)
             .bind(.integer(id), .date(end))
