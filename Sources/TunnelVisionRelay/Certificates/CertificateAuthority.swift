@@ -80,7 +80,7 @@ public final class CertificateAuthority: @unchecked Sendable {
     }
 
     /// A CA held in memory alone, its key never written: an issuer no phone can have installed.
-    static func ephemeral(now: Date, commonName: String) throws(RelayError) -> CertificateAuthority {
+    static func ephemeral(now: Date, commonName: String?) throws(RelayError) -> CertificateAuthority {
         let key = try OpenSSLSupport.generateP256()
         guard let certificate = X509_new() else {
             EVP_PKEY_free(key)
@@ -103,20 +103,8 @@ public final class CertificateAuthority: @unchecked Sendable {
     ) throws(RelayError) -> CertificateAuthority {
         let keyDirectory = try CADirectory(containing: files.keyPath, owner: owner, create: true)
         let certificateDirectory = try CADirectory(containing: files.certificatePath, owner: owner, create: true)
-        let key = try OpenSSLSupport.generateP256()
-        guard let certificate = X509_new() else {
-            EVP_PKEY_free(key)
-            throw OpenSSLSupport.failure("make a certificate")
-        }
-        do {
-            try sign(certificate, key: key, now: now, commonName: commonName)
-        } catch {
-            X509_free(certificate)
-            EVP_PKEY_free(key)
-            throw error
-        }
-        let made = CertificateAuthority(key: key, certificate: certificate)
-        guard let keyPEM = OpenSSLSupport.pem(writing: { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }) else {
+        let made = try ephemeral(now: now, commonName: commonName)
+        guard let keyPEM = OpenSSLSupport.pem(writing: { PEM_write_bio_PrivateKey($0, made.key, nil, nil, 0, nil, nil) }) else {
             throw OpenSSLSupport.failure("write the CA key")
         }
         try keyDirectory.write(keyPEM, to: keyDirectory.name(of: files.keyPath), mode: 0o600, owner: owner)
