@@ -99,6 +99,6 @@ import TunnelVisionModel
         #expect(try keys.trustedPublicKey() == made.publicKey)
         // A folder others may write is not the daemon's: its key is not taken.
         chmod(folder.path, 0o770)
-        #expect(throws: CaptureSealKey.Failure.notTheDaemons(path: folder.path)) { try keys.trustedPublicKey() }
+        #expect(throws: CaptureSealKey.Failure.notTheDaemons(path: folder.path, problem: .writableByOthers(mode: 0o770))) { try keys.trustedPublicKey() }
     }
 }

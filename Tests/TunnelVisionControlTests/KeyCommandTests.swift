@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelVisionExport
 
 /// `tvctl key` and `tvctl verify` through the binary: the key beside the history signs the
 /// export, verify checks it, a rotation keeps the old key so the earlier bundle still verifies.
@@ -62,7 +63,7 @@ struct KeyCommandTests {
         let signed = try Self.export(history, session: "2")
         let other = try ScratchHistory.seeded()
         #expect(try TVCtlBinary.run(["key", "create"], database: other.path).status == 0)
-        let otherKey = other.folder.appendingPathComponent("signing/gateway.pub").path
+        let otherKey = GatewayKeys(besideHistory: other.path).publicKeyPath
         let refused = try TVCtlBinary.run(["verify", signed, "--public-key", otherKey, "--json"], database: history.path)
         #expect(refused.status == 1)
         let shape = try #require(try JSONSerialization.jsonObject(with: Data(refused.output.utf8)) as? [String: Any])

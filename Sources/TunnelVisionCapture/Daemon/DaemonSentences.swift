@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionModel
 import TunnelVisionStore
 
 // Every sentence the daemon shows a person — its log lines and the one line it prints when it
@@ -280,14 +281,22 @@ extension CaptureWriteError {
 }
 
 extension CaptureSealKey.Failure {
+    private static func why(_ problem: PrivateDirectory.Problem) -> String {
+        switch problem {
+        case .notADirectory: "is a symbolic link or not what it should be"
+        case .ownedBy(let user, let expected): "belongs to user \(user), neither root nor the daemon's user \(expected)"
+        case .writableByOthers(let mode): "can be written by its group or others (mode \(String(mode, radix: 8)))"
+        }
+    }
+
     var daemonMessage: String {
         switch self {
         case .unreadable(let path, let errno):
             "cannot read the key that seals the capture files, \(path): \(String(cString: strerror(errno))). It is the daemon's user's alone (0600)."
         case .malformed(let path):
             "\(path) holds no Ed25519 key. Move it aside: the daemon makes a new pair, and files sealed before keep their key's public half in the bundles that hold them."
-        case .notTheDaemons(let path):
-            "\(path) is not the daemon's (owned by another user, or writable by others): move the folder aside so that the daemon makes its own."
+        case .notTheDaemons(let path, let problem):
+            "\(path) \(Self.why(problem)), so the key that seals the capture files is not taken from it: move it aside and run 'sudo systemd-tmpfiles --create' (or scripts/install) so that the daemon makes its own."
         case .notMade(let path, let errno):
             "cannot make the key that seals the capture files, \(path): \(errno == 0 ? "libcrypto made no key" : String(cString: strerror(errno)))."
         }

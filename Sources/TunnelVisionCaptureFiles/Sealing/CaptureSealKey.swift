@@ -1,38 +1,46 @@
 import Foundation
+import TunnelVisionModel
 
-/// The daemon's key for the chain over the capture files, in the folder `seal` beside the history,
-/// which the daemon makes at its first start and owns (0750): `capture-seal.key` (PKCS#8 PEM, 0600,
-/// the daemon's user alone: unlike the gateway key, no group member can read it, so none can sign a
-/// link) and `capture-seal.pub`, its 32-byte public key in hex (0640), which the exporter checks
-/// links against. The history's folder is group-writable, so a member could put a folder of their
-/// own in its place: a reader takes the public key only from a folder and file owned by root or by
-/// the owner of the history's folder (the daemon's user) and writable by nobody else.
+/// The daemon's key for the chain over the capture files, in a folder beside the history's folder
+/// (`KeyFolder`: for the gateway's history, `/var/lib/tunnelvision-seal`), which the installer
+/// makes for the daemon's user (0750; the daemon makes it when it may): `capture-seal.key` (PKCS#8
+/// PEM, 0600, the daemon's user alone: unlike the gateway key, no group member can read it, so none
+/// can sign a link) and `capture-seal.pub`, its 32-byte public key in hex (0640), which the
+/// exporter checks links against. Both the daemon and a reader take a key only from a folder and
+/// file owned by root, by the user reading, or by the owner of the history's folder (the daemon's
+/// user), and writable by nobody else, so a folder a group member put in its place is refused.
 public struct CaptureSealKey: Sendable, Hashable {
     public let folder: String
+    /// Trusted besides root and the user running this: the daemon's user.
+    let daemon: uid_t?
+    /// The group a folder made by root is given (the history's: members read the public key).
+    let group: gid_t?
 
-    public init(folder: String) {
-        self.folder = folder
+    public init(folder: String, daemon: uid_t? = nil, group: gid_t? = nil) {
+        (self.folder, self.daemon, self.group) = (folder, daemon, group)
     }
 
-    /// The `seal` folder beside a history file.
+    /// The `seal` folder beside the folder of a history file, whose owner is the daemon's user.
     public init(besideHistory path: String) {
-        folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("seal").path
+        let owner = KeyFolder.owner(ofFolderOfHistory: path)
+        self.init(folder: KeyFolder.path("seal", besideHistory: path), daemon: owner?.user, group: owner?.group)
     }
 
     public var privateKeyPath: String { folder + "/capture-seal.key" }
     public var publicKeyPath: String { folder + "/capture-seal.pub" }
+    private var keyFolder: KeyFolder { KeyFolder(path: folder, owner: daemon ?? 0) }
 
     public enum Failure: Error, Sendable, Hashable {
         case unreadable(path: String, errno: Int32)
         case malformed(path: String)
         case notMade(path: String, errno: Int32)
-        /// Owned by someone other than root or the daemon's user, or writable by others.
-        case notTheDaemons(path: String)
+        /// A link, owned by someone other than root or the daemon's user, or writable by others.
+        case notTheDaemons(path: String, problem: PrivateDirectory.Problem)
     }
 
     /// The daemon's signing key, made (with its public file) when there is none yet.
     public func loadOrCreate() throws(Failure) -> Ed25519Key {
-        if let pem = try Self.read(privateKeyPath) {
+        if let pem = try read(privateKeyPath) {
             guard let key = Ed25519Key.read(pem: pem) else { throw .malformed(path: privateKeyPath) }
             // A public file lost or left behind by a crash is written again from the key.
             if try publicKey() != key.publicKey { try Self.replace(publicKeyPath, with: Data((Hex.encode(key.publicKey) + "\n").utf8), mode: 0o640) }
@@ -45,49 +53,37 @@ public struct CaptureSealKey: Sendable, Hashable {
         return key
     }
 
-    /// The daemon's, 0750, in the history folder's group: members read the public key in it.
+    /// The daemon's, 0750, in the history folder's group: members read the public key in it. On a
+    /// gateway the installer made it already (the daemon may not write the folder it is in).
     private func makeFolder() throws(Failure) {
         if mkdir(folder, 0o750) != 0 {
             guard errno == EEXIST else { throw .notMade(path: folder, errno: errno) }
             return
         }
-        var parent = stat()
-        if geteuid() == 0, stat((folder as NSString).deletingLastPathComponent, &parent) == 0, chown(folder, 0, parent.st_gid) != 0 {
-            throw .notMade(path: folder, errno: errno)
-        }
+        if geteuid() == 0, let group, chown(folder, 0, group) != 0 { throw .notMade(path: folder, errno: errno) }
         guard chmod(folder, 0o750) == 0 else { throw .notMade(path: folder, errno: errno) }
     }
 
-    /// The public key for a reader: only from a folder and file that are root's or the daemon's
-    /// (the owner of the history's folder) and that nobody else may write.
-    public func trustedPublicKey() throws(Failure) -> [UInt8]? {
-        var parent = stat()
-        let daemon = stat((folder as NSString).deletingLastPathComponent, &parent) == 0 ? parent.st_uid : 0
-        for path in [folder, publicKeyPath] {
-            var status = stat()
-            guard lstat(path, &status) == 0 else { return nil }
-            guard status.st_uid == 0 || status.st_uid == daemon, status.st_mode & 0o022 == 0,
-                  status.st_mode & S_IFMT == (path == folder ? S_IFDIR : S_IFREG) else { throw .notTheDaemons(path: path) }
-        }
-        return try publicKey()
-    }
+    /// The public key for a reader (the exporter): the same checks as every read.
+    public func trustedPublicKey() throws(Failure) -> [UInt8]? { try publicKey() }
 
     /// The published public key, or nil when the daemon has not made one yet.
     public func publicKey() throws(Failure) -> [UInt8]? {
-        guard let data = try Self.read(publicKeyPath) else { return nil }
+        guard let data = try read(publicKeyPath) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let bytes = Hex.decode(text), bytes.count == Ed25519Key.publicKeyLength else { throw .malformed(path: publicKeyPath) }
         return bytes
     }
 
-    private static func read(_ path: String) throws(Failure) -> Data? {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if errno == ENOENT || access(path, F_OK) != 0 { return nil }
-            throw .unreadable(path: path, errno: errno)
+    private func read(_ path: String) throws(Failure) -> Data? {
+        do throws(KeyFolder.Failure) {
+            return try keyFolder.read((path as NSString).lastPathComponent, limit: 1 << 16)
+        } catch {
+            switch error {
+            case .refused(let refused, let problem): throw .notTheDaemons(path: refused, problem: problem)
+            case .unreadable(let unreadable, let code): throw .unreadable(path: unreadable, errno: code)
+            }
         }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 1 << 16) else { return Data() }
-        return data
     }
 
     /// Written beside and renamed over, so that a reader sees the old file or the new one whole.

@@ -1,4 +1,5 @@
 import TunnelVisionExport
+import TunnelVisionModel
 
 /// What `tvctl key` and the signature of an export say.
 extension Wording {
@@ -10,6 +11,16 @@ extension Wording {
             "\(path) is not a key TunnelVision wrote, so nothing was signed with it: the administrator makes a new one with 'sudo tvctl key rotate'."
         case .notMade(let path, let reason):
             "The gateway's signing key could not be written at \(path) (\(reason)): check that the history's folder is there and writable by root."
+        case .refused(let path, let problem):
+            "\(path) \(why(problem)), so no key is taken from it and nothing was signed: the administrator moves it aside and runs 'sudo tvctl key create'."
+        }
+    }
+
+    private static func why(_ problem: PrivateDirectory.Problem) -> String {
+        switch problem {
+        case .notADirectory: "is a symbolic link or not what it should be"
+        case .ownedBy(let user, _): "belongs to user \(user), not to root"
+        case .writableByOthers(let mode): "can be written by its group or others (mode \(String(mode, radix: 8)))"
         }
     }
 

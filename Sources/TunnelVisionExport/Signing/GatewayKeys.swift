@@ -1,23 +1,31 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionModel
 
-/// The gateway's signing keys, in a folder beside the history (`signing/`): `gateway.key`, the
-/// Ed25519 private key (PKCS#8 PEM, 0640, root and the history's group: the exporter runs as a
-/// group member), `gateway.pub`, its public key in minisign's format (0644), and `retired.pub`,
-/// every public key a rotation replaced, so that bundles signed earlier still verify. Only root
-/// makes or rotates a key: the folder is root's and 0750, so a group member can read the key but
-/// not replace it.
+/// The gateway's signing keys, in a folder beside the history's folder (`KeyFolder`: for the
+/// gateway's history, `/var/lib/tunnelvision-signing`): `gateway.key`, the Ed25519 private key
+/// (PKCS#8 PEM, 0640, root and the history's group: the exporter runs as a group member),
+/// `gateway.pub`, its public key in minisign's format (0644), and `retired.pub`, every public key
+/// a rotation replaced, so that bundles signed earlier still verify. Only root makes or rotates a
+/// key: the folder is root's and 0750 in a folder of root's, so a group member can read the key
+/// but neither replace it nor the folder, and a key in a folder or file of anyone else's is refused.
 public struct GatewayKeys: Sendable, Hashable {
     public static let folderName = "signing"
     public let folder: URL
+    /// The group root gives the key files (the history's, on a gateway tunnelvision: the exporters').
+    let group: gid_t?
 
+    /// Keys in `folder`, given the group of the folder it is in.
     public init(folder: URL) {
+        var parent = stat()
         self.folder = folder
+        group = stat(folder.deletingLastPathComponent().path, &parent) == 0 ? parent.st_gid : nil
     }
 
-    /// The folder beside a history file.
+    /// The folder beside the folder of a history file, given that folder's group.
     public init(besideHistory path: String) {
-        folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(Self.folderName, isDirectory: true)
+        folder = URL(fileURLWithPath: KeyFolder.path(Self.folderName, besideHistory: path), isDirectory: true)
+        group = KeyFolder.owner(ofFolderOfHistory: path)?.group
     }
 
     public var privateKeyPath: String { folder.appendingPathComponent("gateway.key").path }
@@ -88,13 +96,6 @@ public struct GatewayKeys: Sendable, Hashable {
         return MinisignPublicKey(keyID: Minisign.keyID(of: bytes), key: bytes)
     }
 
-    /// The group the history's folder belongs to (on a gateway, tunnelvision): the key's group.
-    private var group: gid_t? {
-        var status = stat()
-        guard stat(folder.deletingLastPathComponent().path, &status) == 0 else { return nil }
-        return status.st_gid
-    }
-
     private func makeFolder() throws(GatewayKeyError) {
         if mkdir(folder.path, 0o750) != 0, errno != EEXIST { throw failure(folder.path) }
         try own(folder.path, mode: 0o750)
@@ -129,22 +130,20 @@ public struct GatewayKeys: Sendable, Hashable {
         guard chmod(path, mode) == 0 else { throw failure(path) }
     }
 
+    /// Only from a folder and file of root's (or of the user running this) that nobody else may write.
     private func read(_ path: String) throws(GatewayKeyError) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw errno == EACCES ? .notReadable(path: path) : failure(path)
+        let data: Data?
+        do throws(KeyFolder.Failure) {
+            data = try KeyFolder(path: folder.path).read((path as NSString).lastPathComponent)
+        } catch {
+            switch error {
+            case .refused(let refused, let problem): throw .refused(path: refused, problem: problem)
+            case .unreadable(let unreadable, EACCES): throw .notReadable(path: unreadable)
+            case .unreadable(let unreadable, let code): throw .notMade(path: unreadable, reason: String(cString: strerror(code)))
+            }
         }
-        defer { close(descriptor) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
-            guard count >= 0 else { throw failure(path) }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-            guard data.count <= 1 << 20 else { throw .malformed(path: path) }
-        }
+        if let data, data.count > 1 << 20 { throw .malformed(path: path) }
+        return data
     }
 
     private func failure(_ path: String) -> GatewayKeyError {
@@ -172,4 +171,6 @@ public enum GatewayKeyError: Error, Sendable, Hashable {
     /// The file is not a key of ours.
     case malformed(path: String)
     case notMade(path: String, reason: String)
+    /// The folder or file is a link, someone else's than root's, or writable by others.
+    case refused(path: String, problem: PrivateDirectory.Problem)
 }

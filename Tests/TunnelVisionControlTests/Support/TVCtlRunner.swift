@@ -165,7 +165,10 @@ final class ScratchHistory {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    /// The key folders go with it: they sit beside the history's folder, not in it.
+    deinit {
+        for suffix in ["", "-signing", "-seal"] { try? FileManager.default.removeItem(atPath: folder.path + suffix) }
+    }
 
     func open() throws -> FlowStore { try FlowStore(path: path) }
 
