@@ -2,7 +2,8 @@ import Foundation
 import TunnelVisionExport
 
 /// `tvctl key show [--all] | create | rotate`: the gateway's Ed25519 key that signs every
-/// bundle's manifest in minisign's format. The keys live beside the history (`signing/`).
+/// bundle's manifest in minisign's format. The keys live beside the history's folder
+/// (`GatewayKeys`: on a gateway, `/var/lib/tunnelvision-signing`).
 enum KeyCommands {
     static let group = CommandSpec(
         group: "key", summary: "The gateway's key that signs every evidence bundle.",

@@ -357,8 +357,8 @@ extension Wording {
         case .notSealed:
             "The capture file \(path) was finished after the daemon began sealing files and has no link in the chain"
         case .publicKeyMissing:
-            "The chain over the capture files cannot be checked, since the daemon's public key (seal/capture-seal.pub "
-                + "beside the history) is missing, unreadable or not the daemon's (owned by another user, or writable by others); "
+            "The chain over the capture files cannot be checked, since the daemon's public key (capture-seal.pub in the "
+                + "folder beside the history's, <its folder>-seal) is missing, unreadable or not the daemon's (owned by another user, or writable by others); "
                 + "its first file is \(path)"
         }
         return what + ": no bundle was written, since its packets could not be shown to come from the files as written; "
