@@ -59,8 +59,7 @@ extension RelayConnection {
         upstreamTLS?.shutdown()
         if let phoneTLS { flushTLS(phoneTLS, into: &phoneOut, descriptor: phone) }
         if let upstreamTLS, upstream >= 0 { flushTLS(upstreamTLS, into: &upstreamOut, descriptor: upstream) }
-        stage = .closing
-        deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
+        enter(.closing)
     }
 
     func pumpClosing() -> Bool {
@@ -74,7 +73,7 @@ extension RelayConnection {
 
     func finish(resetBoth: Bool = false) {
         guard stage != .closed else { return }
-        stage = .closed
+        enter(.closed)
         context.loop.remove(phone)
         if resetBoth { Sockets.reset(phone) } else { close(phone) }
         if upstream >= 0 {

@@ -34,16 +34,14 @@ extension RelayConnection {
         }
         if stage == .redialling {
             hold.bytes.withUnsafeBytes { upstreamOut.append($0) }
-            stage = .splicing
-            deadline = instant(after: context.limits.idleSeconds)
+            enter(.splicing)
             return
         }
         if let earlyDecision {
             decide(earlyDecision)
             return
         }
-        stage = .holding
-        deadline = MonotonicClock.nanoseconds() + Int64(context.limits.holdSeconds * 1e9)
+        enter(.holding)
     }
 
     /// The original destination refused or never answered: the phone gets a reset.
@@ -62,7 +60,7 @@ extension RelayConnection {
         closeUpstream()
         context.loop.remove(phone)
         Sockets.reset(phone)
-        stage = .closed
+        enter(.closed)
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
         accountBuffers()
@@ -86,7 +84,7 @@ extension RelayConnection {
             announcedAnswer = false
             context.observer.relayDidRollBack(leg)
         }
-        stage = .redialling
+        enter(.redialling)
         connectUpstream()
     }
 }

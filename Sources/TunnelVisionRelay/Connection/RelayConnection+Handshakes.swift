@@ -23,8 +23,7 @@ extension RelayConnection {
         upstreamSessionKey = key
         SSL_set_connect_state(session.ssl)
         upstreamTLS = session
-        stage = .upstreamHandshake
-        deadline = instant(after: context.limits.handshakeSeconds)
+        enter(.upstreamHandshake)
     }
 
     func pumpUpstreamHandshake() -> Bool {
@@ -76,15 +75,16 @@ extension RelayConnection {
             apply(outcome.failed("no CA is loaded"))
             return
         }
-        stage = .presenting
-        deadline = instant(after: context.limits.handshakeSeconds)
+        enter(.presenting)
         context.presentations.ask(for: self)
     }
 
     /// On the loop, once the recording's presentation was read (nil: it could not be).
     func presentationArrived(_ asked: RecordingPresentation?) {
         guard stage == .presenting, let minter = context.minter, let name = report.serverName else { return }
-        stage = .upstreamHandshake
+        // Back to the upstream handshake's stage while the answer is prepared: a failure from here
+        // is one before the answer, and every way out sets its own stage.
+        enter(.upstreamHandshake)
         if phoneEnded {
             // The phone left while the recording was read: nothing to answer, no outcome.
             apply(outcome.phoneClosed(reset: true))
@@ -128,8 +128,7 @@ extension RelayConnection {
         SSL_set_accept_state(session.ssl)
         hold.bytes.withUnsafeBytes { session.feed($0) }
         phoneTLS = session
-        stage = .terminated
-        deadline = instant(after: context.limits.handshakeSeconds)
+        enter(.terminated)
         // Told before our first byte can be written, so the flow engine never takes our own
         // ServerHello for the server's.
         announcedAnswer = true

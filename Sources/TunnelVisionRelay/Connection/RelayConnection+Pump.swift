@@ -115,8 +115,7 @@ extension RelayConnection {
         switch decision {
         case .splice(let reason):
             hold.bytes.withUnsafeBytes { upstreamOut.append($0) }
-            stage = .splicing
-            deadline = instant(after: context.limits.idleSeconds)
+            enter(.splicing)
             if reason == .hostRemembered {
                 settle(.notInspectableRemembered)
             }

@@ -29,7 +29,8 @@ final class RelayConnection {
     let phone: Int32
     var upstream: Int32 = -1
     let leg: RelayPhoneLeg
-    var stage: Stage = .dialling
+    /// Changed only by `enter`.
+    private(set) var stage: Stage = .dialling
     var report: RelayReport
     /// Monotonic nanoseconds at which the current stage gives up.
     var deadline: Int64
@@ -79,6 +80,19 @@ final class RelayConnection {
         deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
         earlyDecision = context.policy.decisionBeforeHold(destinationPort: leg.originalDestination.port)
             ?? (overPhoneCap ? .splice(.phoneConnectionCap) : nil)
+    }
+
+    /// Every change of stage, with the time the new stage may take before `timedOut` acts. The
+    /// dials set theirs when the connect starts (`connectUpstream`).
+    func enter(_ next: Stage) {
+        stage = next
+        switch next {
+        case .dialling, .redialling, .closed: break
+        case .holding: deadline = instant(after: context.limits.holdSeconds)
+        case .upstreamHandshake, .presenting, .terminated: deadline = instant(after: context.limits.handshakeSeconds)
+        case .splicing: deadline = instant(after: context.limits.idleSeconds)
+        case .closing: deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
+        }
     }
 
     func instant(after seconds: Double) -> Int64 {
