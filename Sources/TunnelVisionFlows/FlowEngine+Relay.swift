@@ -1,6 +1,6 @@
 import TunnelVisionModel
 
-/// The relay's messages about the flows it handles (issue 12), applied to the live flow of the
+/// The relay's messages about the flows it handles, applied to the live flow of the
 /// same canonical 5-tuple so that they reach the history in the same batch as the flow.
 extension FlowEngine {
     /// False when no live flow has the key (its SYN not read yet): the caller keeps the update.
@@ -14,17 +14,17 @@ extension FlowEngine {
         case .rolledBack:
             table[slot].relayOwnsServerSide = false
             if table[slot].state.serverTLS?.negotiation?.source == .upstreamConnection { table[slot].state.serverTLS = nil }
-        case .reported(let report):
+        case .reported(let facts, let outcome, let upstream):
             var state = table[slot].state
-            if let outcome = report.outcome { state.tlsStatus = state.tlsStatus.raised(to: outcome) }
+            if let outcome { state.tlsStatus = state.tlsStatus.raised(to: outcome) }
             // Held only while this termination owns the flow: a handover to a plain upstream
             // makes the passive reading of the real server the flow's again.
-            if table[slot].relayOwnsServerSide, let upstream = report.upstream {
+            if table[slot].relayOwnsServerSide, let upstream {
                 state.serverTLS = .negotiated(upstream)
                 state.serverCertificates = nil
             }
             table[slot].state = state
-            table[slot].relayFacts = report.facts
+            table[slot].relayFacts = facts
             table[slot].relayFactsDirty = true
         }
         table[slot].isDirty = true

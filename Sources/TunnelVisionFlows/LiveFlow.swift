@@ -22,7 +22,7 @@ struct LiveFlow {
     /// The relay's TLS server answers the phone on this flow: the server side is not the server's.
     var relayOwnsServerSide = false
     /// What the relay kept of the connection, and whether the next batch must carry it.
-    var relayFacts: RelayFlowFacts?
+    var relayFacts: RelayFacts?
     var relayFactsDirty = false
     /// Neighbours in the table's least-recently-seen list.
     var previous = -1

@@ -78,7 +78,8 @@ public enum UpstreamTrust: Sendable, Hashable {
 }
 
 public struct RelayLimits: Sendable, Hashable {
-    /// RULES § 3: at most 64 KiB held while waiting for the ClientHello.
+    /// At most this much of the phone's first bytes is held while waiting for its ClientHello;
+    /// a first message still incomplete at it is spliced (`holdFull`).
     public var holdBytes: Int
     /// A phone that sends nothing for this long is spliced (the server may speak first).
     public var holdSeconds: Double
@@ -145,7 +146,7 @@ public protocol RelayObserver: AnyObject, Sendable {
     func relayDidRollBack(_ leg: RelayPhoneLeg)
     /// The outcome is known, or the connection ended (`report.isFinal`).
     func relayDidReport(_ report: RelayReport)
-    /// When a termination begins: what the phone's open recording asks to be shown (issue 13).
+    /// When a termination begins: what the phone's open recording asks to be shown.
     /// Read from the database by the daemon; the default is the installed CA's leaf. Nil when it
     /// cannot be read: then nothing is presented, rather than a leaf the recording did not ask for.
     func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation?
@@ -167,18 +168,19 @@ public struct RelayPhoneLeg: Sendable, Hashable {
     public var flowKey: FlowKey { FlowKey(proto: .tcp, phone, originalDestination) }
 }
 
-/// Why the relay passed a connection through untouched: the model's list (issue 13), because a
-/// flow keeps the reason and the certificate validation check reads it.
+/// Why the relay passed a connection through untouched: the model's list, because a flow keeps
+/// the reason and the certificate validation check reads it.
 public typealias SpliceReason = RelaySpliceReason
 
 public enum RelayDecision: Sendable, Hashable {
     case terminate(serverName: String)
     case splice(SpliceReason)
 
-    public var name: String {
+    /// The decision as the flow keeps it.
+    public var kind: RelayDecisionKind {
         switch self {
-        case .terminate: "terminated"
-        case .splice(let reason): "spliced." + reason.rawValue
+        case .terminate: .terminated
+        case .splice(let reason): .spliced(reason)
         }
     }
 }
@@ -229,28 +231,28 @@ public enum RelayEvent: Sendable, Hashable {
     /// The connection ended after data went both ways (the normal end of an inspected flow).
     case closed
 
-    /// The kind string stored with the flow.
-    public var kind: String {
+    /// The kind the flow keeps; the payload goes to the facts' `alert` and `reason`.
+    public var kind: RelayEventKind {
         switch self {
-        case .phoneClosedAfterHandshake: "phoneClosedAfterHandshake"
-        case .phoneResetAfterHandshake: "phoneResetAfterHandshake"
-        case .phoneLeftDuringHandshake: "phoneLeftDuringHandshake"
-        case .phoneClosingAlertDuringHandshake: "phoneClosingAlertDuringHandshake"
-        case .serverClosedBeforePhoneData: "serverClosedBeforePhoneData"
-        case .upstreamUnreachable: "upstreamUnreachable"
-        case .upstreamRefusedByPolicy: "upstreamRefusedByPolicy"
-        case .relaySentAlert: "relaySentAlert"
-        case .phoneRefusedMirroredCertificate: "phoneRefusedMirroredCertificate"
-        case .handedToPlainUpstream: "handedToPlainUpstream"
-        case .relayFailed: "relayFailed"
-        case .closed: "closed"
+        case .phoneClosedAfterHandshake: .phoneClosedAfterHandshake
+        case .phoneResetAfterHandshake: .phoneResetAfterHandshake
+        case .phoneLeftDuringHandshake: .phoneLeftDuringHandshake
+        case .phoneClosingAlertDuringHandshake: .phoneClosingAlertDuringHandshake
+        case .serverClosedBeforePhoneData: .serverClosedBeforePhoneData
+        case .upstreamUnreachable: .upstreamUnreachable
+        case .upstreamRefusedByPolicy: .upstreamRefusedByPolicy
+        case .relaySentAlert: .relaySentAlert
+        case .phoneRefusedMirroredCertificate: .phoneRefusedMirroredCertificate
+        case .handedToPlainUpstream: .handedToPlainUpstream
+        case .relayFailed: .relayFailed
+        case .closed: .closed
         }
     }
 }
 
 /// The relay's own TLS connection to the server.
 public struct UpstreamReading: Sendable, Hashable {
-    /// Source `upstreamConnection`, `fromHelloRetryRequest` false (RULES § 3).
+    /// Source `upstreamConnection`: read from our own connection, never from a HelloRetryRequest.
     public let negotiation: TLSNegotiation
     public let applicationProtocol: String?
     /// The chain and the SNI verified against the configured trust.

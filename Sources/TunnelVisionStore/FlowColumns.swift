@@ -227,10 +227,13 @@ enum FlowColumns {
             state.quic = QUICReading(version: quic.version, end: quic.end, firstVersion: QUICVersion(UInt32(truncatingIfNeeded: firstVersion)))
         }
         state.proxyProtocol = row.textOrNil(next()).flatMap(ProxyProtocolAnnouncement.init(storedText:))
-        let decision = row.textOrNil(next()), event = row.textOrNil(next()), alert = row.int64OrNil(next())
-        let presented = row.textOrNil(next())
-        state.relay = decision.flatMap {
-            RelayRecord(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }, presented: presented)
+        let decision = row.textOrNil(next()).flatMap(RelayDecisionKind.init(name:))
+        let eventName = row.textOrNil(next()), alert = row.int64OrNil(next())
+        let event = eventName.flatMap(RelayEventKind.init(name:))
+        let presented = row.textOrNil(next()).flatMap(RelayPresentation.init(name:))
+        // An event this version does not know says nothing it could read.
+        state.relay = decision.flatMap { eventName != nil && event == nil ? nil :
+            RelayVerdict(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }, presented: presented)
         }
         return StoredFlow(id: row.int64(0), state: state)
     }

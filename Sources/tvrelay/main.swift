@@ -86,7 +86,7 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
             "phone": quote(report.phoneLeg.phone.description),
             "destination": quote(report.phoneLeg.originalDestination.description),
             "final": report.isFinal ? "true" : "false",
-            "decision": report.decision.map { quote($0.name) } ?? "null",
+            "decision": report.decision.map { quote($0.kind.name) } ?? "null",
             "sni": report.serverName.map(quote) ?? "null",
             "sniSent": report.serverNameAsSent.map(quote) ?? "null",
             "alpnOffered": "[" + report.offeredApplicationProtocols.map(quote).joined(separator: ",") + "]",
@@ -100,8 +100,8 @@ final class PrintingObserver: RelayObserver, @unchecked Sendable {
         case .notInspectableRemembered: fields["outcome"] = quote("notInspectableRemembered")
         case nil: fields["outcome"] = "null"
         }
-        fields["event"] = report.event.map { quote($0.kind) } ?? "null"
-        fields["presented"] = report.presentation.map { quote($0.rawValue) } ?? "null"
+        fields["event"] = report.event.map { quote($0.kind.name) } ?? "null"
+        fields["presented"] = report.presentation.map { quote($0.name) } ?? "null"
         if case .handedToPlainUpstream(let reason)? = report.event { fields["reason"] = quote(reason) }
         if case .relayFailed(let reason)? = report.event { fields["reason"] = quote(reason) }
         if case .upstreamRefusedByPolicy(let refusal)? = report.event { fields["reason"] = quote(refusal.rawValue) }

@@ -48,7 +48,7 @@ public struct EvidenceSeed {
     }
 
     /// The relay's facts of the first flow, with the TLS secrets it reported.
-    static let relayFacts = RelayFlowFacts(decision: "terminated", event: "closed", keyLog: ["CLIENT_RANDOM 0a0b 0c0d"])
+    static let relayFacts = RelayFacts(decision: .terminated, event: .closed, keyLog: ["CLIENT_RANDOM 0a0b 0c0d"])
 
     public static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
 

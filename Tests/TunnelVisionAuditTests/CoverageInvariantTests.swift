@@ -65,8 +65,8 @@ struct SessionGenerator {
             opening: maybe(StreamOpening.allCases), relay: maybe(Self.relayEvents))
     }
 
-    static let relayEvents: [RelayRecord] = [.refused(alert: 48), .closedAfterHandshake, .closedDuringHandshake, .relayFailed]
-        + RelaySpliceReason.allCases.map(RelayRecord.spliced)
+    static let relayEvents: [RelayVerdict] = [.refused(alert: 48), .closedAfterHandshake, .closedDuringHandshake, .relayFailed]
+        + RelaySpliceReason.allCases.map(RelayVerdict.spliced)
 
     mutating func session() -> (flows: [StoredFlow], project: AuditProject, session: AuditSession, markers: [SessionMarker]) {
         let flows = (0..<Int.random(in: 0...40, using: &random)).map { flow(id: Int64($0) + 1) }

@@ -14,7 +14,7 @@ enum Fixture {
         _ id: Int64, proto: TransportProtocol = .tcp, port: UInt16 = 443, at seconds: Double? = nil,
         status: TLSInspectionStatus? = nil, sni: String? = nil, dns: ResolvedName? = nil,
         server: ServerTLSAnswer? = nil, client: ClientTLSOffer? = nil, quic: QUICReading? = nil,
-        opening: StreamOpening? = nil, relay: RelayRecord? = nil
+        opening: StreamOpening? = nil, relay: RelayVerdict? = nil
     ) -> StoredFlow {
         let remote = Endpoint(address: remoteAddress(id), port: port)
         let state = FlowState(

@@ -40,10 +40,10 @@ import TunnelVisionWire
         feed(&engine, PacketBuilder.tcp(from: server, to: phone, sequence: 901, acknowledgement: 101, flags: .ack, payload: hello), at: time)
     }
 
-    static func report(_ outcome: TLSInspectionStatus?, decision: String = "terminated", event: String? = nil) -> RelayFlowUpdate {
-        .reported(RelayFlowReport(
-            outcome: outcome, upstream: upstream,
-            facts: RelayFlowFacts(decision: decision, event: event, upstreamVerified: true, keyLog: ["CLIENT_RANDOM aa bb"])))
+    static func report(_ outcome: TLSInspectionStatus?, decision: RelayDecisionKind = .terminated, event: RelayEventKind? = nil) -> RelayFlowUpdate {
+        .reported(
+            RelayFacts(decision: decision, event: event, upstreamVerified: true, keyLog: ["CLIENT_RANDOM aa bb"]),
+            outcome: outcome, upstream: upstream)
     }
 
     @Test func anInspectedOutcomeTakesTheUpstreamReadingAndReplacesTheCertificate() throws {
@@ -66,7 +66,7 @@ import TunnelVisionWire
         Self.check(engine.apply(.answering, to: Self.key))
         // A later packet of the phone must not bring the passive reading back.
         Self.feed(&engine, PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 101, flags: .ack), at: Self.start + 3)
-        Self.check(engine.apply(Self.report(nil, event: "phoneClosedAfterHandshake"), to: Self.key))
+        Self.check(engine.apply(Self.report(nil, event: .phoneClosedAfterHandshake), to: Self.key))
         let state = try #require(engine.takeBatch(now: Self.start + 4).flows.first?.state)
         #expect(state.tlsStatus == .encrypted)
         #expect(state.serverTLS?.negotiation?.source == .upstreamConnection)
@@ -78,8 +78,8 @@ import TunnelVisionWire
         Self.check(engine.apply(.rolledBack, to: Self.key))
         Self.serverHello(at: Self.start + 2, into: &engine)
         // Handed to a plain upstream: the report carries no upstream reading of its own.
-        Self.check(engine.apply(.reported(RelayFlowReport(
-            outcome: nil, upstream: nil, facts: RelayFlowFacts(decision: "terminated", event: "handedToPlainUpstream"))), to: Self.key))
+        Self.check(engine.apply(.reported(
+            RelayFacts(decision: .terminated, event: .handedToPlainUpstream), outcome: nil, upstream: nil), to: Self.key))
         let state = try #require(engine.takeBatch(now: Self.start + 3).flows.first?.state)
         #expect(state.serverTLS?.negotiation?.source == .serverHello)
         #expect(state.serverTLS?.negotiation?.cipherSuite == CipherSuite(0xC02F))
@@ -88,7 +88,7 @@ import TunnelVisionWire
     @Test func aSpliceNeverTakesAnUpstreamReading() throws {
         var engine = Self.engineWithFlow()
         Self.serverHello(at: Self.start + 2, into: &engine)
-        Self.check(engine.apply(Self.report(.notInspectable, decision: "spliced.hostRemembered"), to: Self.key))
+        Self.check(engine.apply(Self.report(.notInspectable, decision: .spliced(.hostRemembered)), to: Self.key))
         let state = try #require(engine.takeBatch(now: Self.start + 3).flows.first?.state)
         #expect(state.tlsStatus == .notInspectable)
         #expect(state.serverTLS?.negotiation?.source == .serverHello)

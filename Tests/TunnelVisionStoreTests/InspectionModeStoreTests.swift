@@ -53,7 +53,7 @@ struct InspectionModeStoreTests {
         var event: String? = nil
         var alert: UInt8? = nil
         var presented: String? = nil
-        let expected: RelayRecord?
+        let expected: RelayVerdict?
         var testDescription: String { "\(decision) \(event ?? "-") \(alert.map(String.init) ?? "-")" }
     }
 
@@ -82,13 +82,21 @@ struct InspectionModeStoreTests {
         let store = try TemporaryDatabase().open()
         let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
         let state = udpFlow(port: 443, at: at(1))
-        let rows = try store.write(HistoryBatch(
-            flows: [FlowUpsert(handle: 1, rowID: nil, state: state)],
-            relayFacts: [RelayFactsRecord(flow: 1, facts: RelayFlowFacts(
-                decision: row.decision, event: row.event, alert: row.alert, presented: row.presented))]),
-            captureSession: capture.id)
+        let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: state)]), captureSession: capture.id)
         let id = try #require(rows[1])
+        // Written as words, so that words this version does not know can be written too.
+        try store.access { db in
+            try db.statement("INSERT INTO flow_relay (flow_id, decision, event, alert, presented) VALUES (?, ?, ?, ?, ?)")
+                .bind(.integer(id), .text(row.decision), .optionalText(row.event), .optionalInteger(row.alert.map(Int64.init)),
+                      .optionalText(row.presented))
+                .run()
+        }
         #expect(try store.flow(id: id)?.relay == row.expected)
+        // What the relay facts say of themselves, read through the same names.
+        let known = RelayDecisionKind(name: row.decision) != nil && row.event.map { RelayEventKind(name: $0) != nil } != false
+        #expect(try store.reading { try $0.db.statement(
+            "SELECT \(RelayFactsColumns.selectColumns) FROM flow_relay r").rows(RelayFactsColumns.read) }.first??.facts.verdict
+            == (known ? row.expected : nil))
     }
 
     @Test("A flow the relay never saw has no record")

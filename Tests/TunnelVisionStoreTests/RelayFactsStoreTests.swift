@@ -6,11 +6,11 @@ import TunnelVisionModel
 /// The `flow_relay` columns: the relay's facts of a flow, in the same batch as the flow, and the CA
 /// and the QUIC drop a session was recorded with.
 @Suite struct RelayFactsStoreTests {
-    static let facts = RelayFlowFacts(
-        decision: "terminated", event: "phoneClosedAfterHandshake", alert: nil, reason: nil, upstreamVerified: false,
+    static let facts = RelayFacts(
+        decision: .terminated, event: .phoneClosedAfterHandshake, alert: nil, reason: nil, upstreamVerified: false,
         upstreamVerification: "unable to get local issuer certificate", upstreamApplicationProtocol: "h2",
         keyLog: ["CLIENT_HANDSHAKE_TRAFFIC_SECRET aa bb", "SERVER_HANDSHAKE_TRAFFIC_SECRET aa cc"],
-        presented: "mirroredUntrustedIssuer", serverNameAsSent: "api.example.")
+        presented: .mirroredUntrustedIssuer, serverNameAsSent: "api.example.")
 
     @Test func theRelaysFactsAreWrittenWithTheirFlowAndReadBackBySession() throws {
         let store = try TemporaryDatabase().open()
@@ -31,10 +31,10 @@ import TunnelVisionModel
 
         // A later report of the same flow replaces the earlier one.
         var closed = Self.facts
-        closed.event = "closed"
+        closed.event = .closed
         _ = try store.write(HistoryBatch(flows: [FlowUpsert(handle: 7, rowID: id, state: flow.state)],
                                          relayFacts: [RelayFactsRecord(flow: 7, facts: closed)]), captureSession: capture.id)
-        #expect(try store.relayFacts(inAuditSession: session.id)[id]?.event == "closed")
+        #expect(try store.relayFacts(inAuditSession: session.id)[id]?.event == .closed)
     }
 
     /// TLS secrets let anyone who reads the history decrypt what the phone sent: stored only for

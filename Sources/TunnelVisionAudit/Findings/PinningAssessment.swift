@@ -58,7 +58,7 @@ public enum PinningAssessment: Sendable, Hashable {
         }
     }
 
-    private static func showsMirror(_ record: RelayRecord?) -> Bool {
+    private static func showsMirror(_ record: RelayVerdict?) -> Bool {
         switch record {
         case .presentedMirror?, .refusedMirroredCertificate?: true
         default: false

@@ -14,13 +14,13 @@ public final class RelayInbox: RelayObserver, Sendable {
     }
 
     private let messages = Mutex<[Message]>([])
-    /// Rung with each report, so a recorder asleep on an idle queue commits it at once (issue 17):
-    /// the daemon makes it the doorbell of the recorder's queues.
+    /// Rung with each report, so a recorder asleep on an idle queue commits it at once, not at
+    /// the end of its commit interval: the daemon makes it the doorbell of the recorder's queues.
     public let reportArrived = Doorbell()
     private let waiting = Atomic<Int>(0)
     /// A report is among the waiting messages: the recorder commits it at once.
     private let reportWaiting = Atomic<Bool>(false)
-    /// The open recording's mode (issue 13); without it every connection gets the installed CA's leaf.
+    /// The open recording's mode (which leaf its phone is shown); without it every connection gets the installed CA's leaf.
     private let recordings: RecordingLookup?
     /// The recording each leg's leaf was chosen for, until it is presented.
     private let presentedFor = Mutex<[FlowKey: Int64]>([:])
@@ -64,7 +64,7 @@ public final class RelayInbox: RelayObserver, Sendable {
     public func relayDidRollBack(_ leg: RelayPhoneLeg) { queue(leg.flowKey, .rolledBack) }
     public func relayDidReport(_ report: RelayReport) {
         if report.isFinal { presentedFor.withLock { _ = $0.removeValue(forKey: report.phoneLeg.flowKey) } }
-        queue(report.phoneLeg.flowKey, .reported(RelayFlowReport(report)), isReport: true)
+        queue(report.phoneLeg.flowKey, report.flowUpdate, isReport: true)
     }
 
     public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? {
@@ -77,40 +77,6 @@ public final class RelayInbox: RelayObserver, Sendable {
     public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {
         let session = presentedFor.withLock { $0.removeValue(forKey: leg.flowKey) }
         recordings?.recordIssuer(of: leaf, sessionID: session)
-    }
-}
-
-extension RelayFlowReport {
-    /// The relay's report as the flow keeps it.
-    init(_ report: RelayReport) {
-        var facts = RelayFlowFacts(
-            decision: report.decision?.name ?? "undecided", event: report.event?.kind, keyLog: report.keyLog,
-            presented: report.presentation?.rawValue, serverNameAsSent: report.serverNameAsSent)
-        var ownsFlow = false
-        if case .terminate? = report.decision { ownsFlow = true }
-        switch report.outcome {
-        case .notInspectable(let alert)?: facts.alert = alert
-        default: break
-        }
-        switch report.event {
-        case .phoneClosingAlertDuringHandshake(let alert)?: facts.alert = alert
-        case .handedToPlainUpstream(let reason)?:
-            facts.reason = reason
-            ownsFlow = false
-        case .relayFailed(let reason)?: facts.reason = reason
-        case .relaySentAlert(let alert, let reason)?:
-            facts.alert = alert
-            facts.reason = reason
-        case .phoneRefusedMirroredCertificate(let alert)?: facts.alert = alert
-        case .upstreamRefusedByPolicy(let refusal)?: facts.reason = refusal.rawValue
-        default: break
-        }
-        if let upstream = report.upstream {
-            facts.upstreamVerified = upstream.certificateVerified
-            facts.upstreamVerification = upstream.verification
-            facts.upstreamApplicationProtocol = upstream.applicationProtocol
-        }
-        self.init(outcome: report.outcome?.tlsStatus, upstream: ownsFlow ? report.upstream?.negotiation : nil, facts: facts)
     }
 }
 

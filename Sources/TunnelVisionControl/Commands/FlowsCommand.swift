@@ -69,7 +69,7 @@ struct FlowSnapshot {
     /// Every flow changed after it was read has a higher marker.
     let marker: FlowChangeMarker
     /// The relay's facts of those flows, by flow id (issue 12).
-    let relayFacts: [Int64: RelayFlowFacts]
+    let relayFacts: [Int64: RelayFacts]
 
     var projectName: String { project?.name ?? "" }
 

@@ -18,7 +18,7 @@ public struct EvidenceBundle: Sendable, Hashable {
     public let sessionEnd: Date
     public let exportedAt: Date
     /// What the inspection relay kept of the session's flows, by flow id.
-    public let relayFacts: [Int64: RelayFlowFacts]
+    public let relayFacts: [Int64: RelayFacts]
     /// What the relay did, per host, event and upstream verification: what the report tabulates.
     public let relayEvents: [EvidenceRelayEvent]
     private let flowIDSet: Set<Int64>
@@ -27,7 +27,7 @@ public struct EvidenceBundle: Sendable, Hashable {
     public init(
         project: AuditProject, session: AuditSession, markers: [SessionMarker],
         flows: [StoredFlow], catalogue: RequirementCatalogue,
-        exportedWith: String, exportedAt: Date, relayFacts: [Int64: RelayFlowFacts] = [:],
+        exportedWith: String, exportedAt: Date, relayFacts: [Int64: RelayFacts] = [:],
         keyLog: EvidenceKeyLog = EvidenceKeyLog(included: false, flows: 0), signature: EvidenceSignatureNote = .unsigned,
         timestamp: EvidenceTimestampNote = .none
     ) throws(EvidenceBundleError) {
@@ -96,18 +96,19 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 /// Connections of one host the relay handled alike: the same event, the same upstream verification.
 public struct EvidenceRelayEvent: Sendable, Hashable {
     public let host: String?
-    /// The relay's decision ("terminated", "spliced.notTLS"…).
-    public let decision: String
-    public let event: String?
+    public let decision: RelayDecisionKind
+    public let event: RelayEventKind?
     /// The alert the phone refused our certificate with.
     public let alert: UInt8?
     public let upstreamVerified: Bool?
-    /// What the phone was shown (`flow_relay.presented`).
-    public let presented: String?
+    /// What the phone was shown.
+    public let presented: RelayPresentation?
     public let connections: Int
 
-    static func events(of flows: [StoredFlow], facts: [Int64: RelayFlowFacts]) -> [EvidenceRelayEvent] {
-        struct Key: Hashable { let host: String?, decision: String, event: String?, alert: UInt8?, verified: Bool?, presented: String? }
+    static func events(of flows: [StoredFlow], facts: [Int64: RelayFacts]) -> [EvidenceRelayEvent] {
+        struct Key: Hashable {
+            let host: String?, decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, verified: Bool?, presented: RelayPresentation?
+        }
         var counts: [Key: Int] = [:]
         for flow in flows {
             guard let fact = facts[flow.id] else { continue }
@@ -118,6 +119,6 @@ public struct EvidenceRelayEvent: Sendable, Hashable {
         return counts.map { EvidenceRelayEvent(host: $0.key.host, decision: $0.key.decision, event: $0.key.event,
                                                alert: $0.key.alert, upstreamVerified: $0.key.verified,
                                                presented: $0.key.presented, connections: $0.value) }
-            .sorted { ($0.host ?? "", $0.decision, $0.event ?? "") < ($1.host ?? "", $1.decision, $1.event ?? "") }
+            .sorted { ($0.host ?? "", $0.decision.name, $0.event?.name ?? "") < ($1.host ?? "", $1.decision.name, $1.event?.name ?? "") }
     }
 }

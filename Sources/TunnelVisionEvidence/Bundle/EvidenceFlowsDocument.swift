@@ -147,11 +147,11 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let presented: String?
         public let serverNameAsSent: String?
 
-        init(_ facts: RelayFlowFacts) {
-            presented = facts.presented
+        init(_ facts: RelayFacts) {
+            presented = facts.presented?.name
             serverNameAsSent = facts.serverNameAsSent
-            decision = facts.decision
-            event = facts.event
+            decision = facts.decision.name
+            event = facts.event?.name
             alert = facts.alert
             reason = facts.reason
             upstreamCertificateVerified = facts.upstreamVerified
@@ -161,7 +161,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         }
     }
 
-    public init(_ flow: StoredFlow, findingIDs: [String]?, relay: RelayFlowFacts? = nil) {
+    public init(_ flow: StoredFlow, findingIDs: [String]?, relay: RelayFacts? = nil) {
         id = flow.id
         self.protocol = flow.key.proto.name
         firstSeen = flow.firstSeen

@@ -1,12 +1,64 @@
-import Foundation
+/// The relay's decision as the flow keeps it (`flow_relay.decision`, flows.json, the report).
+/// Its written name is a format: `allCases` is the one table both ways.
+public enum RelayDecisionKind: Sendable, Hashable, CaseIterable {
+    case terminated
+    case spliced(RelaySpliceReason)
+    /// The connection ended before the relay decided (the original destination did not answer).
+    case undecided
+
+    public static var allCases: [RelayDecisionKind] { [.terminated, .undecided] + RelaySpliceReason.allCases.map(Self.spliced) }
+
+    /// "terminated", "undecided" or "spliced.<reason>".
+    public var name: String {
+        switch self {
+        case .terminated: "terminated"
+        case .undecided: "undecided"
+        case .spliced(let reason): "spliced." + reason.rawValue
+        }
+    }
+
+    /// The kind of a written name; nil for a name this version does not know.
+    public init?(name: String) {
+        guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = kind
+    }
+}
+
+/// What happened on a relayed connection besides (or instead of) an outcome: the kind of the
+/// relay's event (`RelayEvent`, whose payload the facts keep in `alert` and `reason`).
+public enum RelayEventKind: Sendable, Hashable, CaseIterable, NamedByCase {
+    case phoneClosedAfterHandshake
+    case phoneResetAfterHandshake
+    case phoneLeftDuringHandshake
+    case phoneClosingAlertDuringHandshake
+    case serverClosedBeforePhoneData
+    case upstreamUnreachable
+    case upstreamRefusedByPolicy
+    case relaySentAlert
+    case phoneRefusedMirroredCertificate
+    case handedToPlainUpstream
+    case relayFailed
+    case closed
+}
+
+/// What a phone-leg connection was shown (`flow_relay.presented`).
+public enum RelayPresentation: Sendable, Hashable, CaseIterable, NamedByCase {
+    /// The installed CA's leaf for the announced name.
+    case installedAuthority
+    /// The recording's defect (a validation recording).
+    case untrustedIssuer, wrongName, expired
+    /// An untrusted issuer's leaf in place of the recording's, because the server's certificate did not verify.
+    case mirroredUntrustedIssuer
+    /// The recording's leaf although the server's certificate did not verify: the mirror was turned off.
+    case unverifiedUpstreamNotMirrored
+}
 
 /// What the TLS inspection relay kept of one phone-leg connection, beside the outcome the flow's
 /// `tls_status` carries. Stored in `flow_relay`, one row per flow.
-public struct RelayFlowFacts: Sendable, Hashable {
-    /// "terminated" or "spliced.<reason>".
-    public var decision: String
-    /// The relay event's kind ("phoneClosedAfterHandshake", "closed"…), nil while none.
-    public var event: String?
+public struct RelayFacts: Sendable, Hashable {
+    public var decision: RelayDecisionKind
+    /// Nil while the connection has no event.
+    public var event: RelayEventKind?
     /// The alert the phone answered with, or the closing alert of the event.
     public var alert: UInt8?
     /// Why the relay gave up, in OpenSSL's or the kernel's words.
@@ -18,16 +70,15 @@ public struct RelayFlowFacts: Sendable, Hashable {
     public var upstreamApplicationProtocol: String?
     /// SSLKEYLOGFILE lines of the phone↔relay leg, without line ends.
     public var keyLog: [String]
-    /// What the phone was shown (the relay's `RelayPresentation`: "installedAuthority",
-    /// "mirroredUntrustedIssuer"…); nil when no leaf was minted.
-    public var presented: String?
+    /// Nil when no leaf was minted.
+    public var presented: RelayPresentation?
     /// The name as the phone sent it, when it differs from the flow's (a trailing dot).
     public var serverNameAsSent: String?
 
     public init(
-        decision: String, event: String? = nil, alert: UInt8? = nil, reason: String? = nil,
+        decision: RelayDecisionKind, event: RelayEventKind? = nil, alert: UInt8? = nil, reason: String? = nil,
         upstreamVerified: Bool? = nil, upstreamVerification: String? = nil, upstreamApplicationProtocol: String? = nil,
-        keyLog: [String] = [], presented: String? = nil, serverNameAsSent: String? = nil
+        keyLog: [String] = [], presented: RelayPresentation? = nil, serverNameAsSent: String? = nil
     ) {
         self.presented = presented
         self.serverNameAsSent = serverNameAsSent
@@ -40,6 +91,11 @@ public struct RelayFlowFacts: Sendable, Hashable {
         self.upstreamApplicationProtocol = upstreamApplicationProtocol
         self.keyLog = keyLog
     }
+
+    /// What the audit reads of these facts beside the flow's status.
+    public var verdict: RelayVerdict? {
+        RelayVerdict(decision: decision, event: event, alert: alert, presented: presented)
+    }
 }
 
 /// One message from the relay about a flow on tv0, in the order the relay sent them.
@@ -48,30 +104,18 @@ public enum RelayFlowUpdate: Sendable, Hashable {
     case answering
     /// The termination gave up before that byte: the server side is the real server's again.
     case rolledBack
-    /// An outcome, an event, or the end of the connection.
-    case reported(RelayFlowReport)
-}
-
-public struct RelayFlowReport: Sendable, Hashable {
-    /// `inspected` or `notInspectable`, when there is an outcome.
-    public var outcome: TLSInspectionStatus?
-    /// The relay's own TLS to the server, while this termination owns the flow (source upstreamConnection).
-    public var upstream: TLSNegotiation?
-    public var facts: RelayFlowFacts
-
-    public init(outcome: TLSInspectionStatus?, upstream: TLSNegotiation?, facts: RelayFlowFacts) {
-        self.outcome = outcome
-        self.upstream = upstream
-        self.facts = facts
-    }
+    /// An outcome, an event, or the end of the connection: the facts to keep, the status the flow
+    /// takes (`inspected` or `notInspectable`, when there is an outcome), and the relay's own TLS
+    /// to the server while this termination owns the flow (source upstreamConnection).
+    case reported(RelayFacts, outcome: TLSInspectionStatus?, upstream: TLSNegotiation?)
 }
 
 /// The relay's facts of a flow in a batch, named by the engine's handle.
 public struct RelayFactsRecord: Sendable, Hashable {
     public let flow: FlowHandle
-    public let facts: RelayFlowFacts
+    public let facts: RelayFacts
 
-    public init(flow: FlowHandle, facts: RelayFlowFacts) {
+    public init(flow: FlowHandle, facts: RelayFacts) {
         self.flow = flow
         self.facts = facts
     }

@@ -82,7 +82,7 @@ public struct FlowState: Sendable, Hashable {
     public var quic: QUICReading?
     public var streamOpening: StreamOpening?
     /// What the relay saw, when it was offered the connection.
-    public var relay: RelayRecord?
+    public var relay: RelayVerdict?
     /// For TCP: whether its start was seen with no payload after it, or payload crossed.
     public var tcpPayload: TCPPayloadSighting?
     /// For TCP: the record began mid-connection, after its opening (a restart, an expiry).
@@ -95,7 +95,7 @@ public struct FlowState: Sendable, Hashable {
         packetCount: UInt64 = 0, tlsStatus: TLSInspectionStatus = .plaintext, sni: String? = nil,
         resolvedName: ResolvedName? = nil, serverTLS: ServerTLSAnswer? = nil,
         serverCertificates: ServerCertificateReading? = nil, clientTLS: ClientTLSOffer? = nil,
-        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, httpHost: String? = nil, relay: RelayRecord? = nil
+        quic: QUICReading? = nil, streamOpening: StreamOpening? = nil, httpHost: String? = nil, relay: RelayVerdict? = nil
     ) {
         self.key = key
         self.firstSeen = firstSeen

@@ -6,3 +6,11 @@ extension NamedByCase {
     /// The case's name, for a case without a payload.
     public var name: String { String(describing: self) }
 }
+
+extension NamedByCase where Self: CaseIterable {
+    /// The case written with this name; nil for a name this version does not know.
+    public init?(name: String) {
+        guard let named = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = named
+    }
+}

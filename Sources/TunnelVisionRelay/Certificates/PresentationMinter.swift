@@ -2,7 +2,7 @@ import COpenSSL
 import Foundation
 import TunnelVisionModel
 
-/// The leaf a connection is shown, by what its recording asks for (issue 13):
+/// The leaf a connection is shown, by what its recording asks for (`docs/ARCHITECTURE.md` § The relay):
 /// - the installed CA's leaf for the announced name (the LeafMinter's, cached);
 /// - untrusted-issuer: the same leaf signed by a CA made for this recording alone, written
 ///   beside the installed CA's files (so a restart of the daemon keeps the fingerprint the

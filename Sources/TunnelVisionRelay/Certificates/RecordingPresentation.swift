@@ -45,17 +45,8 @@ public struct PresentedLeaf: Sendable, Hashable {
     }
 }
 
-/// What a phone-leg connection was shown, as the flow keeps it (`flow_relay.presented`).
-public enum RelayPresentation: String, Sendable, Hashable {
-    /// The installed CA's leaf for the announced name.
-    case installedAuthority
-    /// The recording's defect (a validation recording).
-    case untrustedIssuer, wrongName, expired
-    /// An untrusted issuer's leaf in place of the recording's, because the server's certificate did not verify.
-    case mirroredUntrustedIssuer
-    /// The recording's leaf although the server's certificate did not verify: the mirror was turned off.
-    case unverifiedUpstreamNotMirrored
-
+extension RelayPresentation {
+    /// What the phone is shown with this leaf, given whether the server's own certificate verified.
     init(_ leaf: PresentedLeaf, upstreamVerified: Bool) {
         if leaf.mirrorsUpstream { self = .mirroredUntrustedIssuer; return }
         if !upstreamVerified { self = .unverifiedUpstreamNotMirrored; return }

@@ -19,10 +19,15 @@ final class RelayContext {
     /// The relay's own listeners: a connection whose "original destination" is one of them was not redirected.
     var listenerEndpoints: Set<UInt16> = []
 
+    /// Starts the connection to an original destination (a non-blocking connect, marked): tests
+    /// hand the connection one end of a socket pair instead.
+    var dial: (Endpoint) -> Result<Int32, Errno>
+
     static let chunk = 64 * 1024
 
     init(configuration: RelayConfiguration, tls: RelayTLS, minter: PresentationMinter?, observer: RelayObserver, loop: EventLoop) {
         self.configuration = configuration
+        dial = { [mark = configuration.upstreamSocketMark] in Sockets.connect(to: $0, mark: mark) }
         policy = InspectionPolicy(
             isEnabled: configuration.isEnabled, inspectedPorts: configuration.inspectedPorts,
             hasCertificateAuthority: minter != nil)

@@ -1,8 +1,9 @@
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// RULES § 3: terminate only with inspection on, an inspected port, a CA loaded, a complete
-/// ClientHello that announced a name, and a host not remembered as refusing; else splice.
+/// Terminate only with inspection on, an inspected port, a CA loaded, a complete
+/// ClientHello that announced a name, and a host not remembered as refusing; else splice
+/// (the decision table in `docs/ARCHITECTURE.md` § The relay).
 public struct InspectionPolicy: Sendable {
     public var isEnabled: Bool
     public var inspectedPorts: Set<UInt16>

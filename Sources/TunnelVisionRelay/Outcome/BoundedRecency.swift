@@ -34,8 +34,8 @@ struct BoundedRecency<Key: Hashable, Value> {
     }
 }
 
-/// Hosts whose connections refused our certificate in this run of the daemon (RULES § 3 ⚠:
-/// per run, never persisted, forgotten when the CA is regenerated), at most `capacity`.
+/// Hosts whose connections refused our certificate in this run of the daemon (per run,
+/// never persisted, so a restart after the CA is regenerated starts with none), at most `capacity`.
 public struct RefusalMemory: Sendable {
     private var hosts: BoundedRecency<String, UInt8>
 

@@ -1,4 +1,5 @@
-/// The outcome of one termination, from what the phone did with our handshake (RULES § 3).
+/// The outcome of one termination, from what the phone did with our handshake (the outcome
+/// table in `docs/ARCHITECTURE.md` § The relay).
 /// Pure: the connection tells it what happened, it answers what follows.
 ///
 /// - An alert from the phone while it reads our handshake is a refusal (`notInspectable`, the

@@ -31,7 +31,7 @@ public enum RelaySpliceReason: String, Sendable, Hashable, CaseIterable {
 /// What the relay recorded of a TCP connection it was offered and did not see accepted: the
 /// fact a flow keeps beside its status. An acceptance (handshake done and application data
 /// sent) is the status `inspected` and nothing else.
-public enum RelayRecord: Sendable, Hashable {
+public enum RelayVerdict: Sendable, Hashable {
     /// The phone answered the relay's certificate with this TLS alert.
     case refused(alert: UInt8)
     /// The phone completed the handshake and closed or reset without sending application data:
@@ -53,40 +53,38 @@ public enum RelayRecord: Sendable, Hashable {
     case spliced(RelaySpliceReason)
 }
 
-extension RelayRecord {
-    /// Read from the relay's facts as `flow_relay` keeps them: its decision
-    /// ("terminated", "spliced.<reason>"), its event's kind and the alert, and what was presented
-    /// (`presented`). Nil when they say the connection was accepted over the relay's own leaf,
-    /// ended normally, or in words this version does not know.
-    public init?(decision: String, event: String?, alert: UInt8?, presented: String? = nil) {
-        if decision.hasPrefix("spliced.") {
-            guard let reason = RelaySpliceReason(rawValue: String(decision.dropFirst("spliced.".count))) else { return nil }
+extension RelayVerdict {
+    /// Read from the relay's facts: its decision, its event and the alert, and what was
+    /// presented. Nil when they say the connection was accepted over the relay's own leaf, ended
+    /// normally, or was never decided.
+    public init?(decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, presented: RelayPresentation? = nil) {
+        switch decision {
+        case .spliced(let reason):
             self = .spliced(reason)
             return
+        case .undecided: return nil
+        case .terminated: break
         }
-        guard decision == "terminated" else { return nil }
         switch event {
-        case "phoneClosedAfterHandshake", "phoneResetAfterHandshake":
+        case .phoneClosedAfterHandshake?, .phoneResetAfterHandshake?:
             self = .closedAfterHandshake
-        case "phoneLeftDuringHandshake", "phoneClosingAlertDuringHandshake":
+        case .phoneLeftDuringHandshake?, .phoneClosingAlertDuringHandshake?:
             // A closing alert is kept in `alert` too: it is no refusal.
             self = .closedDuringHandshake
-        case "serverClosedBeforePhoneData", "upstreamUnreachable", "handedToPlainUpstream", "relayFailed",
-             "relaySentAlert", "upstreamRefusedByPolicy":
+        case .serverClosedBeforePhoneData?, .upstreamUnreachable?, .handedToPlainUpstream?, .relayFailed?,
+             .relaySentAlert?, .upstreamRefusedByPolicy?:
             // The relay's own alert is kept in `alert` too: it is the relay's failure, no refusal.
             self = .relayFailed
-        case "phoneRefusedMirroredCertificate":
+        case .phoneRefusedMirroredCertificate?:
             self = .refusedMirroredCertificate(alert: alert)
-        case nil, "closed"?:
-            if presented == "mirroredUntrustedIssuer", alert == nil {
+        case nil, .closed?:
+            if presented == .mirroredUntrustedIssuer, alert == nil {
                 self = .presentedMirror
                 return
             }
             // The alert of a terminated connection without such an event is the phone's refusal.
             guard let alert else { return nil }
             self = .refused(alert: alert)
-        default:
-            return nil
         }
     }
 }

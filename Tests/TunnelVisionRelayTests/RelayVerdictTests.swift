@@ -2,20 +2,20 @@ import Testing
 import TunnelVisionModel
 @testable import TunnelVisionRelay
 
-/// What a flow keeps of a relayed connection, from the relay's own report (issue 13).
-@Suite("The relay's report as the flow's record")
-struct RelayRecordTests {
+/// What the audit reads of a relayed connection, from the relay's own report through the facts the history keeps.
+@Suite("The relay's report as the audit's verdict")
+struct RelayVerdictTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let row: String
         var decision: RelayDecision? = .terminate(serverName: "api.acme.example")
         var outcome: RelayOutcome? = nil
         var event: RelayEvent? = nil
-        let expected: RelayRecord?
+        let expected: RelayVerdict?
         var testDescription: String { row }
     }
 
     static let rows: [Row] = [
-        Row(row: "inspected → no record: the status says it", outcome: .inspected, event: .closed, expected: nil),
+        Row(row: "inspected → no verdict: the status says it", outcome: .inspected, event: .closed, expected: nil),
         Row(row: "an alert → refused, the code kept", outcome: .notInspectable(alert: 48), expected: .refused(alert: 48)),
         Row(row: "a remembered host → spliced(hostRemembered)", decision: .splice(.hostRemembered),
             outcome: .notInspectableRemembered, expected: .spliced(.hostRemembered)),
@@ -29,13 +29,14 @@ struct RelayRecordTests {
         Row(row: "the server closed first → relayFailed", event: .serverClosedBeforePhoneData, expected: .relayFailed),
         Row(row: "handed to a plain upstream → relayFailed", event: .handedToPlainUpstream(reason: "x"), expected: .relayFailed),
         Row(row: "upstream unreachable → relayFailed", event: .upstreamUnreachable, expected: .relayFailed),
-        Row(row: "still waiting → no record", expected: nil),
+        Row(row: "still waiting → no verdict", expected: nil),
     ]
 
     @Test("Every reason the relay splices for is read back from the words the history stores")
-    func everySpliceReasonIsKnown() {
+    func everySpliceReasonIsKnown() throws {
         for reason in SpliceReason.allCases {
-            #expect(RelayRecord(decision: RelayDecision.splice(reason).name, event: nil, alert: nil) == .spliced(reason), "\(reason)")
+            let written = try #require(RelayDecisionKind(name: RelayDecision.splice(reason).kind.name))
+            #expect(RelayVerdict(decision: written, event: nil, alert: nil) == .spliced(reason), "\(reason)")
         }
     }
 
@@ -49,6 +50,6 @@ struct RelayRecordTests {
         report.decision = row.decision
         report.outcome = row.outcome
         report.event = row.event
-        #expect(report.record == row.expected)
+        #expect(report.verdict == row.expected)
     }
 }

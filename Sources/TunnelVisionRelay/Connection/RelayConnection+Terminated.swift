@@ -1,0 +1,219 @@
+import Glibc
+import TunnelVisionModel
+
+/// A terminated connection: the phone's handshake with us, the plaintext both ways, and the
+/// outcome machine's steps.
+extension RelayConnection {
+    func pumpTerminated() -> Bool {
+        guard let phoneSession = phoneTLS, let upstreamSession = upstreamTLS else { return false }
+        let limit = context.readLimit
+        var moved = false
+        if !phoneEnded, phoneSession.pendingInput < limit {
+            moved = readCiphertext(from: phone, into: phoneSession, ended: &phoneEnded, reset: &phoneWasReset) || moved
+        }
+        if outcome.phase == .beforeAnswer || outcome.phase == .answering {
+            let progress = phoneSession.handshake()
+            if let alert = phoneAlert {
+                phoneAlert = nil
+                apply(outcome.phoneSentAlert(alert))
+                if stage != .terminated { return true }
+            }
+            if case .failed(let detail) = progress, outcome.phase == .beforeAnswer {
+                // Nothing reached the phone: what OpenSSL queued (an alert of ours) is dropped.
+                apply(outcome.failed("our TLS server could not answer the phone's ClientHello: \(detail)"))
+                return true
+            }
+            moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
+            guard stage == .terminated else { return true }
+            switch progress {
+            case .done:
+                outcome.handshakeCompleted()
+                report.instants.handshakeCompleted = MonotonicClock.wallNanoseconds()
+                moved = true
+            case .wantsMore:
+                if phoneEnded { apply(outcome.phoneClosed(reset: phoneWasReset)) ; return true }
+            case .closed:
+                apply(outcome.phoneClosed(reset: false))
+                return true
+            case .failed(let detail):
+                // The alert, if the phone sent one, was seen by the info callback first.
+                if outcome.phase == .finished {
+                    beginClosing(reset: false)
+                } else if let relayAlert {
+                    apply(outcome.relaySentAlert(relayAlert, reason: "our TLS server ended the phone's handshake: \(detail)"))
+                } else {
+                    apply(outcome.failed("the TLS handshake with the phone failed: \(detail)"))
+                }
+                return true
+            }
+            if outcome.phase != .established { return moved }
+        }
+        if phoneHalfClosed {
+            if phoneWasReset {
+                beginClosing(reset: true)
+                return true
+            }
+            if upstreamShutdownPending, upstreamOut.isEmpty {
+                upstreamShutdownPending = false
+                shutdown(upstream, Int32(SHUT_WR))
+            }
+        }
+        // Phone → server: counted as the phone's application data.
+        while !phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
+            let (count, progress) = phoneSession.read(into: context.plainBuffer)
+            if count > 0 {
+                carry(count, from: .phone, into: upstreamSession)
+                apply(outcome.phoneSentData(count))
+                moved = true
+                continue
+            }
+            if progress == .closed {
+                phoneFinishedSending(closeNotify: true)
+                return true
+            }
+            if case .failed = progress {
+                apply(outcome.phoneClosed(reset: true))
+                return true
+            }
+            break
+        }
+        moved = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream) || moved
+        if phoneEnded, !phoneHalfClosed, phoneSession.pendingInput == 0 {
+            if phoneWasReset { apply(outcome.phoneClosed(reset: true)) } else { phoneFinishedSending(closeNotify: false) }
+            return true
+        }
+        // Server → phone.
+        if !upstreamEnded, upstreamSession.pendingInput < limit {
+            moved = readCiphertext(from: upstream, into: upstreamSession, ended: &upstreamEnded, reset: &upstreamWasReset) || moved
+        }
+        while phoneOut.count + phoneSession.pendingOutput < limit {
+            let (count, progress) = upstreamSession.read(into: context.plainBuffer)
+            if count > 0 {
+                carry(count, from: .server, into: phoneSession)
+                moved = true
+                continue
+            }
+            if progress != .wantsMore {
+                _ = flushTLS(phoneSession, into: &phoneOut, descriptor: phone)
+                if phoneHalfClosed { beginClosing(reset: false) } else { apply(outcome.upstreamClosed()) }
+                return true
+            }
+            break
+        }
+        moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
+        if upstreamEnded, upstreamSession.pendingInput == 0 {
+            if phoneHalfClosed { beginClosing(reset: upstreamWasReset) } else { apply(outcome.upstreamClosed()) }
+            return true
+        }
+        return moved
+    }
+
+    /// Every decrypted byte the relay carries passes here, from the phone to the server and from
+    /// the server to the phone, `count` bytes at the start of `context.plainBuffer`: the one place
+    /// where this connection's plaintext (and its leg, `leg`) can be handed to a reader.
+    func carry(_ count: Int, from side: Side, into session: TLSSession) {
+        let plaintext = UnsafeRawBufferPointer(rebasing: context.plainBuffer[0..<count])
+        switch side {
+        case .phone: report.bytesFromPhone += count
+        case .server: report.bytesToPhone += count
+        }
+        _ = session.write(plaintext)
+    }
+
+    /// The phone will send nothing more after its handshake (close_notify, or its FIN): the
+    /// outcome takes the fact now, the server gets the same close, and what the server still
+    /// answers reaches the phone (bounded by the closing time).
+    func phoneFinishedSending(closeNotify: Bool) {
+        guard !phoneHalfClosed else { return }
+        _ = outcome.phoneClosed(reset: false)
+        report.event = outcome.event
+        phoneHalfClosed = true
+        if closeNotify, let upstreamTLS {
+            upstreamTLS.shutdown()
+            flushTLS(upstreamTLS, into: &upstreamOut, descriptor: upstream)
+        } else {
+            upstreamShutdownPending = true
+        }
+        deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
+    }
+
+    /// One chunk from a socket: its bytes, or nil when there were none (an end is noted).
+    func readChunk(from descriptor: Int32, ended: inout Bool, reset: inout Bool) -> (bytes: UnsafeRawBufferPointer?, moved: Bool) {
+        switch Descriptors.read(descriptor, into: context.wireBuffer) {
+        case .bytes(let count):
+            return (UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count]), true)
+        case .wouldBlock:
+            return (nil, false)
+        case .endOfFile:
+            ended = true
+            return (nil, true)
+        case .reset:
+            ended = true
+            reset = true
+            return (nil, true)
+        }
+    }
+
+    /// Reads what the socket has (bounded by one chunk) into a session's input.
+    func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
+        let (bytes, moved) = readChunk(from: descriptor, ended: &ended, reset: &reset)
+        if let bytes { session.feed(bytes) }
+        return moved
+    }
+
+    /// Moves a session's output to its socket, queueing what the socket does not take.
+    /// The phone's first TLS byte moves the outcome machine into `answering`.
+    @discardableResult
+    func flushTLS(_ session: TLSSession, into queue: inout ByteQueue, descriptor: Int32) -> Bool {
+        var moved = false
+        if !queue.isEmpty {
+            let (written, _) = queue.flush(to: descriptor)
+            if written > 0 { moved = true; noteWritten(to: descriptor) }
+            if !queue.isEmpty { return moved }
+        }
+        while session.pendingOutput > 0 {
+            let count = session.takeOutput(into: context.wireBuffer)
+            guard count > 0 else { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count])
+            let written = Descriptors.write(descriptor, chunk)
+            if written > 0 { moved = true; noteWritten(to: descriptor) }
+            if written < count {
+                queue.append(UnsafeRawBufferPointer(rebasing: chunk[max(written, 0)...]))
+                break
+            }
+        }
+        return moved
+    }
+
+    func noteWritten(to descriptor: Int32) {
+        if descriptor == phone, stage == .terminated { outcome.answered() }
+    }
+
+    // MARK: Outcome steps
+
+    func apply(_ step: TerminationOutcome.Step) {
+        switch step {
+        case .carryOn:
+            break
+        case .settle(let settled):
+            // A leaf made to be refused says nothing of the host's pinning: its refusal is not remembered.
+            if case .notInspectable(let alert) = settled, let name = report.serverName, !presentsDefect {
+                context.refusals.remember(name, alert: alert)
+            }
+            settle(settled)
+            if outcome.phase == .finished { beginClosing(reset: false) }
+        case .fallBackToPlainUpstream:
+            fallBack()
+        case .end:
+            report.event = outcome.event
+            beginClosing(reset: phoneWasReset || upstreamWasReset)
+        }
+    }
+
+    func settle(_ settled: RelayOutcome) {
+        report.outcome = settled
+        report.instants.outcome = MonotonicClock.wallNanoseconds()
+        reportedOutcome = true
+        context.observer.relayDidReport(report)
+    }
+}
