@@ -119,6 +119,13 @@ public struct EvidenceRelayEvent: Sendable, Hashable {
         return counts.map { EvidenceRelayEvent(host: $0.key.host, decision: $0.key.decision, event: $0.key.event,
                                                alert: $0.key.alert, upstreamVerified: $0.key.verified,
                                                presented: $0.key.presented, connections: $0.value) }
-            .sorted { ($0.host ?? "", $0.decision.name, $0.event?.name ?? "") < ($1.host ?? "", $1.decision.name, $1.event?.name ?? "") }
+            .sorted { $0.order < $1.order }
+    }
+
+    /// Every field takes part, so rows that differ only in their alert, verification or what was
+    /// shown come out in the same order on every export (a dictionary's order changes per run).
+    private var order: (String, String, String, Int, Int, String) {
+        (host ?? "", decision.name, event?.name ?? "", alert.map(Int.init) ?? -1,
+         upstreamVerified.map { $0 ? 1 : 0 } ?? -1, presented?.name ?? "")
     }
 }
