@@ -54,6 +54,9 @@ def percentile(values, fraction):
 
 
 def row(label, values, goal=""):
+    if not values:
+        print(f"{label:<56} none measured", flush=True)
+        return
     print(f"{label:<56} {len(values):5d}  {percentile(values, 0.5) * 1000:8.1f} ms  {percentile(values, 0.99) * 1000:8.1f} ms"
           f"  {max(values) * 1000:8.1f} ms   {goal}", flush=True)
 
