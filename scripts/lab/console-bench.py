@@ -8,44 +8,21 @@ assesses its findings, the median of the other 20 is the figure), then 20 pages 
 open recording OPEN while COMMIT-COMMAND commits flows in another process and prints
 "committed HOST EPOCH-SECONDS" after each: the time from each commit to its row on each page.
 """
-import http.client
+import console_client
 import re
 import statistics
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 
 separator = sys.argv.index("--")
 url, password, closed, opened = sys.argv[1:5]
 commit_command = sys.argv[separator + 1:]
-parts = urllib.parse.urlsplit(url)
 
 
 def connect():
-    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-
-
-def cookie_of(answer):
-    match = re.search(r"tvconsole=([^;]+)", answer.getheader("Set-Cookie") or "")
-    return match.group(1) if match else None
-
-
-def login():
-    connection = connect()
-    connection.request("GET", "/login")
-    answer = connection.getresponse()
-    page = answer.read().decode()
-    cookie = cookie_of(answer)
-    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    connection.request("POST", "/login", urllib.parse.urlencode({"csrf": token, "password": password}), {
-        "Content-Type": "application/x-www-form-urlencoded", "Cookie": f"tvconsole={cookie}"})
-    answer = connection.getresponse()
-    answer.read()
-    if answer.status != 303:
-        sys.exit(f"login answered {answer.status}")
-    return cookie_of(answer)
+    return console_client.connect(url, timeout=60)
 
 
 def percentile(values, fraction):
@@ -76,7 +53,7 @@ def views(cookie, path, count):
     return times, size
 
 
-cookie = login()
+cookie = console_client.login(url, password)
 print("measurement                                               runs    median        p99        max   goal")
 render, size = views(cookie, f"/session/{closed}", 21)
 first = render.pop(0)

@@ -4,51 +4,20 @@ console once, opens N event streams of the session and reads them until SIGTERM,
 how many events and bytes the streams read, and how many ended early.
 
     console-followers.py URL PASSWORD SESSION N
-
-The console's certificate is not checked here: this measures load, not trust (check 64 pins it).
 """
-import http.client
-import re
+import console_client
 import signal
-import ssl
 import sys
 import threading
-import urllib.parse
 
 url, password, session, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-parts = urllib.parse.urlsplit(url)
-context = ssl._create_unverified_context()
 
 
 def connect():
-    if parts.scheme == "https":
-        return http.client.HTTPSConnection(parts.hostname, parts.port, context=context, timeout=30)
-    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    return console_client.connect(url, timeout=30)
 
 
-def cookie_of(answer):
-    match = re.search(r"tvconsole=([^;]+)", answer.getheader("Set-Cookie") or "")
-    return match.group(1) if match else None
-
-
-def login():
-    connection = connect()
-    connection.request("GET", "/login")
-    answer = connection.getresponse()
-    page = answer.read().decode()
-    cookie = cookie_of(answer)
-    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    body = urllib.parse.urlencode({"csrf": token, "password": password})
-    connection.request("POST", "/login", body, {
-        "Content-Type": "application/x-www-form-urlencoded", "Cookie": f"tvconsole={cookie}"})
-    answer = connection.getresponse()
-    answer.read()
-    if answer.status != 303:
-        sys.exit(f"login answered {answer.status}")
-    return cookie_of(answer)
-
-
-cookie = login()
+cookie = console_client.login(url, password)
 events = [0] * count
 sizes = [0] * count
 ended = [False] * count
