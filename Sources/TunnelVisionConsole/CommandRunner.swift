@@ -16,7 +16,7 @@ public struct CommandRunner: Sendable {
 
         public var succeeded: Bool { status == 0 }
         /// What the page says: the output when it worked, else the refusal.
-        public var said: String { succeeded ? output.trimmingCharacters(in: .newlines) : refusal }
+        public var said: String { succeeded ? HTML.trimmingLineBreaks(output) : refusal }
     }
 
     public init(database: String, toolVersion: String) {

@@ -116,7 +116,7 @@ extension ConsoleApp {
                 Pages.output(&page, shown.said, id: "session")
             }
         }
-        let findings = runner.run(["findings", "--", String(id)])
+        let findings = try keptFindings.value(forSession: id, keeps: \.succeeded) { runner.run(["findings", "--", String(id)]) }
         return pages.layout(title: "Session \(id)") { page in
             Pages.output(&page, shown.said, id: "session")
             page.element("h2", text: "Findings")
@@ -143,20 +143,22 @@ extension ConsoleApp {
     }
 
     private func flows(_ id: Int64, pages: Pages) throws(ControlError) -> String {
-        let listed = try LiveFlows.withFindings(sessionID: id, limit: FlowFeed.initialRows * 5, library: library)
+        let listed = try keptFlows.value(forSession: id) { () throws(ControlError) in
+            try LiveFlows.withFindings(sessionID: id, limit: FlowFeed.initialRows * 5, library: library)
+        }
         return pages.layout(title: "Session \(id) · flows") { page in
-            flowTable(&page, opening: listed, events: nil, extraColumn: LiveFlows.findingsColumnTitle)
+            flowTable(&page, opening: listed, events: nil)
             page.element("a", [("href", "/session/\(id)")], text: "Back to session \(id)")
         }
     }
 
-    private func flowTable(_ page: inout HTMLBuilder, opening: LiveFlows.Opening, events: String?, extraColumn: String? = nil) {
+    private func flowTable(_ page: inout HTMLBuilder, opening: LiveFlows.Opening, events: String?) {
         page.element("h2", [("id", "flows-headline")], text: opening.headline)
         page.element("p", [("id", "flows-truncation"), ("class", "note")], text: opening.truncation ?? "")
         page.open("div", [("class", "table")])
         page.open("table", [("id", "flows")] + (events.map { [("data-events", $0)] } ?? []))
         page.raw("<thead><tr>")
-        for (index, title) in (LiveFlows.columnTitles + (extraColumn.map { [$0] } ?? [])).enumerated() {
+        for (index, title) in LiveFlows.columnTitles.enumerated() {
             page.element("th", LiveFlows.numericColumns.contains(index) ? [("class", "number")] : [], text: title)
         }
         page.raw("</tr></thead><tbody>")

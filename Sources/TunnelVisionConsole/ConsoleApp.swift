@@ -7,6 +7,10 @@ public final class ConsoleApp: @unchecked Sendable {
     let runner: CommandRunner
     let library: ControlLibrary
     let feed: FlowFeed
+    /// A closed recording's findings and its flows with theirs, each assessed once for as long
+    /// as nothing they were made from changes.
+    let keptFindings: ClosedRecordingKeeper<CommandRunner.Outcome>
+    let keptFlows: ClosedRecordingKeeper<LiveFlows.Opening>
     let password: ConsolePassword
     /// Whether the cookie may say Secure (only over TLS, or the browser would never send it back).
     let secure: Bool
@@ -28,6 +32,8 @@ public final class ConsoleApp: @unchecked Sendable {
         self.runner = runner
         library = ControlLibrary(location: DatabaseLocation(path: runner.database))
         feed = FlowFeed(library: library)
+        keptFindings = ClosedRecordingKeeper(library: library)
+        keptFlows = ClosedRecordingKeeper(library: library)
         self.password = password
         self.secure = secure
         self.exportDirectory = exportDirectory

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionControl
+import TunnelVisionModel
 import TunnelVisionStore
 
 /// The live flow lists of the open recordings, pushed to every page that follows one. One
@@ -21,6 +22,8 @@ public final class FlowFeed: @unchecked Sendable {
 
     struct Watch {
         var marker: FlowChangeMarker
+        /// The markers the shown rows' findings were judged with.
+        var markers: [SessionMarker]
         var followers: [ObjectIdentifier: Follower]
     }
 
@@ -43,7 +46,7 @@ public final class FlowFeed: @unchecked Sendable {
         }
         // A read made now is at least as new as the watch's: the next changes may repeat rows
         // this one already has, and the page replaces a row by its id.
-        var watch = watches[sessionID] ?? Watch(marker: opening.marker, followers: [:])
+        var watch = watches[sessionID] ?? Watch(marker: opening.marker, markers: opening.markers, followers: [:])
         watch.followers[ObjectIdentifier(follower)] = follower
         watches[sessionID] = watch
         return follower
@@ -87,7 +90,14 @@ public final class FlowFeed: @unchecked Sendable {
             do throws(ControlError) {
                 let change = try LiveFlows.changes(sessionID: sessionID, after: watch.marker, library: library)
                 watch.marker = change.marker
-                if !change.rows.isEmpty {
+                if change.isOpen, change.markers != watch.markers {
+                    // A marker (consent given) changes the findings of rows already shown:
+                    // every page starts again from the newest rows, judged anew.
+                    let opening = try LiveFlows.open(sessionID: sessionID, limit: Self.initialRows, library: library)
+                    watch.markers = opening.markers
+                    let event = FeedEvent.rows(opening.rows, headline: opening.headline, truncation: opening.truncation, reset: true)
+                    watch.followers.values.forEach { $0.push(event) }
+                } else if !change.rows.isEmpty {
                     let event = FeedEvent.rows(change.rows, headline: change.headline, truncation: nil, reset: false)
                     watch.followers.values.forEach { $0.push(event) }
                 }

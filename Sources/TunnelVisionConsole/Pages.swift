@@ -45,7 +45,7 @@ public struct Pages: Sendable {
 
     /// What a command printed, as it printed it.
     public static func output(_ page: inout HTMLBuilder, _ text: String, id: String) {
-        page.element("pre", [("id", id)], text: text.trimmingCharacters(in: .newlines))
+        page.element("pre", [("id", id)], text: HTML.trimmingLineBreaks(text))
     }
 
     /// A listing whose every line is a link to what it names.

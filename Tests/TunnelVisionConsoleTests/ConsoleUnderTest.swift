@@ -114,7 +114,9 @@ struct DaemonWrites {
     mutating func flow(to host: String, port: UInt16, bytesIn: UInt64 = 4_000) throws -> Int64 {
         let state = Self.state(host: host, port: port, bytesIn: bytesIn)
         handle += 1
-        let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: handle, rowID: nil, state: state)]), captureSession: captureSession)
+        // From the phone's address, as the daemon says it: a phone's recording tags only its own flows.
+        let upsert = FlowUpsert(handle: handle, rowID: nil, state: state, client: IPAddress(v4: 0x0A4D_0002))
+        let rows = try store.write(HistoryBatch(flows: [upsert]), captureSession: captureSession)
         guard let row = rows[handle] else { throw ConsoleUnderTest.Failure("no row") }
         return row
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TunnelVisionConsole
 
@@ -13,6 +14,12 @@ struct EscapingTests {
     @Test func controlCharactersAreReplacedAndLineBreaksKept() {
         #expect(HTML.escaped("a\u{0}b\u{1B}[31m") == "a&#xFFFD;b&#xFFFD;[31m")
         #expect(HTML.escaped("one\ntwo\tthree") == "one\ntwo\tthree")
+    }
+
+    @Test func trimmingLineBreaksIsFoundationsTrimmingOfNewlines() {
+        for text in ["", "\n", "\n\r\nabc\n", "a\nb", "\u{2028}x y\u{85}\u{B}", "Grüße ⇄\n\n", "  spaced  \n"] {
+            #expect(HTML.trimmingLineBreaks(text) == text.trimmingCharacters(in: .newlines), "\(text.debugDescription)")
+        }
     }
 
     @Test func theBuilderEscapesTextAndEveryAttributeValue() {

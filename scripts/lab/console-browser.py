@@ -180,16 +180,22 @@ def main():
         expect("without a reload", driver.execute_script("return window.performance.timeOrigin") == page_id)
         traffic.wait(timeout=60)
         time.sleep(2.5)
-        dom = {int(row.get_attribute("data-id")): [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        dom = {int(row.get_attribute("data-id")): [cell.get_attribute("textContent") for cell in row.find_elements(By.TAG_NAME, "td")]
                for row in driver.find_elements(By.CSS_SELECTOR, "#flows tbody tr")}
         listed = json.loads(tvctl("flows", session, "--json").stdout)
         ids = [flow["id"] for flow in listed["flows"]]
         expect(f"the page's rows are tvctl flows --json's ({len(ids)} flows)", sorted(dom) == sorted(ids), f"page {sorted(dom)}\ntvctl {sorted(ids)}")
         ordered = [int(row.get_attribute("data-id")) for row in driver.find_elements(By.CSS_SELECTOR, "#flows tbody tr")]
         expect("newest first", ordered == sorted(ordered, reverse=True), ordered)
+        # Beyond tvctl flows's columns, each row names its phone (third) and its findings (last).
         table = tvctl("flows", session).stdout
-        mismatched = [i for i, cells in dom.items() if not any(line.split() == " ".join(cells).split() for line in table.splitlines())]
-        expect("each row's cells are tvctl flows's line", not mismatched, f"{mismatched}\n{table}")
+        flows_cells = lambda cells: cells[:2] + cells[3:-1]
+        mismatched = [i for i, cells in dom.items() if not any(line.split() == " ".join(flows_cells(cells)).split() for line in table.splitlines())]
+        expect("each row's other cells are tvctl flows's line", not mismatched, f"{mismatched}\n{table}")
+        phone = json.loads(tvctl("session", "show", session, "--json").stdout).get("phone", {}).get("name")
+        phones = {cells[2] for cells in dom.values()}
+        expect(f"each row names the recording's phone ({phone})", phone and phones == {phone}, phones)
+        live_findings = {i: cells[-1] for i, cells in dom.items()}
         # One more request from the phone: how long until its flow is on the page (the daemon's
         # commit, at most a second after the packet, plus the push).
         highest = max(dom) if dom else 0
@@ -218,6 +224,24 @@ def main():
         findings_cli = tvctl("findings", session).stdout.strip("\n")
         expect("the findings are tvctl findings's, character for character", findings_page == findings_cli, f"{findings_page}\n--\n{findings_cli}")
         shot(driver, "console-findings")
+        driver.get(BASE + f"/session/{session}/flows")
+        shot(driver, "console-flows")
+        driver.get(BASE + f"/project/{project_id}")
+        shot(driver, "console-project")
+        driver.get(BASE + f"/session/{session}")
+        # The findings each row showed while recording are the ones tvctl findings --json puts
+        # the flow behind once it ended: the same statements, in the order of the checks.
+        judged = json.loads(tvctl("findings", session, "--json").stdout)
+        checks = ["encryption", "tlsVersion", "host", "pinning", "consent", "certificateValidation"]
+        expected = {}
+        for finding in sorted(judged["findings"], key=lambda f: checks.index(f["check"])):
+            for flow in finding["flows"]:
+                expected.setdefault(flow, []).append(finding["statement"])
+        differing = {i: (cell, expected.get(i)) for i, cell in live_findings.items()
+                     if cell != (" ".join(expected[i]) if i in expected else "—")}
+        behind = sum(1 for cell in live_findings.values() if cell != "—")
+        expect(f"the findings each live row showed ({behind} of {len(live_findings)} rows behind one) are tvctl findings --json's",
+               behind > 0 and not differing, differing)
 
         # Export.
         before = set(os.listdir(DOWNLOADS))
@@ -257,6 +281,15 @@ def main():
         expect("and nothing changed", tvctl("project", "list", "--json").stdout == projects_before)
         answer, _ = request("GET", f"/session/{session}/mark", headers={"Cookie": jar})
         expect("a GET to a change is not allowed (405)", answer.status == 405, answer.status)
+        # No open redirect: whatever the path, an answer only ever sends the browser within the console.
+        elsewhere = []
+        for path in ["//evil.example/", "/\\evil.example/", "/login?next=https://evil.example/", "/https://evil.example/"]:
+            for jar_used in [None, jar]:
+                answer, _ = request("GET", path, headers={"Cookie": jar_used} if jar_used else {})
+                location = answer.getheader("Location")
+                if location is not None and (not location.startswith("/") or location.startswith("//") or location.startswith("/\\")):
+                    elsewhere.append((path, location))
+        expect("no answer redirects outside the console", not elsewhere, elsewhere)
 
         # Eleven wrong passwords from one client.
         form_cookie, token = login_form()

@@ -49,6 +49,10 @@ enum CheckOutcome<Gap: Sendable & Hashable>: Sendable, Hashable {
     case satisfied
     case unassessed(Gap)
     case notApplicable
+
+    var finding: FindingEvidence? {
+        if case .finding(let evidence) = self { evidence } else { nil }
+    }
 }
 
 /// Gathers one check's outcomes flow by flow, keeping the order in which things happened.

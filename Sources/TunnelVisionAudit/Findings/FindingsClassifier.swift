@@ -18,17 +18,14 @@ public enum FindingsClassifier {
         var validation = CoverageBuilder<CertificateValidationGap>()
 
         for flow in flows.inOrderOfHappening() {
-            // The order of the statements a single flow proves: cleartext, TLS version,
-            // destination, pinning, consent, certificate validation.
+            let outcomes = FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy)
             let statements = [
-                encryption.record(EncryptionAssessment(of: flow, gatewayResolvers: session.gatewayResolvers).outcome, flowID: flow.id),
-                tlsVersion.record(TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion).outcome, flowID: flow.id),
-                host.record(HostAssessment(of: flow, project: project, gatewayResolvers: session.gatewayResolvers).outcome, flowID: flow.id),
-                pinning.record(PinningAssessment(of: flow, conditions: session.inspection).outcome, flowID: flow.id),
-                consentCoverage.record(
-                    ConsentAssessment(of: flow, sessionKind: session.kind, consent: consent).outcome, flowID: flow.id),
-                validation.record(
-                    CertificateValidationAssessment(of: flow, conditions: session.inspection).outcome, flowID: flow.id),
+                encryption.record(outcomes.encryption, flowID: flow.id),
+                tlsVersion.record(outcomes.tlsVersion, flowID: flow.id),
+                host.record(outcomes.host, flowID: flow.id),
+                pinning.record(outcomes.pinning, flowID: flow.id),
+                consentCoverage.record(outcomes.consent, flowID: flow.id),
+                validation.record(outcomes.validation, flowID: flow.id),
             ]
             for case let evidence? in statements {
                 findings.add(evidence, flowID: flow.id)
@@ -38,6 +35,41 @@ public enum FindingsClassifier {
             findings: findings.findings, tlsVersion: tlsVersion.coverage, encryption: encryption.coverage,
             host: host.coverage, pinning: pinning.coverage, consent: consentCoverage.coverage,
             certificateValidation: validation.coverage)
+    }
+
+    /// What one flow proves, in the order `classify` gathers it: a live view reads a flow's
+    /// findings while the session records, by the same rules the session's findings follow.
+    public static func findings(
+        of flow: StoredFlow, project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy
+    ) -> [FindingEvidence] {
+        let consent = ConsentInterval(markers: markers, sessionID: session.id)
+        return FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy).findings
+    }
+}
+
+/// Each check's outcome for one flow.
+private struct FlowOutcomes {
+    let encryption: CheckOutcome<EncryptionGap>
+    let tlsVersion: CheckOutcome<TLSVersionGap>
+    let host: CheckOutcome<HostGap>
+    let pinning: CheckOutcome<PinningGap>
+    let consent: CheckOutcome<ConsentGap>
+    let validation: CheckOutcome<CertificateValidationGap>
+
+    init(of flow: StoredFlow, project: AuditProject, session: AuditSession, consent interval: ConsentInterval?, policy: FindingsPolicy) {
+        // The order of the statements a single flow proves: cleartext, TLS version,
+        // destination, pinning, consent, certificate validation.
+        encryption = EncryptionAssessment(of: flow, gatewayResolvers: session.gatewayResolvers).outcome
+        tlsVersion = TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion).outcome
+        host = HostAssessment(of: flow, project: project, gatewayResolvers: session.gatewayResolvers).outcome
+        pinning = PinningAssessment(of: flow, conditions: session.inspection).outcome
+        consent = ConsentAssessment(of: flow, sessionKind: session.kind, consent: interval).outcome
+        validation = CertificateValidationAssessment(of: flow, conditions: session.inspection).outcome
+    }
+
+    var findings: [FindingEvidence] {
+        [encryption.finding, tlsVersion.finding, host.finding, pinning.finding, consent.finding, validation.finding]
+            .compactMap { $0 }
     }
 }
 
