@@ -16,6 +16,7 @@ public enum FindingsClassifier {
         var pinning = CoverageBuilder<PinningGap>()
         var consentCoverage = CoverageBuilder<ConsentGap>()
         var validation = CoverageBuilder<CertificateValidationGap>()
+        let refusals = PinningRefusalContext(flows: flows, conditions: session.inspection)
 
         for flow in flows.inOrderOfHappening() {
             // The order of the statements a single flow proves: cleartext, TLS version,
@@ -24,7 +25,7 @@ public enum FindingsClassifier {
                 encryption.record(EncryptionAssessment(of: flow, gatewayResolvers: session.gatewayResolvers).outcome, flowID: flow.id),
                 tlsVersion.record(TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion).outcome, flowID: flow.id),
                 host.record(HostAssessment(of: flow, project: project, gatewayResolvers: session.gatewayResolvers).outcome, flowID: flow.id),
-                pinning.record(PinningAssessment(of: flow, conditions: session.inspection).outcome, flowID: flow.id),
+                pinning.record(PinningAssessment(of: flow, conditions: session.inspection).outcome(in: refusals), flowID: flow.id),
                 consentCoverage.record(
                     ConsentAssessment(of: flow, sessionKind: session.kind, consent: consent).outcome, flowID: flow.id),
                 validation.record(
