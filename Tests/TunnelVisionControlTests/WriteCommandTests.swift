@@ -107,7 +107,7 @@ struct WriteCommandTests {
         #expect(try store.openAuditSession()?.inspection.mode == .off)
         _ = try TVCtlBinary.run(["session", "end"], database: history.path)
         let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted", "system"], database: history.path)
-        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted.\n"), "\(expired)")
+        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted in the system store.\n"), "\(expired)")
     }
 
     @Test(arguments: [nil, "off", "yes", "on"] as [String?])
@@ -132,7 +132,7 @@ struct WriteCommandTests {
         try Self.relayRunning(in: store, beatAt: Date().addingTimeInterval(-60))
         let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted", "user"], database: history.path)
         #expect(run.status == 1)
-        #expect(run.error == "tvctl: Nothing was started: --ca-trusted declares the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out.\n")
+        #expect(run.error == "tvctl: Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out.\n")
         #expect(try store.openAuditSession() == nil)
 
         let untrusted = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)

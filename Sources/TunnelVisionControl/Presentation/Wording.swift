@@ -61,7 +61,7 @@ public enum Wording {
         case .certificateFileNotWritten(let path, false):
             "\(path) could not be written: name a file in a folder you may write to."
         case .caTrustedWithoutInspection:
-            "Nothing was started: --ca-trusted declares the CA the relay inspects with trusted, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."
+            "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."
         case .inspectionModeUnavailable(let mode):
             "Nothing was started: a \(AuditSerialization.name(of: mode)) recording needs the daemon's relay running with a CA loaded, and none is; "
                 + "start it with inspection = on, or start with --inspection off."

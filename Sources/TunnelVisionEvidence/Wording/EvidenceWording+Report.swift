@@ -73,7 +73,7 @@ extension EvidenceWording.Report {
             return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
                 + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why. "
                 + "A refusal counts as pinning only where a connection to another host of this recording accepted the CA; "
-                + "otherwise whether the app pins or does not trust \(EvidenceWording.phrase(of: conditions.caStore)) cannot be told." + quic
+                + "otherwise this recording cannot tell pinning from distrust of \(EvidenceWording.phrase(of: conditions.caStore))." + quic
         }
         let cause = switch conditions.mode {
         case .off: "it was recorded with TLS inspection off"
