@@ -94,10 +94,18 @@ enum DiffPresentation {
 
     /// One row per host whose connections did otherwise with the same defective certificate.
     static func validationChanges(_ comparisons: [DomainComparison]) -> TextTable {
+        hostChanges(comparisons) { comparison in
+            guard case .changed(let earlier, let later) = comparison.validation else { return nil }
+            return (validationResult(earlier), validationResult(later))
+        }
+    }
+
+    /// One row per host, with what each session stated of it where the two differ.
+    private static func hostChanges(_ comparisons: [DomainComparison], _ change: (DomainComparison) -> (String, String)?) -> TextTable {
         var table = TextTable([.init("HOST"), .init("EARLIER"), .init("LATER")])
         for comparison in comparisons {
-            guard case .changed(let earlier, let later) = comparison.validation else { continue }
-            table.append([comparison.host, validationResult(earlier), validationResult(later)])
+            guard let (earlier, later) = change(comparison) else { continue }
+            table.append([comparison.host, earlier, later])
         }
         return table
     }
@@ -112,12 +120,10 @@ enum DiffPresentation {
 
     /// One row per host of which the pinning check stated something else.
     static func pinningChanges(_ comparisons: [DomainComparison]) -> TextTable {
-        var table = TextTable([.init("HOST"), .init("EARLIER"), .init("LATER")])
-        for comparison in comparisons {
-            guard case .changed(let earlier, let later) = comparison.pinning else { continue }
-            table.append([comparison.host, pinningResult(earlier), pinningResult(later)])
+        hostChanges(comparisons) { comparison in
+            guard case .changed(let earlier, let later) = comparison.pinning else { return nil }
+            return (pinningResult(earlier), pinningResult(later))
         }
-        return table
     }
 
     /// One row per domain and negotiator whose versions differ.
