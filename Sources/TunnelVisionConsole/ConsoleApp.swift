@@ -213,9 +213,8 @@ enum StartForm {
         arguments += CommandRunner.options([
             ("release", baseline ? nil : form["release"]), ("build", baseline ? nil : form["build"]),
             ("device", form["device"]), ("os", form["os"]), ("phone", form.given("phone")),
-            ("inspection", form.given("inspection")), ("notes", form.given("notes")),
+            ("inspection", form.given("inspection")), ("notes", form.given("notes")), ("ca-trusted", form.given("ca-trusted")),
         ])
-        if form["ca-trusted"] == "yes" { arguments.append("--ca-trusted") }
         return arguments + ["--", form["project"] ?? ""]
     }
 

@@ -116,7 +116,10 @@ public struct Pages: Sendable {
             Pages.field(&page, "OS", name: "os", required: true)
             Pages.choice(&page, "Phone", name: "phone", options: [("", "the gateway's only phone")] + phones.map { ($0, $0) })
             Pages.choice(&page, "Inspection", name: "inspection", options: Pages.inspectionModes)
-            page.raw("<label class=\"check\"><input type=\"checkbox\" name=\"ca-trusted\" value=\"yes\"> The phone trusts the inspection CA</label>")
+            Pages.choice(&page, "Inspection CA", name: "ca-trusted", options: [
+                ("", "not trusted by the phone"), ("user", "trusted, in the user store"),
+                ("user-full-trust", "trusted, a user CA with full trust on (iOS)"), ("system", "trusted, in the system store"),
+            ])
             Pages.field(&page, "Notes", name: "notes")
             page.raw("<button type=\"submit\" class=\"big\">Start recording</button>")
         }

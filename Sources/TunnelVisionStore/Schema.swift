@@ -335,5 +335,11 @@ enum Schema {
         );
         CREATE INDEX capture_seals_sequence ON capture_seals (sequence);
         """,
+        // Where the technician declared the inspection CA installed (user, user-full-trust, system):
+        // a refusal is told apart from pinning only against acceptances under the same declaration.
+        // NULL: not declared trusted, or declared before the store was asked.
+        """
+        ALTER TABLE audit_sessions ADD COLUMN ca_store TEXT;
+        """,
     ]
 }

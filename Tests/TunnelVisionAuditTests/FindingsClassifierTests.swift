@@ -76,13 +76,16 @@ struct FindingsClassifierTests {
         #expect(findings.map(\.flowIDs) == [[1, 3], [1, 3], [2]])
     }
 
-    @Test("One host may be both pinningAbsent and pinningObserved")
+    @Test("One host may be both pinningAbsent and pinningObserved, once another host accepted the CA")
     func oneHostBothPinningKinds() {
         let findings = Self.classify([
             Fixture.flow(1, status: .notInspectable, sni: "api.example.com"),
             Fixture.flow(2, status: .inspected, sni: "api.example.com"),
+            Fixture.flow(3, status: .inspected, sni: "cdn.example.com"),
         ]).findings(of: .pinning)
-        #expect(findings.map(\.evidence) == [.pinningObserved(host: "api.example.com"), .pinningAbsent(host: "api.example.com")])
+        #expect(findings.map(\.evidence) == [
+            .pinningObserved(host: "api.example.com"), .pinningAbsent(host: "api.example.com"), .pinningAbsent(host: "cdn.example.com"),
+        ])
     }
 
     @Test("Unassessed flows are grouped by reason, reasons in the order they first came up")

@@ -37,9 +37,9 @@ struct SessionAssessmentTests {
             flows: [Fixture.flow(1, sni: "api.example.com", server: Fixture.serverHello(.tls13))],
             expected: .observedWithoutContradiction, contrary: 0, supporting: 0),
         VerdictRow(
-            row: "no contrary finding, a supporting finding → observedWithoutContradiction", requirement: "O.Ntwk_4",
-            flows: [Fixture.flow(1, status: .notInspectable, sni: "bank.example.com")],
-            expected: .observedWithoutContradiction, contrary: 0, supporting: 1),
+            row: "a refusal that no other host's acceptance tells apart → notAssessed(refusalNotToldApart), nothing in its favour",
+            requirement: "O.Ntwk_4", flows: [Fixture.flow(1, status: .notInspectable, sni: "bank.example.com")],
+            expected: .notAssessed(.refusalNotToldApart), contrary: 0, supporting: 0),
         VerdictRow(
             row: "anything else → notAssessed(nothingObserved)", requirement: "O.Ntwk_2",
             flows: [Fixture.flow(1, port: 443), Fixture.flow(2, proto: .udp, port: 53)],

@@ -21,9 +21,9 @@ struct ArgumentParserTests {
         Accepted(arguments: ["project", "create", "Acme Health", "--allow", "*.a.example=backend", "--allow", "b.example"],
                  command: "tvctl project create", positionals: ["Acme Health"],
                  values: ["allow": ["*.a.example=backend", "b.example"]], flags: []),
-        Accepted(arguments: ["session", "start", "--release", "2.4.1", "3", "--build=310", "--device", "Pixel 8", "--os", "Android 15", "--ca-trusted"],
+        Accepted(arguments: ["session", "start", "--release", "2.4.1", "3", "--build=310", "--device", "Pixel 8", "--os", "Android 15", "--ca-trusted", "user"],
                  command: "tvctl session start", positionals: ["3"],
-                 values: ["release": ["2.4.1"], "build": ["310"], "device": ["Pixel 8"], "os": ["Android 15"]], flags: ["ca-trusted"]),
+                 values: ["release": ["2.4.1"], "build": ["310"], "device": ["Pixel 8"], "os": ["Android 15"], "ca-trusted": ["user"]], flags: []),
         Accepted(arguments: ["mark", "--", "-not an option"], command: "tvctl mark", positionals: ["-not an option"], values: [:], flags: []),
         Accepted(arguments: ["mark", "-i"], command: "tvctl mark", positionals: [], values: [:], flags: ["interactive"]),
         Accepted(arguments: ["flows", "-fn", "5"], command: "tvctl flows", positionals: [], values: ["limit": ["5"]], flags: ["follow"]),
@@ -43,7 +43,7 @@ struct ArgumentParserTests {
         #expect(parsed.positionals == example.positionals)
         for (name, values) in example.values { #expect(parsed.values(name) == values) }
         for flag in example.flags { #expect(parsed.flag(flag)) }
-        let allFlags = ["json", "yes", "follow", "interactive", "ca-trusted", "baseline"]
+        let allFlags = ["json", "yes", "follow", "interactive", "baseline"]
         for flag in allFlags where !example.flags.contains(flag) { #expect(!parsed.flag(flag)) }
     }
 

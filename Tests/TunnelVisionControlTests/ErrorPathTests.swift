@@ -37,7 +37,7 @@ struct ErrorPathTests {
         Case(["catalogue", "show", "nope"], 1, "No catalogue nope is installed: 'tvctl catalogue list' shows the ones there are."),
         // The seeded history has no daemon settings: the CA is looked for where the daemon keeps it by default.
         Case(["ca", "show"], 1, "There is no inspection CA at /var/lib/tunnelvision-ca/ca.pem yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."),
-        Case(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted"], 1,
+        Case(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted", "user"], 1,
              "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."),
         Case(["fixture"], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
         Case(["session", "start", "1", "--baseline", "--device", "Pixel 8", "--os", "Android 15", "--db", "/dev/null/x"], 3,

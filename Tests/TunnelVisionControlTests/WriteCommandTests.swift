@@ -47,15 +47,16 @@ struct WriteCommandTests {
         let store = try history.open()
         try Self.relayRunning(in: store, quicDrop: true, upstreamMirror: true)
         let started = try TVCtlBinary.run(
-            ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "--notes", "lab 2"],
+            ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "user-full-trust", "--notes", "lab 2"],
             database: history.path)
-        #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on with CA SHA-256 \(Self.fingerprint), CA trusted, UDP to port 443 dropped.\n", "\(started)")
+        #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on with CA SHA-256 \(Self.fingerprint), CA trusted in the user store with full trust on (iOS), UDP to port 443 dropped.\n", "\(started)")
         let session = try #require(try store.openAuditSession())
         #expect(session.kind == release("2.5.0", "320"))
         #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: BuildStamp.version))
         // The relay's upstream_mirror, as the daemon published it, is the session's.
         #expect(session.inspection == InspectionConditions(
-            mode: .pinning, caTrusted: true, caFingerprint: Self.fingerprint, quicDropped: true, upstreamMirror: true))
+            mode: .pinning, caTrusted: true, caFingerprint: Self.fingerprint, quicDropped: true, upstreamMirror: true,
+            caStore: .userFullTrust))
         #expect(session.notes == "lab 2")
 
         let again = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)
@@ -81,6 +82,10 @@ struct WriteCommandTests {
         let unknown = try TVCtlBinary.run(start + ["--inspection", "revoked"], database: history.path)
         #expect(unknown.status == 2)
         #expect(unknown.error == "tvctl: 'revoked' is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired.\n")
+        // The trust declaration names a store: a bare yes says nothing of where the CA is.
+        let noStore = try TVCtlBinary.run(start + ["--ca-trusted", "yes"], database: history.path)
+        #expect(noStore.status == 2)
+        #expect(noStore.error == "tvctl: 'yes' is not a CA store: write user, user-full-trust (an iOS profile with full trust on) or system.\n")
         let notInspecting = try TVCtlBinary.run(start + ["--inspection", "wrong-name"], database: history.path)
         #expect(notInspecting.status == 1)
         #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon's relay running with a CA loaded, "
@@ -101,8 +106,8 @@ struct WriteCommandTests {
         #expect(off.output.hasSuffix("inspection off, CA not trusted.\n"), "\(off)")
         #expect(try store.openAuditSession()?.inspection.mode == .off)
         _ = try TVCtlBinary.run(["session", "end"], database: history.path)
-        let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted"], database: history.path)
-        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted.\n"), "\(expired)")
+        let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted", "system"], database: history.path)
+        #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted in the system store.\n"), "\(expired)")
     }
 
     @Test(arguments: [nil, "off", "yes", "on"] as [String?])
@@ -125,7 +130,7 @@ struct WriteCommandTests {
         let store = try history.open()
         // Configured on but not running: a heartbeat a minute old.
         try Self.relayRunning(in: store, beatAt: Date().addingTimeInterval(-60))
-        let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted"], database: history.path)
+        let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted", "user"], database: history.path)
         #expect(run.status == 1)
         #expect(run.error == "tvctl: Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out.\n")
         #expect(try store.openAuditSession() == nil)

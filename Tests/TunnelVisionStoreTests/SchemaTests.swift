@@ -34,6 +34,8 @@ import TunnelVisionModel
             "keep_keys",
             // whether the relay mirrored servers whose certificate did not verify.
             "upstream_mirror",
+            // where the CA was declared installed (user, user-full-trust, system).
+            "ca_store",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
         #expect(try columns("flow_relay", store) == [

@@ -10,6 +10,9 @@ public enum NotAssessedReason: String, Sendable, Hashable, CaseIterable {
     case inspectionOff
     /// Most of it was recorded without the local CA declared trusted on the phone.
     case caNotTrusted
+    /// The connections that could be read refused the local CA, and none to another host accepted
+    /// it: pinning cannot be told from an app that does not trust the store the CA was installed in.
+    case refusalNotToldApart
 }
 
 /// What the traffic showed about a requirement. It is not the document's test result (PASS,
@@ -53,6 +56,9 @@ public struct RequirementAssessment: Sendable, Hashable {
     /// The reason that kept the most connections from the check, where that reason is a condition
     /// of the recording the technician can change; otherwise "nothing observed".
     private static func dominantReason(check: FindingsCheck?, findings: SessionFindings) -> NotAssessedReason {
+        if check == .pinning, findings.findings.contains(where: { $0.kind == .refusalNotToldApart }) {
+            return .refusalNotToldApart
+        }
         guard check == .pinning,
               let dominant = findings.pinning.unassessed.max(by: { $0.flowIDs.count < $1.flowIDs.count }) else {
             return .nothingObserved

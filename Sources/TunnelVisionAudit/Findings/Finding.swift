@@ -1,3 +1,5 @@
+import TunnelVisionModel
+
 /// The six things the classifier looks at in every flow, in the order a flow's findings are
 /// given. The raw value is what findings.json writes as `check`.
 public enum FindingsCheck: String, Sendable, Hashable, Codable, CaseIterable {
@@ -7,7 +9,8 @@ public enum FindingsCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case tlsVersion
     /// Whether the destination is one the project allows (`hostNotInAllowlist`, `unnamedFlow`).
     case host
-    /// Whether a connection accepted or refused the local CA (`pinningAbsent`, `pinningObserved`).
+    /// Whether a connection accepted or refused the local CA (`pinningAbsent`, `pinningObserved`,
+    /// `refusalNotToldApart`).
     case pinning
     /// Whether the flow began before the user consented (`activityBeforeConsent`).
     case consent
@@ -28,8 +31,13 @@ public enum FindingKind: String, Sendable, Hashable, Codable, CaseIterable {
     case unnamedFlow
     /// A handshake completed on the local CA's certificate.
     case pinningAbsent
-    /// A connection to the host refused the local CA's certificate.
+    /// A connection to the host refused the local CA's certificate, and a connection to another
+    /// host of the same recording accepted it: the CA is trusted, this host refused it.
     case pinningObserved
+    /// A connection to the host refused the local CA's certificate, and no connection to another
+    /// host of the recording accepted it: pinning cannot be told from an app that does not trust
+    /// the store the CA was declared in.
+    case refusalNotToldApart
     /// The flow's first packet came before the first consent marker.
     case activityBeforeConsent
     /// Application data followed a certificate from an issuer the phone was never given.
@@ -45,7 +53,7 @@ public enum FindingKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .cleartextTraffic: .encryption
         case .weakTLSVersion: .tlsVersion
         case .hostNotInAllowlist, .unnamedFlow: .host
-        case .pinningAbsent, .pinningObserved: .pinning
+        case .pinningAbsent, .pinningObserved, .refusalNotToldApart: .pinning
         case .activityBeforeConsent: .consent
         case .untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted: .certificateValidation
         }
@@ -65,8 +73,12 @@ public enum FindingEvidence: Sendable, Hashable {
     case unnamedFlow(UnnamedFlowReason)
     /// The announced host, normalised, whose handshake completed on the local CA.
     case pinningAbsent(host: String)
-    /// The announced host, normalised, a connection to which refused the local CA.
+    /// The announced host, normalised, a connection to which refused the local CA while another
+    /// host accepted it.
     case pinningObserved(host: String)
+    /// The announced host, normalised, a connection to which refused the local CA while no other
+    /// host accepted it, and the store the CA was declared installed in (nil: not named).
+    case refusalNotToldApart(host: String, store: CATrustStore?)
     /// Nothing more: the instant belongs to each flow, not to the statement.
     case activityBeforeConsent
     /// The announced host, normalised, a connection to which went on over a leaf of an untrusted issuer.
@@ -84,6 +96,7 @@ public enum FindingEvidence: Sendable, Hashable {
         case .unnamedFlow: .unnamedFlow
         case .pinningAbsent: .pinningAbsent
         case .pinningObserved: .pinningObserved
+        case .refusalNotToldApart: .refusalNotToldApart
         case .activityBeforeConsent: .activityBeforeConsent
         case .untrustedIssuerAccepted: .untrustedIssuerAccepted
         case .wrongNameAccepted: .wrongNameAccepted
@@ -95,7 +108,8 @@ public enum FindingEvidence: Sendable, Hashable {
     public var host: String? {
         switch self {
         case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
-             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host),
+             .refusalNotToldApart(let host, _): host
         case .weakTLSVersion, .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: nil
         }
     }

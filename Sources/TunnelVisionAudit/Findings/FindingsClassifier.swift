@@ -16,9 +16,10 @@ public enum FindingsClassifier {
         var pinning = CoverageBuilder<PinningGap>()
         var consentCoverage = CoverageBuilder<ConsentGap>()
         var validation = CoverageBuilder<CertificateValidationGap>()
+        let refusals = PinningRefusalContext(flows: flows, conditions: session.inspection)
 
         for flow in flows.inOrderOfHappening() {
-            let outcomes = FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy)
+            let outcomes = FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy, refusals: refusals)
             let statements = [
                 encryption.record(outcomes.encryption, flowID: flow.id),
                 tlsVersion.record(outcomes.tlsVersion, flowID: flow.id),
@@ -39,11 +40,14 @@ public enum FindingsClassifier {
 
     /// What one flow proves, in the order `classify` gathers it: a live view reads a flow's
     /// findings while the session records, by the same rules the session's findings follow.
+    /// `refusals` is what the recording's flows so far say of the CA's acceptance: a refusal is
+    /// pinning only beside another host's acceptance.
     public static func findings(
-        of flow: StoredFlow, project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy
+        of flow: StoredFlow, project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
+        refusals: PinningRefusalContext
     ) -> [FindingEvidence] {
         let consent = ConsentInterval(markers: markers, sessionID: session.id)
-        return FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy).findings
+        return FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy, refusals: refusals).findings
     }
 }
 
@@ -56,13 +60,14 @@ private struct FlowOutcomes {
     let consent: CheckOutcome<ConsentGap>
     let validation: CheckOutcome<CertificateValidationGap>
 
-    init(of flow: StoredFlow, project: AuditProject, session: AuditSession, consent interval: ConsentInterval?, policy: FindingsPolicy) {
+    init(of flow: StoredFlow, project: AuditProject, session: AuditSession, consent interval: ConsentInterval?, policy: FindingsPolicy,
+         refusals: PinningRefusalContext) {
         // The order of the statements a single flow proves: cleartext, TLS version,
         // destination, pinning, consent, certificate validation.
         encryption = EncryptionAssessment(of: flow, gatewayResolvers: session.gatewayResolvers).outcome
         tlsVersion = TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion).outcome
         host = HostAssessment(of: flow, project: project, gatewayResolvers: session.gatewayResolvers).outcome
-        pinning = PinningAssessment(of: flow, conditions: session.inspection).outcome
+        pinning = PinningAssessment(of: flow, conditions: session.inspection).outcome(in: refusals)
         consent = ConsentAssessment(of: flow, sessionKind: session.kind, consent: interval).outcome
         validation = CertificateValidationAssessment(of: flow, conditions: session.inspection).outcome
     }

@@ -65,10 +65,14 @@ public enum PinningAssessment: Sendable, Hashable {
         }
     }
 
-    var outcome: CheckOutcome<PinningGap> {
+    /// A refusal is pinning observed only when the recording shows the CA accepted by another
+    /// host (`PinningRefusalContext`); otherwise it cannot be told from an app that ignores the store.
+    func outcome(in context: PinningRefusalContext) -> CheckOutcome<PinningGap> {
         switch self {
         case .absent(let host): .finding(.pinningAbsent(host: host))
-        case .observed(let host): .finding(.pinningObserved(host: host))
+        case .observed(let host):
+            context.toldApart(host)
+                ? .finding(.pinningObserved(host: host)) : .finding(.refusalNotToldApart(host: host, store: context.store))
         case .notAssessed(let gap): .unassessed(gap)
         case .notApplicable: .notApplicable
         }

@@ -114,6 +114,8 @@ public struct DomainComparison: Sendable, Hashable {
     public let later: DomainObservation?
     /// What each session's validation recording showed of the host, compared.
     public let validation: ValidationComparison
+    /// What each session's pinning check stated of the host, compared.
+    public var pinning: PinningComparison = .notCompared
 
     public var status: DomainStatus {
         let earlierPresence = earlier?.presence ?? .absent
@@ -138,6 +140,9 @@ public struct DomainComparison: Sendable, Hashable {
 
     /// The host's connections did otherwise with the same defective certificate.
     public var hasValidationChange: Bool { validation.isChange }
+
+    /// The pinning check stated something else of the host (a refusal told apart in one recording and not in the other included).
+    public var hasPinningChange: Bool { pinning.isChange }
 
     private func comparison(of negotiator: TLSNegotiator) -> TLSVersionComparison {
         TLSVersionComparison(

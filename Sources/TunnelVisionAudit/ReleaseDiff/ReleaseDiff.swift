@@ -39,6 +39,8 @@ public struct ReleaseDiff: Sendable, Hashable {
         let laterDomains = SessionDomains(flows: firstIsLater ? firstFlows : secondFlows)
         let earlierValidation = SessionValidationResults(flows: firstIsLater ? secondFlows : firstFlows, session: earlier)
         let laterValidation = SessionValidationResults(flows: firstIsLater ? firstFlows : secondFlows, session: later)
+        let earlierPinning = SessionPinningResults(flows: firstIsLater ? secondFlows : firstFlows, session: earlier)
+        let laterPinning = SessionPinningResults(flows: firstIsLater ? firstFlows : secondFlows, session: later)
 
         var hosts = laterDomains.domains.map(\.host)
         let laterHosts = Set(hosts)
@@ -47,10 +49,12 @@ public struct ReleaseDiff: Sendable, Hashable {
         self.earlier = earlier
         self.later = later
         self.domains = hosts.map { host in
-            DomainComparison(
+            var comparison = DomainComparison(
                 host: host, standing: AllowlistStanding(host: host, project: project),
                 earlier: earlierDomains.domain(host), later: laterDomains.domain(host),
                 validation: ValidationComparison(earlier: earlierValidation.byHost[host], later: laterValidation.byHost[host]))
+            comparison.pinning = PinningComparison(earlier: earlierPinning.byHost[host], later: laterPinning.byHost[host])
+            return comparison
         }
         self.earlierUnnamedFlowIDs = earlierDomains.unnamedFlowIDs
         self.laterUnnamedFlowIDs = laterDomains.unnamedFlowIDs
@@ -78,4 +82,6 @@ public struct ReleaseDiff: Sendable, Hashable {
     public var domainsWithTLSChange: [DomainComparison] { domains.filter(\.hasTLSChange) }
     /// Hosts whose connections did otherwise with the same defective certificate in the two recordings.
     public var domainsWithValidationChange: [DomainComparison] { domains.filter(\.hasValidationChange) }
+    /// Hosts of which the pinning check stated something else in the two recordings.
+    public var domainsWithPinningChange: [DomainComparison] { domains.filter(\.hasPinningChange) }
 }

@@ -22,7 +22,10 @@ enum SessionCommands {
         static let build = OptionSpec.value("build", "BUILD", "The app's build number.")
         static let device = OptionSpec.value("device", "MODEL", "The test phone's model.")
         static let os = OptionSpec.value("os", "VERSION", "The test phone's operating system and version.")
-        static let caTrusted = OptionSpec.flag("ca-trusted", "The phone trusts the CA the running relay inspects with (needed to read pinning; refused while it is not running).")
+        static let caTrusted = OptionSpec.value(
+            "ca-trusted", "STORE",
+            "The phone trusts the CA the running relay inspects with, installed in this store: user, user-full-trust (an iOS profile with full trust on) or system "
+                + "(needed to read pinning; refused while the relay is not running).")
         static let keepKeys = OptionSpec.flag(
             "keep-keys", "Keep the TLS secrets of the connections the relay inspects, for 'tvctl export --with-keys' (anyone who reads the history can then decrypt them).")
         static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording (one line, at most 4096 bytes).")
@@ -43,7 +46,7 @@ enum SessionCommands {
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
-            CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --ca-trusted", "Record a release on a phone that trusts the CA."),
+            CommandExample("tvctl session start 'Acme Health' --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --ca-trusted user", "Record a release on a phone with the CA in its user store."),
             CommandExample("tvctl session start 3 --release 2.4.1 --build 310 --device 'Pixel 8' --os 'Android 15' --inspection untrusted-issuer", "Show every inspected connection a certificate no device trusts."),
         ],
         action: CommandContext.runs(start))
@@ -87,8 +90,12 @@ enum SessionCommands {
         guard let os = arguments.value(StartOption.os).flatMap(declared) else {
             throw .usage(.missingOption("--os VERSION", command: context.command))
         }
+        let store = try arguments.value(StartOption.caTrusted).map { text throws(ControlError) in
+            guard let store = CATrustStore(rawValue: text) else { throw .usage(.invalidCAStore(text, command: context.command)) }
+            return store
+        }
         let conditions = RecordingConditions(
-            deviceModel: device, osVersion: os, caTrusted: arguments.flag(StartOption.caTrusted), keepKeys: arguments.flag(StartOption.keepKeys))
+            deviceModel: device, osVersion: os, caTrusted: store != nil, caStore: store, keepKeys: arguments.flag(StartOption.keepKeys))
         let requested = try arguments.value(StartOption.inspection).map { text throws(ControlError) in
             guard let mode = AuditSerialization.inspectionMode(name: text) else {
                 throw .usage(.invalidInspectionMode(text, command: context.command))

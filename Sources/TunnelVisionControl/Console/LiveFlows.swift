@@ -125,9 +125,15 @@ struct RowJudge {
     let markers: [SessionMarker]
     let policy: FindingsPolicy?
     let phones: [RegisteredPhone]
+    let refusals: PinningRefusalContext
 
     init(session: AuditSession, project: AuditProject?, markers: [SessionMarker], library: ControlLibrary) throws(ControlError) {
         self.session = session
+        // A refusal is judged beside every acceptance the recording holds so far, not only the
+        // rows this push carries.
+        let flows = session.inspection.inspectionEnabled
+            ? try library.read { store in try store.flows(inAuditSession: session.id) } : []
+        refusals = PinningRefusalContext(flows: flows, conditions: session.inspection)
         self.project = project
         self.markers = markers
         policy = try project.map { project throws(ControlError) in try CatalogueCommands.catalogue(for: project).policy }
@@ -148,7 +154,8 @@ struct RowJudge {
     func row(_ flow: StoredFlow, zone: TimeZone) -> LiveFlows.Row {
         var statements: [String] = []
         if let project, let policy {
-            statements = FindingsClassifier.findings(of: flow, project: project, session: session, markers: markers, policy: policy)
+            statements = FindingsClassifier.findings(
+                of: flow, project: project, session: session, markers: markers, policy: policy, refusals: refusals)
                 .map { EvidenceWording.statement(of: $0, minimum: policy.minimumTLSVersion) }
         }
         return LiveFlows.Row(id: flow.id, cells: Self.cells(

@@ -149,6 +149,8 @@ public enum UsageError: Sendable, Equatable {
     case notUTF8(position: Int)
     case sessionKindUnclear(command: String)
     case invalidInspectionMode(String, command: String)
+    /// `--ca-trusted` names no store the tool knows.
+    case invalidCAStore(String, command: String)
     case missingOption(String, command: String)
     case confirmationNeeded(command: String)
     /// `--public-key` is neither a minisign public key file nor its base64 line.

@@ -7,14 +7,17 @@ public struct RecordingConditions: Sendable, Hashable {
     public let deviceModel: String
     public let osVersion: String
     public let caTrusted: Bool
+    /// Where the CA was declared installed (`--ca-trusted STORE`).
+    public let caStore: CATrustStore?
     /// `--keep-keys`: store the TLS secrets of the connections the relay terminates for this
     /// recording; they are kept only while it inspects.
     public var keepKeys = false
 
-    public init(deviceModel: String, osVersion: String, caTrusted: Bool, keepKeys: Bool = false) {
+    public init(deviceModel: String, osVersion: String, caTrusted: Bool, caStore: CATrustStore? = nil, keepKeys: Bool = false) {
         self.deviceModel = deviceModel
         self.osVersion = osVersion
         self.caTrusted = caTrusted
+        self.caStore = caStore
         self.keepKeys = keepKeys
     }
 
@@ -39,6 +42,6 @@ public struct RecordingConditions: Sendable, Hashable {
         return InspectionConditions(
             mode: mode, caTrusted: caTrusted, caFingerprint: mode.inspects ? fingerprint : nil,
             quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true, keepsKeys: mode.inspects && keepKeys,
-            upstreamMirror: mode.inspects ? daemonSettings?.upstreamMirror : nil)
+            upstreamMirror: mode.inspects ? daemonSettings?.upstreamMirror : nil, caStore: caStore)
     }
 }

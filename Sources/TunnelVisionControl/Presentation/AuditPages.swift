@@ -31,7 +31,7 @@ enum AuditPages {
         ] + phone + [
             ("Tool", "TunnelVision \(session.environment.toolVersion)"),
             ("Inspection", Wording.sessionInspection(session.inspection)),
-            ("CA", Wording.caTrust(session.inspection.caTrusted)),
+            ("CA", Wording.caTrust(session.inspection.caTrusted, store: session.inspection.caStore)),
             ("Pinning", Wording.pinning(session.inspection.supportsPinningEvidence)),
             ("Validation", Wording.validation(session.inspection.mode.defect != nil)),
         ] + (session.validationIssuerFingerprint.map { [("Untrusted issuer", "SHA-256 \($0)")] } ?? []) + [

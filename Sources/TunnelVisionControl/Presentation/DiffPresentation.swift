@@ -17,6 +17,7 @@ enum DiffPresentation {
             ("Undetermined (only a candidate name of an address)", diff.undeterminedDomains, undetermined),
             ("TLS changes", diff.domainsWithTLSChange, tlsChanges),
             ("Certificate validation changes", diff.domainsWithValidationChange, validationChanges),
+            ("Pinning changes", diff.domainsWithPinningChange, pinningChanges),
         ]
         for (title, comparisons, table) in sections {
             page.blank()
@@ -93,12 +94,36 @@ enum DiffPresentation {
 
     /// One row per host whose connections did otherwise with the same defective certificate.
     static func validationChanges(_ comparisons: [DomainComparison]) -> TextTable {
+        hostChanges(comparisons) { comparison in
+            guard case .changed(let earlier, let later) = comparison.validation else { return nil }
+            return (validationResult(earlier), validationResult(later))
+        }
+    }
+
+    /// One row per host, with what each session stated of it where the two differ.
+    private static func hostChanges(_ comparisons: [DomainComparison], _ change: (DomainComparison) -> (String, String)?) -> TextTable {
         var table = TextTable([.init("HOST"), .init("EARLIER"), .init("LATER")])
         for comparison in comparisons {
-            guard case .changed(let earlier, let later) = comparison.validation else { continue }
-            table.append([comparison.host, validationResult(earlier), validationResult(later)])
+            guard let (earlier, later) = change(comparison) else { continue }
+            table.append([comparison.host, earlier, later])
         }
         return table
+    }
+
+    static func pinningResult(_ result: HostPinningResult) -> String {
+        switch result {
+        case .accepted: "accepted the local CA"
+        case .pinningObserved: "refused it, another host accepted it (pinning observed)"
+        case .refusalNotToldApart(let store): "refused it, no other host accepted it (not told apart; \(store?.rawValue ?? "store not named"))"
+        }
+    }
+
+    /// One row per host of which the pinning check stated something else.
+    static func pinningChanges(_ comparisons: [DomainComparison]) -> TextTable {
+        hostChanges(comparisons) { comparison in
+            guard case .changed(let earlier, let later) = comparison.pinning else { return nil }
+            return (pinningResult(earlier), pinningResult(later))
+        }
     }
 
     /// One row per domain and negotiator whose versions differ.
@@ -190,6 +215,35 @@ extension JSONShape {
         }
     }
 
+    public struct PinningComparisonShape: Encodable, Sendable, Hashable {
+        /// same or changed.
+        public let comparison: String
+        /// accepted, pinningObserved or refusalNotToldApart.
+        public let earlier: String
+        public let later: String
+        /// With refusalNotToldApart: the store each recording declared (absent: not named).
+        public let earlierStore: String?
+        public let laterStore: String?
+
+        init?(_ comparison: PinningComparison) {
+            let (first, second): (HostPinningResult, HostPinningResult)
+            switch comparison {
+            case .notCompared: return nil
+            case .same(let result): (first, second) = (result, result); self.comparison = "same"
+            case .changed(let earlier, let later): (first, second) = (earlier, later); self.comparison = "changed"
+            }
+            func name(_ result: HostPinningResult) -> (String, String?) {
+                switch result {
+                case .accepted: ("accepted", nil)
+                case .pinningObserved: ("pinningObserved", nil)
+                case .refusalNotToldApart(let store): ("refusalNotToldApart", store?.rawValue)
+                }
+            }
+            (earlier, earlierStore) = name(first)
+            (later, laterStore) = name(second)
+        }
+    }
+
     public struct DomainShape: Encodable, Sendable, Hashable {
         public let host: String
         /// new, gone, inBoth or undetermined.
@@ -206,9 +260,12 @@ extension JSONShape {
         public let appTLS: TLSComparisonShape?
         public let tunnelTLS: TLSComparisonShape?
         public let certificateValidation: ValidationComparisonShape
+        /// What each session's pinning check stated of the host; absent when either stated nothing.
+        public let pinning: PinningComparisonShape?
 
         init(_ comparison: DomainComparison) {
             host = comparison.host
+            pinning = PinningComparisonShape(comparison.pinning)
             certificateValidation = ValidationComparisonShape(comparison.validation)
             switch comparison.standing {
             case .listed(let entry): allowlist = "listed"; allowlistPattern = entry.pattern.text

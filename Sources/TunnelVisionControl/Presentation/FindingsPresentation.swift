@@ -19,6 +19,7 @@ enum FindingsPresentation {
         case .notAssessed(.nothingObserved): "not assessed: nothing observed"
         case .notAssessed(.inspectionOff): "not assessed: inspection off"
         case .notAssessed(.caNotTrusted): "not assessed: CA not trusted"
+        case .notAssessed(.refusalNotToldApart): "not assessed: refusals not told apart"
         }
     }
 
@@ -29,7 +30,8 @@ enum FindingsPresentation {
         case .weakTLSVersion(let observation): "\(observation.version.displayText) (\(observation.basis.name))"
         case .cleartextTraffic(let cleartext): cleartext.rawValue
         case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
-             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host),
+             .refusalNotToldApart(let host, _): host
         case .unnamedFlow(let reason): reason.rawValue
         case .activityBeforeConsent: AuditTables.none
         }

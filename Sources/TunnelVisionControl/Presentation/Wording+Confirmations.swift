@@ -71,7 +71,7 @@ extension Wording {
             "on, presenting \(AuditSerialization.name(of: defect)) certificates"
                 + (conditions.caFingerprint.map { ", CA SHA-256 \($0)" } ?? "")
         }
-        let trust = conditions.caTrusted ? "trusted" : "not trusted"
+        let trust = conditions.caTrusted ? "trusted" + (conditions.caStore.map { " in \(storeName($0))" } ?? "") : "not trusted"
         let quic = conditions.quicDropped ? ", UDP to port 443 dropped" : ""
         let keys = conditions.keepsKeys ? ", TLS secrets kept for export --with-keys" : ""
         return "Recording session \(session.id), \(recording(project: project, kind: session.kind)), "

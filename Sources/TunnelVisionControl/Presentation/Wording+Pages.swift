@@ -71,7 +71,18 @@ extension Wording {
 
     static func validation(_ readable: Bool) -> String { pinning(readable) }
 
-    static func caTrust(_ trusted: Bool) -> String { trusted ? "trusted by the phone" : "not trusted by the phone" }
+    static func caTrust(_ trusted: Bool, store: CATrustStore? = nil) -> String {
+        guard trusted else { return "not trusted by the phone" }
+        return store.map { "trusted by the phone, installed in \(storeName($0))" } ?? "trusted by the phone"
+    }
+
+    static func storeName(_ store: CATrustStore) -> String {
+        switch store {
+        case .user: "the user store"
+        case .userFullTrust: "the user store with full trust on (iOS)"
+        case .system: "the system store"
+        }
+    }
 
     static func pinning(_ readable: Bool) -> String {
         readable ? "can be read from this session" : "cannot be read from this session"

@@ -248,6 +248,8 @@ public enum Wording {
             "\(quoted(text)) is not an allowlist pattern (\(phrase(for: reason))): write a name or *.suffix, in ASCII."
         case .invalidInstant(let text, _):
             "\(quoted(text)) is not an instant: write it as 2026-10-01T09:00:00Z."
+        case .invalidCAStore(let text, _):
+            "\(quoted(text)) is not a CA store: write user, user-full-trust (an iOS profile with full trust on) or system."
         case .invalidInspectionMode(let text, _):
             "\(quoted(text)) is not an inspection mode: write off, pinning, untrusted-issuer, wrong-name or expired."
         case .unsafeCharacter(let shown):

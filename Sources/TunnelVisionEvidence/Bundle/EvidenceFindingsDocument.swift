@@ -59,6 +59,9 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public let tlsVersion: TLSVersionEvidence?
         public let cleartextProtocol: String?
         public let unnamedReason: String?
+        /// With `refusalNotToldApart`: the store the CA was declared installed in (user,
+        /// user-full-trust, system); absent when the recording named none.
+        public let caStore: String?
     }
 
     /// Flows a check could not look at for one reason, with what the reason carries.
@@ -151,6 +154,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         var tlsVersion: TLSVersionEvidence?
         var cleartext: String?
         var unnamed: String?
+        var store: String?
         switch finding.evidence {
         case .weakTLSVersion(let observation):
             tlsVersion = TLSVersionEvidence(observation)
@@ -158,6 +162,8 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
             cleartext = protocolSeen.rawValue
         case .unnamedFlow(let reason):
             unnamed = reason.rawValue
+        case .refusalNotToldApart(_, let declared):
+            store = declared?.rawValue
         case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent,
              .untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted:
             break
@@ -166,7 +172,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
             id: id, kind: finding.kind.rawValue, check: finding.kind.check.rawValue,
             statement: EvidenceWording.statement(of: finding.evidence, minimum: minimum),
             flows: finding.flowIDs, host: finding.evidence.host, tlsVersion: tlsVersion,
-            cleartextProtocol: cleartext, unnamedReason: unnamed)
+            cleartextProtocol: cleartext, unnamedReason: unnamed, caStore: store)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -51,6 +51,9 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// The relay ran with a CA loaded when the session began.
         public let inspectionEnabled: Bool
         public let caTrusted: Bool
+        /// Where the CA was declared installed: user, user-full-trust (an iOS profile with full
+        /// trust on) or system; absent when not declared trusted or declared before it was asked.
+        public let caStore: String?
         /// The SHA-256 of the CA's DER the relay signed with; absent with inspection off.
         public let caSHA256: String?
         /// UDP to port 443 from the phone was rejected, so that apps fell back to TCP.
@@ -69,7 +72,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         public var conditions: InspectionConditions {
             InspectionConditions(
                 mode: AuditSerialization.inspectionMode(name: mode) ?? .off, caTrusted: caTrusted, caFingerprint: caSHA256,
-                quicDropped: quicDropped, keepsKeys: keepKeys, upstreamMirror: upstreamMirror)
+                quicDropped: quicDropped, keepsKeys: keepKeys, upstreamMirror: upstreamMirror,
+                caStore: caStore.flatMap(CATrustStore.init(rawValue:)))
         }
     }
 
@@ -123,6 +127,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
             inspection = Inspection(
                 mode: AuditSerialization.name(of: session.inspection.mode),
                 inspectionEnabled: session.inspection.inspectionEnabled, caTrusted: session.inspection.caTrusted,
+                caStore: session.inspection.caStore?.rawValue,
                 caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
                 upstreamMirror: session.inspection.upstreamMirror,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence,

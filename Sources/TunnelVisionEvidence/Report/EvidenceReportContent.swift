@@ -55,7 +55,8 @@ struct EvidenceReportContent {
             facts.append(EvidenceReportFact(Label.validationIssuer, fingerprint, staysWithNext: true))
         }
         facts += [
-            EvidenceReportFact(Label.caTrusted, Words.yesNo(session.inspection.caTrusted), staysWithNext: true),
+            EvidenceReportFact(
+                Label.caTrusted, Words.caTrusted(session.inspection.caTrusted, store: conditions.caStore), staysWithNext: true),
         ]
         if let mirror = session.inspection.upstreamMirror {
             facts.append(EvidenceReportFact(Label.upstreamMirror, Words.upstreamMirror(mirror), staysWithNext: true))
@@ -162,7 +163,8 @@ struct EvidenceReportContent {
     private func about(_ evidence: FindingEvidence) -> String {
         switch evidence {
         case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
-             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host): host
+             .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host),
+             .refusalNotToldApart(let host, _): host
         case .weakTLSVersion(let observation): Words.tlsReading(observation.version, basis: observation.basis)
         case .cleartextTraffic(let protocolSeen): protocolSeen.rawValue.uppercased()
         case .unnamedFlow, .activityBeforeConsent: Words.notAboutAnything

@@ -27,9 +27,14 @@ extension EvidenceWording {
             return "A connection to this host accepted a certificate issued by the local CA: "
                 + "for this host, a user-installed root is trusted."
         case .pinningObserved:
-            return "A connection to this host refused the local CA's certificate. This is said of the host, "
+            return "A connection to this host refused the local CA's certificate, while a connection to another host "
+                + "of the same recording accepted it: the CA is trusted, and this host refused it. This is said of the host, "
                 + "not of each connection: later connections to it were relayed untouched and not tested again, and the "
                 + "refusal may predate the session."
+        case .refusalNotToldApart(_, let store):
+            return "A connection to this host refused the local CA's certificate; whether by pinning or because the app "
+                + "does not trust \(phrase(of: store)) cannot be told from this recording, in which no connection to another "
+                + "host accepted the CA."
         case .activityBeforeConsent:
             return "A connection began before the first consent marker."
         case .untrustedIssuerAccepted:
@@ -38,6 +43,16 @@ extension EvidenceWording {
             return "A connection to this host continued over a certificate issued for another name than the one it announced."
         case .expiredCertificateAccepted:
             return "A connection to this host continued over a certificate whose validity had ended."
+        }
+    }
+
+    /// The store a CA was declared installed in, as a sentence names it.
+    public static func phrase(of store: CATrustStore?) -> String {
+        switch store {
+        case .user?: "the user store"
+        case .userFullTrust?: "a user-installed CA with full trust on"
+        case .system?: "the system store"
+        case nil: "the store the CA was installed in (the recording did not name it)"
         }
     }
 
@@ -69,6 +84,9 @@ extension EvidenceWording {
             "Not assessed: the session was recorded with TLS inspection off, so no connection could show it either way."
         case .notAssessed(.caNotTrusted):
             "Not assessed: the local CA was not declared trusted on the phone, so no connection could show it either way."
+        case .notAssessed(.refusalNotToldApart):
+            "Not assessed: connections refused the local CA and none to another host accepted it, so pinning cannot be "
+                + "told from an app that does not trust the store the CA was installed in."
         }
     }
 

@@ -32,6 +32,16 @@ extension EvidenceWording.Report {
 
     public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
+    /// The trust declaration as the session's facts show it: the store, when one was named.
+    public static func caTrusted(_ trusted: Bool, store: CATrustStore?) -> String {
+        switch store {
+        case .user?: "yes, installed in the user store"
+        case .userFullTrust?: "yes, installed as a user CA with full trust on (iOS)"
+        case .system?: "yes, installed in the system store"
+        case nil: yesNo(trusted)
+        }
+    }
+
     /// The timestamp fact of the first page: the TSA asked, or why none was.
     public static func timestamp(_ timestamp: EvidenceTimestampNote) -> String {
         switch (timestamp.authority, timestamp.file) {
@@ -61,7 +71,9 @@ extension EvidenceWording.Report {
                 ? " UDP to port 443 was dropped during it, so no connection of the phone could use QUIC there: its traffic was not left as it is."
                 : ""
             return "Pinning can be read from this session: it was recorded with the TLS inspection relay running and \(ca) "
-                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why." + quic
+                + "declared trusted on the phone. What is read is whether connections accepted the local CA, never why. "
+                + "A refusal counts as pinning only where a connection to another host of this recording accepted the CA; "
+                + "otherwise this recording cannot tell pinning from distrust of \(EvidenceWording.phrase(of: conditions.caStore))." + quic
         }
         let cause = switch conditions.mode {
         case .off: "it was recorded with TLS inspection off"

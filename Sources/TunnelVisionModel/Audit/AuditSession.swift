@@ -55,12 +55,16 @@ public struct InspectionConditions: Sendable, Hashable {
     /// issuer's leaf (true) or with the recording's leaf all the same (false); nil with
     /// inspection off, or when the daemon did not say (sessions recorded before it could).
     public let upstreamMirror: Bool?
+    /// Where the technician declared the CA installed; nil when the CA is not declared trusted, or
+    /// for a recording declared trusted before the store was asked (its refusals name no store).
+    public let caStore: CATrustStore?
 
     public init(
         mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, keepsKeys: Bool = false,
-        upstreamMirror: Bool? = nil
+        upstreamMirror: Bool? = nil, caStore: CATrustStore? = nil
     ) {
         self.upstreamMirror = upstreamMirror
+        self.caStore = caTrusted ? caStore : nil
         self.mode = mode
         self.caTrusted = caTrusted
         self.caFingerprint = caFingerprint

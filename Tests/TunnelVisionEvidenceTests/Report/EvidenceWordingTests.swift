@@ -22,6 +22,7 @@ struct EvidenceWordingTests {
         evidence += CleartextProtocol.allCases.map { .cleartextTraffic($0) }
         evidence += UnnamedFlowReason.allCases.map { .unnamedFlow($0) }
         evidence += [.hostNotInAllowlist(host: "a"), .pinningAbsent(host: "a"), .pinningObserved(host: "a"), .activityBeforeConsent]
+        evidence += ([nil] + CATrustStore.allCases).map { .refusalNotToldApart(host: "a", store: $0) }
         evidence += validationEvidence(host: "a")
         let offers: [ClientOfferGap] = [.notRead, .ceilingOnly(.tls12), .encryptedClientHello, .listsWeakerVersion, .listNotConclusive]
         let tlsGaps: [TLSVersionGap] = offers.map { .appNegotiationNotObserved($0, upstreamVersion: .tls13) } + [
@@ -33,6 +34,7 @@ struct EvidenceWordingTests {
         let verdicts: [RequirementVerdict] = [.contradicted, .observedWithoutContradiction] + NotAssessedReason.allCases.map { .notAssessed($0) }
         let conditions = InspectionMode.allCases.flatMap { mode in
             [true, false].map { InspectionConditions(mode: mode, caTrusted: $0) }
+                + CATrustStore.allCases.map { InspectionConditions(mode: mode, caTrusted: true, caStore: $0) }
         }
         let validationGaps: [CertificateValidationGap] = [
             .noDefectPresented, .quicNotInspected, .outcomeWithoutAnnouncedName, .refusalOfUntrustedCA, .closedAfterHandshake,
