@@ -44,11 +44,37 @@ let package = Package(
         // Each file's SHA-256 is taken while it is written and sealed with the daemon's Ed25519 key
         // (libcrypto), so that the exporter can check the files before it copies them.
         .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "COpenSSL"]),
-        // I/O: the TUN tap, libpcap inputs, the recorder and the one commit path into the
-        // history, the offline import, retention, the daemon's runtime.
-        .target(name: "TunnelVisionCapture", dependencies: [
-            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "TunnelVisionRelay", "CPcap",
+        // The daemon, split by job; each module below depends only on the ones above it.
+        // Pure: which capture files retention deletes and why it cannot delete more.
+        .target(name: "TunnelVisionRetention", dependencies: ["TunnelVisionModel"]),
+        // The daemon's log: every sentence it writes while running, and where the lines go.
+        .target(name: "TunnelVisionDaemonLog", dependencies: ["TunnelVisionRetention", "TunnelVisionCaptureFiles"]),
+        // I/O: the datapath: the TUN device and its forwarder, the passive tap (libpcap), the
+        // rings to the recorder, their doorbell and the counters both sides keep.
+        .target(name: "TunnelVisionDatapath", dependencies: [
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDaemonLog", "CPcap",
+        ]),
+        // Pure: tunnelvisiond.conf and the command line, parsed once into typed values.
+        .target(name: "TunnelVisionConfiguration", dependencies: [
+            "TunnelVisionModel", "TunnelVisionFlows", "TunnelVisionRelay", "TunnelVisionCaptureFiles", "TunnelVisionRetention",
+        ]),
+        // I/O: the recorder and its one commit path into the history: capture files, the flow
+        // engine, the relay's inbox, the seal chain, retention at each rotation.
+        .target(name: "TunnelVisionRecorder", dependencies: [
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore", "TunnelVisionCaptureFiles",
+            "TunnelVisionRelay", "TunnelVisionRetention", "TunnelVisionDaemonLog", "TunnelVisionDatapath",
+        ]),
+        // I/O: a pcap or pcapng file read (libpcap) and recorded through the recorder's commit path.
+        .target(name: "TunnelVisionImport", dependencies: [
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore", "TunnelVisionCaptureFiles",
+            "TunnelVisionRecorder", "CPcap",
+        ]),
+        // I/O: the daemon's runtime: its threads, signals, start and stop, the relay beside the
+        // tap, the mend of an interrupted run, the CA's regeneration, systemd's notification.
+        .target(name: "TunnelVisionDaemon", dependencies: [
+            "TunnelVisionModel", "TunnelVisionStore", "TunnelVisionCaptureFiles", "TunnelVisionRelay", "TunnelVisionRetention",
+            "TunnelVisionDaemonLog", "TunnelVisionDatapath", "TunnelVisionConfiguration", "TunnelVisionRecorder",
+            "TunnelVisionImport",
         ]),
         // Pure: the documents of an evidence bundle, the report and its page layout.
         .target(name: "TunnelVisionEvidence", dependencies: ["TunnelVisionModel", "TunnelVisionAudit"]),
@@ -79,7 +105,8 @@ let package = Package(
         // The privileged capture daemon: parses its configuration, opens the history once and
         // hands it to the capture (live or --read).
         .executableTarget(name: "tunnelvisiond", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
+            "TunnelVisionDaemon", "TunnelVisionConfiguration", "TunnelVisionDaemonLog", "TunnelVisionRecorder",
+            "TunnelVisionRelay", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
         ]),
         // The unprivileged CLI: a thin main over TunnelVisionControl.
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl", "TunnelVisionBuildStamp"]),
@@ -89,7 +116,7 @@ let package = Package(
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic
         // captures, seeded exports for the foreign tools' check and the export benchmark.
         .executableTarget(name: "tvwire", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+            "TunnelVisionImport", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
             "TunnelVisionExport", "EvidenceSeeding",
         ]),
 
@@ -104,7 +131,7 @@ let package = Package(
         .testTarget(name: "TunnelVisionRelayTests", dependencies: ["TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
-            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionCapture",
+            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionImport",
         ]),
         // Test support shared by the capture suites: temporary directories, hand-made packets,
         // tshark's reading of a file.
@@ -113,7 +140,9 @@ let package = Package(
             "TunnelVisionCaptureFiles", "TunnelVisionModel", "CaptureTestSupport",
         ]),
         .testTarget(name: "TunnelVisionCaptureTests", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
+            "TunnelVisionDaemon", "TunnelVisionConfiguration", "TunnelVisionImport", "TunnelVisionRecorder",
+            "TunnelVisionDatapath", "TunnelVisionDaemonLog", "TunnelVisionRetention",
+            "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
             "TunnelVisionFlows", "TunnelVisionRelay",
         ]),
         .testTarget(name: "TunnelVisionConsoleTests", dependencies: [

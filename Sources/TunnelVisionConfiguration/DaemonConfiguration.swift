@@ -1,7 +1,9 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionFlows
 import TunnelVisionModel
 import TunnelVisionRelay
+import TunnelVisionRetention
 
 /// Where the daemon's packets come from.
 public enum CaptureInput: Sendable, Hashable {
@@ -81,16 +83,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
             upstreamMirror: upstreamMirror)
     }
 
-    /// One queue slot holds the largest packet the input can give: a 64 KiB segment (plus the
-    /// TUN device's header) with offload or from libpcap, else one MTU.
-    var queueSlotBytes: Int {
-        switch input {
-        case .tun where !segmentationOffload: mtu + TunDevice.virtioHeaderLength
-        default: 65_536 + TunDevice.virtioHeaderLength
-        }
-    }
-
-    var captureFiles: CaptureFileConfiguration {
+    package var captureFiles: CaptureFileConfiguration {
         CaptureFileConfiguration(directory: captureDirectory, snapshotLength: snapshotLength,
                                  rotationBytes: rotationBytes, flushReachesStorage: flushReachesStorage)
     }
@@ -102,5 +95,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
             certificateAuthority: CertificateAuthorityFiles(keyPath: caKeyPath, certificatePath: caCertificatePath),
             upstreamTrust: upstreamTrust,
             mirrorsUnverifiedUpstream: upstreamMirror, limits: relayLimits)
+    }
+}
+
+extension DaemonConfiguration {
+    /// The phone's end of each flow is the one inside the configured client networks.
+    public var flowEngine: FlowEngineConfiguration {
+        FlowEngineConfiguration(clientNetworks: clientNetworks.compactMap(IPNetwork.init))
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDatapath
+import TunnelVisionImport
 import TunnelVisionModel
+import TunnelVisionRecorder
 
 extension CaptureDaemon {
     /// `--read FILE`: the file's packets cross the same engine into the same history, copied

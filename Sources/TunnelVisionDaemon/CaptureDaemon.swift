@@ -1,9 +1,15 @@
 import Foundation
 import Synchronization
 import TunnelVisionCaptureFiles
+import TunnelVisionConfiguration
+import TunnelVisionDaemonLog
+import TunnelVisionDatapath
+import TunnelVisionImport
 import TunnelVisionModel
-import TunnelVisionStore
+import TunnelVisionRecorder
 import TunnelVisionRelay
+import TunnelVisionRetention
+import TunnelVisionStore
 
 /// Why the daemon did not start; each says what to do.
 public enum DaemonStartError: Error, Sendable {

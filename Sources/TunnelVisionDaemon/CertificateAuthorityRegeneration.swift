@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TunnelVisionConfiguration
 import TunnelVisionModel
 import TunnelVisionRelay
 

@@ -1,6 +1,8 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDaemonLog
 import TunnelVisionModel
+import TunnelVisionRecorder
 
 /// What a start does for the capture files of a run that ended without a stop.
 enum InterruptedRunMend {

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TunnelVisionDaemonLog
 import TunnelVisionModel
 
 /// Where the inline tap gets the slot it reads the next packet into (issue 17). With

@@ -28,7 +28,7 @@ public final class TunDevice {
     private static let virtioHeader: Int16 = 0x4000  // IFF_VNET_HDR
     private static let setOffload: UInt = 0x4004_54D0  // TUNSETOFFLOAD = _IOW('T', 208, unsigned int)
     private static let checksumAndTCPSegmentation: CInt = 0x01 | 0x02 | 0x04  // TUN_F_CSUM | TSO4 | TSO6
-    static let virtioHeaderLength = 10
+    package static let virtioHeaderLength = 10
 
     public init(name: String, segmentationOffload: Bool) throws(TunDeviceError) {
         let descriptor = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)

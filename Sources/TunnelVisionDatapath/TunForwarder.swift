@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TunnelVisionDaemonLog
 import TunnelVisionModel
 
 /// The inline tap's own thread: reads every packet from the TUN device in batches, writes it

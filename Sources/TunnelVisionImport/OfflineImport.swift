@@ -2,6 +2,7 @@ import Foundation
 import TunnelVisionCaptureFiles
 import TunnelVisionFlows
 import TunnelVisionModel
+import TunnelVisionRecorder
 import TunnelVisionStore
 import TunnelVisionWire
 

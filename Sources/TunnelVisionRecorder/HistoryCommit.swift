@@ -5,36 +5,45 @@ import TunnelVisionModel
 /// the capture files flushed first, the files opened or closed since recorded next, and only then
 /// the batch whose rows point into them — so that no committed row points at bytes the kernel
 /// does not hold.
-struct HistoryCommit {
-    let writer: CaptureFileWriter
-    let history: CaptureHistory
-    let captureSession: Int64
-    var tagging: RecordingTagging = .openRecordings
+package struct HistoryCommit {
+    package let writer: CaptureFileWriter
+    package let history: CaptureHistory
+    package let captureSession: Int64
+    package var tagging: RecordingTagging
     /// Seals each finished file; nil: files are left unsealed (tests and tools without the daemon's key).
-    var sealer: CaptureSealer?
+    package var sealer: CaptureSealer?
+
+    package init(writer: CaptureFileWriter, history: CaptureHistory, captureSession: Int64,
+                 tagging: RecordingTagging = .openRecordings, sealer: CaptureSealer? = nil) {
+        self.writer = writer
+        self.history = history
+        self.captureSession = captureSession
+        self.tagging = tagging
+        self.sealer = sealer
+    }
 
     /// A step that failed, and what it failed with.
-    enum Failure: Error {
+    package enum Failure: Error {
         case flush(CaptureWriteError)
         case recordFile(CaptureFile, any Error)
         case sealFile(CaptureFile, any Error)
         case batch(any Error)
     }
 
-    struct Outcome {
+    package struct Outcome {
         /// The files the writer opened and closed since the last commit, recorded or not.
-        var opened: [CaptureFile] = []
-        var closed: [CaptureFile] = []
+        package var opened: [CaptureFile] = []
+        package var closed: [CaptureFile] = []
         /// The history's rows for the batch's flows; nil when nothing was written.
-        var rows: [FlowHandle: Int64]?
+        package var rows: [FlowHandle: Int64]?
         /// The failure the commit stopped at, when `carryOn` said to stop.
-        var stoppedAt: Failure?
+        package var stoppedAt: Failure?
     }
 
     /// `carryOn` hears each failure and says whether the commit goes on: the recorder never stops
     /// capturing for one, an import stops at the first.
     /// `tally` is written in the batch's transaction: kept exactly when the batch is.
-    func commit(_ batch: HistoryBatch, tally: TapTally? = nil, carryOn: (Failure) -> Bool) -> Outcome {
+    package func commit(_ batch: HistoryBatch, tally: TapTally? = nil, carryOn: (Failure) -> Bool) -> Outcome {
         var outcome = Outcome()
         do { try writer.flush() } catch {
             let failure = Failure.flush(error)

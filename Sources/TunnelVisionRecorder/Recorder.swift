@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import TunnelVisionCaptureFiles
+import TunnelVisionDaemonLog
+import TunnelVisionDatapath
 import TunnelVisionModel
+import TunnelVisionRetention
 import TunnelVisionStore
 import TunnelVisionWire
 

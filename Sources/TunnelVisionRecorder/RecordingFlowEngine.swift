@@ -72,10 +72,3 @@ public final class RecordingFlowEngine: PacketEngine {
         }
     }
 }
-
-extension DaemonConfiguration {
-    /// The phone's end of each flow is the one inside the configured client networks.
-    public var flowEngine: FlowEngineConfiguration {
-        FlowEngineConfiguration(clientNetworks: clientNetworks.compactMap(IPNetwork.init))
-    }
-}

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TunnelVisionDatapath
 import TunnelVisionModel
 import TunnelVisionRelay
 

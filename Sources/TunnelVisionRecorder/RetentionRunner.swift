@@ -1,6 +1,8 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDaemonLog
 import TunnelVisionModel
+import TunnelVisionRetention
 
 /// Applies the retention plan: deletes the planned files and their rows, prunes history rows
 /// older than the age limit (tagged flows are kept by the store), and says what it could not do —

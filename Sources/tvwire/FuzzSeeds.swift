@@ -1,5 +1,5 @@
 import Foundation
-import TunnelVisionCapture
+import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionWire
 

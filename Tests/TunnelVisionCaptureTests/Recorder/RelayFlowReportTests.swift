@@ -1,7 +1,7 @@
 import Testing
 import TunnelVisionModel
+@testable import TunnelVisionRecorder
 import TunnelVisionRelay
-@testable import TunnelVisionCapture
 
 /// What the flow keeps of the relay's report: the relay's own failures and the mirror are facts
 /// of their own, never the phone's refusal (no notInspectable, no alert taken for the phone's).
