@@ -42,7 +42,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var rotationBytes: UInt64 = 64 * 1024 * 1024
     public var retention = RetentionLimits()
     public var inspection = false
-    /// The relay (issue 12): its listener, the original destination ports it terminates, the
+    /// The relay (docs/ARCHITECTURE.md § The relay): its listener, the original destination ports it terminates, the
     /// UDP/443 drop (applied by scripts/gateway) and its CA's two files.
     public var relayPort: UInt16 = 8443
     public var inspectedPorts: [UInt16] = [443]

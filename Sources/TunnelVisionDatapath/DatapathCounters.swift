@@ -9,11 +9,11 @@ public final class DatapathCounters: Sendable {
     public let queueFull = Atomic<UInt64>(0)
     /// Packets for which not even a row could be kept (both queues full): forwarded only.
     public let unrecorded = Atomic<UInt64>(0)
-    /// Packets the inline tap held back until the recorder freed a slot (issue 17).
+    /// Packets the inline tap held back until the recorder freed a slot (evidence first).
     public let slotWaits = Atomic<UInt64>(0)
     /// Times the recorder freed no slot within the bound and packets went on without waiting.
     public let recorderStuck = Atomic<UInt64>(0)
-    /// The passive tap's libpcap counts since it opened (issue 17): packets the kernel dropped
+    /// The passive tap's libpcap counts since it opened: packets the kernel dropped
     /// because the capture buffer was full, and packets the interface dropped. Only an input that
     /// has such counts sets `countsTapDrops`.
     public let countsTapDrops = Atomic<Bool>(false)

@@ -3,7 +3,7 @@ import Synchronization
 import TunnelVisionDaemonLog
 import TunnelVisionModel
 
-/// Where the inline tap gets the slot it reads the next packet into (issue 17). With
+/// Where the inline tap gets the slot it reads the next packet into. With
 /// `RecorderBacklog.wait` a packet is read from the TUN device — and so forwarded — only once
 /// it has a slot: while the recorder is behind the device's queue fills and the kernel makes the
 /// phone's TCP slow down, rather than the capture thinning out. The wait is bounded: a recorder

@@ -1,6 +1,6 @@
 import TunnelVisionModel
 
-/// The relay's messages about the flows it handles (issue 12), applied to the live flow of the
+/// The relay's messages about the flows it handles (docs/ARCHITECTURE.md § The relay), applied to the live flow of the
 /// same canonical 5-tuple so that they reach the history in the same batch as the flow.
 extension FlowEngine {
     /// False when no live flow has the key (its SYN not read yet): the caller keeps the update.

@@ -79,7 +79,7 @@ public enum OfflineImport {
         do {
             writer = try CaptureFileWriter(
                 // An import stops at its first failure, so its records may go out a megabyte at a
-                // time: one write per record was the largest cost of an import (issue 17).
+                // time: one write per record was the largest cost of an import.
                 configuration: CaptureFileConfiguration(
                     directory: request.captureDirectory, rotationBytes: request.rotationBytes, bufferBytes: 1 << 20),
                 highestSequenceInHistory: (try? history.highestCaptureFileSequence()) ?? 0

@@ -31,7 +31,7 @@ public struct RecorderCadence: Sendable, Hashable {
 /// row ever points at bytes that are not in the file. When the capture cannot be written, packets
 /// still become rows, marked not captured, and writing resumes by itself.
 ///
-/// A round's bytes go to the file in large writes (staged in the writer, issue 17), and its
+/// A round's bytes go to the file in large writes (staged in the writer: one write per record cost more than the rest of a round), and its
 /// packets reach the engine once that write said where they are; with nothing queued the thread
 /// sleeps until the input rings or the next commit or heartbeat is due.
 public final class Recorder: @unchecked Sendable {
@@ -59,7 +59,8 @@ public final class Recorder: @unchecked Sendable {
     private var unrecordedAtLastBeat: UInt64 = 0
     /// Packets without a row, not yet in the history: retried at every heartbeat until written.
     private var unrecordedLosses: [PacketLossReason: UInt64] = [:]
-    /// What the history accounts for of what the tap handed over, written with each batch and beat (issue 15).
+    /// What the history accounts for of what the tap handed over, written with each batch and beat,
+    /// so that a run that ends without a stop still says what it lost.
     private var ledger = TapLedger()
     private var heartbeatFailing = false
     private var pendingPackets = 0

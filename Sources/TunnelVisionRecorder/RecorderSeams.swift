@@ -6,7 +6,8 @@ import TunnelVisionStore
 /// on a real store; the protocol lets them watch the order of calls as well.
 public protocol CaptureHistory: AnyObject {
     @discardableResult func closeInterruptedCaptureSessions() throws -> [Int64]
-    /// The last `TapTally` the recorder wrote for a capture session (issue 15).
+    /// The last `TapTally` the recorder wrote for a capture session: what the next start counts as
+    /// lost when the session ended without a stop.
     func tally(ofCaptureSession id: Int64) throws -> TapTally?
     func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession
     func endCaptureSession(id: Int64, at date: Date) throws

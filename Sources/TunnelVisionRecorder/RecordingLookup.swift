@@ -4,7 +4,7 @@ import TunnelVisionRelay
 import TunnelVisionStore
 
 /// What the open recording asks the relay to present, read from the history when a connection
-/// arrives (issue 13): the database is the message, as for tagging. It has its own connection,
+/// arrives (a certificate validation run): the database is the message, as for tagging. It has its own connection,
 /// so that the relay never waits on the recorder's commits for a read; the relay asks it from a
 /// thread beside its loop, so a history held by another writer delays only the connection that asked.
 public final class RecordingLookup: Sendable {
@@ -15,7 +15,7 @@ public final class RecordingLookup: Sendable {
     }
 
     /// Nil when the history does not answer: a leaf the recording did not ask for would be false evidence.
-    /// The recording is the one of the phone at CLIENT (issue 14), by the rule tagging follows.
+    /// The recording is the one of the phone at CLIENT, by the rule tagging follows.
     func presentation(client: IPAddress) -> RecordingPresentation? {
         let open: AuditSession?
         do { open = try history.openAuditSession(client: client) } catch { return nil }

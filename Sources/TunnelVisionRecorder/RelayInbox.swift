@@ -15,13 +15,13 @@ public final class RelayInbox: RelayObserver, Sendable {
     }
 
     private let messages = Mutex<[Message]>([])
-    /// Rung with each report, so a recorder asleep on an idle queue commits it at once (issue 17):
+    /// Rung with each report, so a recorder asleep on an idle queue commits it at once (the report exists nowhere else):
     /// the daemon makes it the doorbell of the recorder's queues.
     public let reportArrived = Doorbell()
     private let waiting = Atomic<Int>(0)
     /// A report is among the waiting messages: the recorder commits it at once.
     private let reportWaiting = Atomic<Bool>(false)
-    /// The open recording's mode (issue 13); without it every connection gets the installed CA's leaf.
+    /// The open recording's mode (a certificate validation run or not); without it every connection gets the installed CA's leaf.
     private let recordings: RecordingLookup?
     /// The recording each leg's leaf was chosen for, until it is presented.
     private let presentedFor = Mutex<[FlowKey: Int64]>([:])

@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionCaptureFiles
 
 /// The inspection CA's certificate as `tvctl ca` reads it from the daemon's PEM file: its DER
-/// and the SHA-256 of the DER, the fingerprint sessions record (issue 12). Nothing is validated
+/// and the SHA-256 of the DER, the fingerprint sessions record. Nothing is validated
 /// here; the daemon made the file.
 public struct InspectionCACertificate: Sendable, Hashable {
     public let pem: String
