@@ -117,21 +117,26 @@ let package = Package(
         // captures, seeded exports for the foreign tools' check and the export benchmark.
         .executableTarget(name: "tvwire", dependencies: [
             "TunnelVisionImport", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
-            "TunnelVisionExport", "EvidenceSeeding",
+            "TunnelVisionExport", "EvidenceSeeding", "PacketBuilding",
         ]),
 
         // Developer tool: the relay alone, for its lab check and its benchmark.
         .executableTarget(name: "tvrelay", dependencies: ["TunnelVisionRelay", "TunnelVisionModel"]),
 
+        // Hand-made packets and TLS records for the parsers' and the engine's tests and tvwire's
+        // synthetic captures; no product links it.
+        .target(name: "PacketBuilding", dependencies: ["TunnelVisionWire", "TunnelVisionModel"], path: "Tests/PacketBuilding"),
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.
         .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
         .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
-        .testTarget(name: "TunnelVisionRelayTests", dependencies: ["TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL"]),
-        .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionRelayTests", dependencies: [
+            "TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL", "PacketBuilding",
+        ]),
+        .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel", "PacketBuilding"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
-            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionImport",
+            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionImport", "PacketBuilding",
         ]),
         // Test support shared by the capture suites: temporary directories, hand-made packets,
         // tshark's reading of a file.

@@ -1,4 +1,5 @@
 import Foundation
+import PacketBuilding
 import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionWire

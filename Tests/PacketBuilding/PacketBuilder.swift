@@ -1,4 +1,5 @@
 import TunnelVisionModel
+import TunnelVisionWire
 
 /// Composes raw-IP packets (IPv4 or IPv6 with TCP or UDP) and TLS handshake records: what the
 /// synthetic capture generator and the engine's tests feed the parsers. Checksums stay zero,
