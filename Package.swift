@@ -27,15 +27,19 @@ let package = Package(
 
         // Pure: value types of the audit model and the history.
         .target(name: "TunnelVisionModel"),
+        // The one SHA-256 (libcrypto) and hex of the tree, and the inspection CA's certificate as
+        // its PEM file holds it: shared by the parsers, the relay, the capture files, the export
+        // and tvctl ca, so that tvctl needs no exporter to show the CA.
+        .target(name: "TunnelVisionDigest", dependencies: ["COpenSSL"]),
         // Pure: findings, release diff, requirement catalogues (the library reads catalogue files).
         .target(name: "TunnelVisionAudit", dependencies: ["TunnelVisionModel"]),
         // Pure: packet, TLS, QUIC, DNS and HTTP parsers (QUIC Initial keys through libcrypto).
-        .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "COpenSSL"]),
+        .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "TunnelVisionDigest", "COpenSSL"]),
         // Pure: the flow engine (reassembly, flow table, DNS attribution) over the parsers.
         .target(name: "TunnelVisionFlows", dependencies: ["TunnelVisionModel", "TunnelVisionWire"]),
         // I/O: the TLS inspection relay (docs/ARCHITECTURE.md § The relay): the ClientHello hold, the decision, the outcome
         // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
-        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL", "CEpoll"]),
+        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDigest", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.
         .target(name: "TunnelVisionStore", dependencies: ["TunnelVisionModel", "CSQLite"]),
         // I/O: the capture files on disk, over the model only: the rotating pcap writer, its
@@ -43,7 +47,7 @@ let package = Package(
         // Both the daemon and the unprivileged exporter read them; neither pulls libpcap in.
         // Each file's SHA-256 is taken while it is written and sealed with the daemon's Ed25519 key
         // (libcrypto), so that the exporter can check the files before it copies them.
-        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "COpenSSL"]),
+        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "TunnelVisionDigest", "COpenSSL"]),
         // The daemon, split by job; each module below depends only on the ones above it.
         // Pure: which capture files retention deletes and why it cannot delete more.
         .target(name: "TunnelVisionRetention", dependencies: ["TunnelVisionModel"]),
@@ -81,20 +85,20 @@ let package = Package(
         // I/O: capture.pcapng, report.pdf (cairo), manifest digests, the zip and the exporter.
         .target(name: "TunnelVisionExport", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionEvidence", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "COpenSSL", "CZlib", "CCairo", "CCurl",
+            "TunnelVisionCaptureFiles", "TunnelVisionDigest", "COpenSSL", "CZlib", "CCairo", "CCurl",
         ]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.
         // libcrypto for the web console's password hash (scrypt).
         .target(name: "TunnelVisionControl", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionStore", "TunnelVisionEvidence",
-            "TunnelVisionExport", "COpenSSL",
+            "TunnelVisionExport", "TunnelVisionDigest", "COpenSSL",
         ]),
         // The web console's pages and routes over the Control library's commands and Wording:
         // routing, escaping, CSRF and login throttling as values; the HTTP server over
         // libmicrohttpd; its certificate through libcrypto.
         .target(name: "TunnelVisionConsole", dependencies: [
-            "TunnelVisionControl", "TunnelVisionModel", "TunnelVisionStore", "CMicroHTTPD", "COpenSSL",
+            "TunnelVisionControl", "TunnelVisionModel", "TunnelVisionStore", "TunnelVisionDigest", "CMicroHTTPD", "COpenSSL",
         ]),
 
         // The build's name (release and commit), generated before every build by the plugin below;
@@ -117,7 +121,7 @@ let package = Package(
         // captures, seeded exports for the foreign tools' check and the export benchmark.
         .executableTarget(name: "tvwire", dependencies: [
             "TunnelVisionImport", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
-            "TunnelVisionExport", "EvidenceSeeding", "PacketBuilding",
+            "TunnelVisionExport", "TunnelVisionDigest", "EvidenceSeeding", "PacketBuilding",
         ]),
 
         // Developer tool: the relay alone, for its lab check and its benchmark.
@@ -142,7 +146,7 @@ let package = Package(
         // tshark's reading of a file.
         .target(name: "CaptureTestSupport", path: "Tests/CaptureTestSupport"),
         .testTarget(name: "TunnelVisionCaptureFilesTests", dependencies: [
-            "TunnelVisionCaptureFiles", "TunnelVisionModel", "CaptureTestSupport",
+            "TunnelVisionCaptureFiles", "TunnelVisionDigest", "TunnelVisionModel", "CaptureTestSupport",
         ]),
         .testTarget(name: "TunnelVisionCaptureTests", dependencies: [
             "TunnelVisionDaemon", "TunnelVisionConfiguration", "TunnelVisionImport", "TunnelVisionRecorder",
@@ -159,7 +163,7 @@ let package = Package(
         .target(name: "EvidenceSeeding", dependencies: ["TunnelVisionStore", "TunnelVisionCaptureFiles", "TunnelVisionModel"], path: "Tests/EvidenceSeeding"),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
-            "TunnelVisionCaptureFiles", "EvidenceSeeding",
+            "TunnelVisionCaptureFiles", "TunnelVisionDigest", "EvidenceSeeding",
         ]),
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: [

@@ -1,5 +1,4 @@
 import Foundation
-import TunnelVisionCaptureFiles
 
 /// The inspection CA's certificate as `tvctl ca` reads it from the daemon's PEM file: its DER
 /// and the SHA-256 of the DER, the fingerprint sessions record. Nothing is validated

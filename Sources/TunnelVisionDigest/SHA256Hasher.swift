@@ -32,15 +32,24 @@ public final class SHA256Hasher {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined()
+        return Hex.encode(Array(digest.prefix(Int(length))))
     }
 
+    /// The one SHA-256 in lower-case hex of the tree: capture files, bundle members, the
+    /// inspection CA's and the servers' certificates are all named by it.
     public static func hex(of data: Data) -> String {
         let hasher = SHA256Hasher()
         hasher.update(data)
         return hasher.finish()
+    }
+
+    public static func hex(of bytes: UnsafeRawBufferPointer) -> String {
+        let hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finish()
+    }
+
+    public static func hex(of bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { hex(of: $0) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionDigest
 
 /// The daemon's key for the chain over the capture files, in the folder `seal` beside the history,
 /// which the daemon makes at its first start and owns (0750): `capture-seal.key` (PKCS#8 PEM, 0600,

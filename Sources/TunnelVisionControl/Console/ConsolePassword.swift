@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TunnelVisionDigest
 
 /// The web console's password as it is stored: scrypt (RFC 7914) over a random salt, so that a
 /// copied file costs an attacker 32 MiB and tens of milliseconds per guess. One line of text,
@@ -85,9 +86,7 @@ public struct ConsolePassword: Sendable, Hashable {
         return result == 1 ? key : nil
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
     static func bytes(hex text: Substring) -> [UInt8]? {
         let digits = Array(text.utf8)
