@@ -1,6 +1,7 @@
 import Foundation
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
+import TunnelVisionRelay
 
 /// Reads `tunnelvisiond.conf` and the command line into one `DaemonConfiguration`. Both use the
 /// same keys: `client_network = …` in the file is `--client-network …` on the command line.
@@ -156,7 +157,11 @@ public enum ConfigurationParser {
         case "quic_drop": configuration.quicDrop = try flag(value, or: invalid)
         case "ca_key": configuration.caKeyPath = try absolutePath(value, or: invalid)
         case "ca_certificate": configuration.caCertificatePath = try absolutePath(value, or: invalid)
-        case "upstream_trust": configuration.upstreamTrust = value == "system" ? .system : .bundle(path: try absolutePath(value, or: invalid))
+        case "upstream_trust":
+            switch UpstreamTrust(written: value) {
+            case .system: configuration.upstreamTrust = .system
+            case .bundle(let path): configuration.upstreamTrust = .bundle(path: try absolutePath(path, or: invalid))
+            }
         case "upstream_mirror": configuration.upstreamMirror = try flag(value, or: invalid)
         case "mtu": configuration.mtu = try number(key, value, in: NumberRanges.mtu)
         case "queue_packets": configuration.queuePackets = try number(key, value, in: NumberRanges.queuePackets)
