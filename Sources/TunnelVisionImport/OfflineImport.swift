@@ -87,8 +87,7 @@ public enum OfflineImport {
         } catch {
             throw .captureFiles(error)
         }
-        var importer = Importer(commitPath: HistoryCommit(writer: writer, history: history, captureSession: session.id, tagging: .none,
-                                                               sealer: sealer),
+        var importer = Importer(commitPath: .untagged(writer: writer, history: history, captureSession: session.id, sealer: sealer),
                                 engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
         var readError: CaptureImportReader.ReadError?
         do { try reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) } } catch { readError = error }

@@ -9,17 +9,13 @@ package struct HistoryCommit {
     package let writer: CaptureFileWriter
     package let history: CaptureHistory
     package let captureSession: Int64
-    package var tagging: RecordingTagging
+    package var tagging: RecordingTagging = .openRecordings
     /// Seals each finished file; nil: files are left unsealed (tests and tools without the daemon's key).
     package var sealer: CaptureSealer?
 
-    package init(writer: CaptureFileWriter, history: CaptureHistory, captureSession: Int64,
-                 tagging: RecordingTagging = .openRecordings, sealer: CaptureSealer? = nil) {
-        self.writer = writer
-        self.history = history
-        self.captureSession = captureSession
-        self.tagging = tagging
-        self.sealer = sealer
+    /// The offline import's commit path: its flows are never tagged with an open recording.
+    package static func untagged(writer: CaptureFileWriter, history: CaptureHistory, captureSession: Int64, sealer: CaptureSealer?) -> Self {
+        Self(writer: writer, history: history, captureSession: captureSession, tagging: .none, sealer: sealer)
     }
 
     /// A step that failed, and what it failed with.
