@@ -27,15 +27,19 @@ let package = Package(
 
         // Pure: value types of the audit model and the history.
         .target(name: "TunnelVisionModel"),
+        // The one SHA-256 (libcrypto) and hex of the tree, and the inspection CA's certificate as
+        // its PEM file holds it: shared by the parsers, the relay, the capture files, the export
+        // and tvctl ca, so that tvctl needs no exporter to show the CA.
+        .target(name: "TunnelVisionDigest", dependencies: ["COpenSSL"]),
         // Pure: findings, release diff, requirement catalogues (the library reads catalogue files).
         .target(name: "TunnelVisionAudit", dependencies: ["TunnelVisionModel"]),
         // Pure: packet, TLS, QUIC, DNS and HTTP parsers (QUIC Initial keys through libcrypto).
-        .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "COpenSSL"]),
+        .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "TunnelVisionDigest", "COpenSSL"]),
         // Pure: the flow engine (reassembly, flow table, DNS attribution) over the parsers.
         .target(name: "TunnelVisionFlows", dependencies: ["TunnelVisionModel", "TunnelVisionWire"]),
         // I/O: the TLS inspection relay (docs/ARCHITECTURE.md § The relay): the ClientHello hold, the decision, the outcome
         // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
-        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "COpenSSL", "CEpoll"]),
+        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDigest", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.
         .target(name: "TunnelVisionStore", dependencies: ["TunnelVisionModel", "CSQLite"]),
         // I/O: the capture files on disk, over the model only: the rotating pcap writer, its
@@ -43,32 +47,58 @@ let package = Package(
         // Both the daemon and the unprivileged exporter read them; neither pulls libpcap in.
         // Each file's SHA-256 is taken while it is written and sealed with the daemon's Ed25519 key
         // (libcrypto), so that the exporter can check the files before it copies them.
-        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "COpenSSL"]),
-        // I/O: the TUN tap, libpcap inputs, the recorder and the one commit path into the
-        // history, the offline import, retention, the daemon's runtime.
-        .target(name: "TunnelVisionCapture", dependencies: [
-            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "TunnelVisionRelay", "CPcap",
+        .target(name: "TunnelVisionCaptureFiles", dependencies: ["TunnelVisionModel", "TunnelVisionDigest", "COpenSSL"]),
+        // The daemon, split by job; each module below depends only on the ones above it.
+        // Pure: which capture files retention deletes and why it cannot delete more.
+        .target(name: "TunnelVisionRetention", dependencies: ["TunnelVisionModel"]),
+        // The daemon's log: every sentence it writes while running, and where the lines go.
+        .target(name: "TunnelVisionDaemonLog", dependencies: ["TunnelVisionRetention", "TunnelVisionCaptureFiles"]),
+        // I/O: the datapath: the TUN device and its forwarder, the passive tap (libpcap), the
+        // rings to the recorder, their doorbell and the counters both sides keep.
+        .target(name: "TunnelVisionDatapath", dependencies: [
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDaemonLog", "CPcap",
+        ]),
+        // Pure: tunnelvisiond.conf and the command line, parsed once into typed values.
+        .target(name: "TunnelVisionConfiguration", dependencies: [
+            "TunnelVisionModel", "TunnelVisionFlows", "TunnelVisionRelay", "TunnelVisionCaptureFiles", "TunnelVisionRetention",
+        ]),
+        // I/O: the recorder and its one commit path into the history: capture files, the flow
+        // engine, the relay's inbox, the seal chain, retention at each rotation.
+        .target(name: "TunnelVisionRecorder", dependencies: [
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore", "TunnelVisionCaptureFiles",
+            "TunnelVisionRelay", "TunnelVisionRetention", "TunnelVisionDaemonLog", "TunnelVisionDatapath",
+        ]),
+        // I/O: a pcap or pcapng file read (libpcap) and recorded through the recorder's commit path.
+        .target(name: "TunnelVisionImport", dependencies: [
+            "TunnelVisionModel", "TunnelVisionWire", "TunnelVisionFlows", "TunnelVisionStore", "TunnelVisionCaptureFiles",
+            "TunnelVisionRecorder", "CPcap",
+        ]),
+        // I/O: the daemon's runtime: its threads, signals, start and stop, the relay beside the
+        // tap, the mend of an interrupted run, the CA's regeneration, systemd's notification.
+        .target(name: "TunnelVisionDaemon", dependencies: [
+            "TunnelVisionModel", "TunnelVisionStore", "TunnelVisionCaptureFiles", "TunnelVisionRelay", "TunnelVisionRetention",
+            "TunnelVisionDaemonLog", "TunnelVisionDatapath", "TunnelVisionConfiguration", "TunnelVisionRecorder",
+            "TunnelVisionImport",
         ]),
         // Pure: the documents of an evidence bundle, the report and its page layout.
         .target(name: "TunnelVisionEvidence", dependencies: ["TunnelVisionModel", "TunnelVisionAudit"]),
         // I/O: capture.pcapng, report.pdf (cairo), manifest digests, the zip and the exporter.
         .target(name: "TunnelVisionExport", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionEvidence", "TunnelVisionStore",
-            "TunnelVisionCaptureFiles", "COpenSSL", "CZlib", "CCairo", "CCurl",
+            "TunnelVisionCaptureFiles", "TunnelVisionDigest", "COpenSSL", "CZlib", "CCairo", "CCurl",
         ]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.
         // libcrypto for the web console's password hash (scrypt).
         .target(name: "TunnelVisionControl", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionStore", "TunnelVisionEvidence",
-            "TunnelVisionExport", "COpenSSL",
+            "TunnelVisionExport", "TunnelVisionDigest", "COpenSSL",
         ]),
         // The web console's pages and routes over the Control library's commands and Wording:
         // routing, escaping, CSRF and login throttling as values; the HTTP server over
         // libmicrohttpd; its certificate through libcrypto.
         .target(name: "TunnelVisionConsole", dependencies: [
-            "TunnelVisionControl", "TunnelVisionModel", "TunnelVisionStore", "CMicroHTTPD", "COpenSSL",
+            "TunnelVisionControl", "TunnelVisionModel", "TunnelVisionStore", "TunnelVisionDigest", "CMicroHTTPD", "COpenSSL",
         ]),
 
         // The build's name (release and commit), generated before every build by the plugin below;
@@ -79,7 +109,8 @@ let package = Package(
         // The privileged capture daemon: parses its configuration, opens the history once and
         // hands it to the capture (live or --read).
         .executableTarget(name: "tunnelvisiond", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
+            "TunnelVisionDaemon", "TunnelVisionConfiguration", "TunnelVisionDaemonLog", "TunnelVisionRecorder",
+            "TunnelVisionRelay", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
         ]),
         // The unprivileged CLI: a thin main over TunnelVisionControl.
         .executableTarget(name: "tvctl", dependencies: ["TunnelVisionControl", "TunnelVisionBuildStamp"]),
@@ -89,31 +120,38 @@ let package = Package(
         // Developer tool: the engine's reading of a capture as JSON, throughput runs, synthetic
         // captures, seeded exports for the foreign tools' check and the export benchmark.
         .executableTarget(name: "tvwire", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
-            "TunnelVisionExport", "EvidenceSeeding",
+            "TunnelVisionImport", "TunnelVisionCaptureFiles", "TunnelVisionEvidence", "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionStore",
+            "TunnelVisionExport", "TunnelVisionDigest", "EvidenceSeeding", "PacketBuilding",
         ]),
 
         // Developer tool: the relay alone, for its lab check and its benchmark.
         .executableTarget(name: "tvrelay", dependencies: ["TunnelVisionRelay", "TunnelVisionModel"]),
 
+        // Hand-made packets and TLS records for the parsers' and the engine's tests and tvwire's
+        // synthetic captures; no product links it.
+        .target(name: "PacketBuilding", dependencies: ["TunnelVisionWire", "TunnelVisionModel"], path: "Tests/PacketBuilding"),
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.
         .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
         .testTarget(name: "TunnelVisionStoreTests", dependencies: ["TunnelVisionStore", "TunnelVisionModel", "StoreProbe"]),
         .testTarget(name: "TunnelVisionAuditTests", dependencies: ["TunnelVisionAudit", "TunnelVisionModel"]),
-        .testTarget(name: "TunnelVisionRelayTests", dependencies: ["TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL"]),
-        .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionRelayTests", dependencies: [
+            "TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL", "PacketBuilding",
+        ]),
+        .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel", "PacketBuilding"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
-            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionCapture",
+            "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionImport", "PacketBuilding",
         ]),
         // Test support shared by the capture suites: temporary directories, hand-made packets,
         // tshark's reading of a file.
         .target(name: "CaptureTestSupport", path: "Tests/CaptureTestSupport"),
         .testTarget(name: "TunnelVisionCaptureFilesTests", dependencies: [
-            "TunnelVisionCaptureFiles", "TunnelVisionModel", "CaptureTestSupport",
+            "TunnelVisionCaptureFiles", "TunnelVisionDigest", "TunnelVisionModel", "CaptureTestSupport",
         ]),
         .testTarget(name: "TunnelVisionCaptureTests", dependencies: [
-            "TunnelVisionCapture", "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
+            "TunnelVisionDaemon", "TunnelVisionConfiguration", "TunnelVisionImport", "TunnelVisionRecorder",
+            "TunnelVisionDatapath", "TunnelVisionDaemonLog", "TunnelVisionRetention",
+            "TunnelVisionCaptureFiles", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
             "TunnelVisionFlows", "TunnelVisionRelay",
         ]),
         .testTarget(name: "TunnelVisionConsoleTests", dependencies: [
@@ -125,7 +163,7 @@ let package = Package(
         .target(name: "EvidenceSeeding", dependencies: ["TunnelVisionStore", "TunnelVisionCaptureFiles", "TunnelVisionModel"], path: "Tests/EvidenceSeeding"),
         .testTarget(name: "TunnelVisionExportTests", dependencies: [
             "TunnelVisionExport", "TunnelVisionEvidence", "TunnelVisionStore", "TunnelVisionAudit", "TunnelVisionModel",
-            "TunnelVisionCaptureFiles", "EvidenceSeeding",
+            "TunnelVisionCaptureFiles", "TunnelVisionDigest", "EvidenceSeeding",
         ]),
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: [

@@ -1,12 +1,8 @@
 import TunnelVisionModel
 
 // scripts/fuzz compiles this file together with the daemon's configuration sources
-// (Sources/TunnelVisionCapture/Configuration and the retention limits they hold), not the whole
-// capture module: the parser is pure, and the rest of the module needs a TUN device and SQLite.
-// The one datapath constant the configuration reads is restated here.
-enum TunDevice {
-    static let virtioHeaderLength = 10
-}
+// (Sources/TunnelVisionConfiguration), over the pure modules they import: the parser needs no
+// TUN device, libpcap or SQLite.
 
 /// The configuration parser: the first byte chooses a file (its bytes as read from disk, LF or
 /// CRLF, any encoding) or a command line (NUL-separated arguments), or both; the rest is the input.
@@ -45,7 +41,6 @@ public func fuzzConfiguration(_ start: UnsafeRawPointer?, _ count: Int) -> Int32
         _ = configuration.publishedSettings
         _ = configuration.relayConfiguration
         _ = configuration.captureFiles
-        _ = configuration.queueSlotBytes
     } catch {
         // A refusal is the expected outcome for most inputs; each case carries its own fields.
         _ = "\(error)"

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionDigest
 import TunnelVisionModel
 
 /// How the capture is cut into files.

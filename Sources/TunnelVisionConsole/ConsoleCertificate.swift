@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import TunnelVisionControl
+import TunnelVisionDigest
 import TunnelVisionExport
 
 /// The console's own TLS certificate: self-signed, P-256, made at the first start with TLS on

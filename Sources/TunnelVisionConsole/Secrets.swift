@@ -1,4 +1,5 @@
 import COpenSSL
+import TunnelVisionDigest
 
 /// Random tokens and their comparison, for login sessions and CSRF.
 public enum Secrets {
@@ -6,7 +7,7 @@ public enum Secrets {
     public static func token() -> String? {
         var bytes = [UInt8](repeating: 0, count: 32)
         guard RAND_bytes(&bytes, Int32(bytes.count)) == 1 else { return nil }
-        return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return Hex.encode(bytes)
     }
 
     /// Equal texts, compared in time that does not depend on where they differ.

@@ -45,7 +45,8 @@ extension FlowEngine {
             if reading.outbound.bytes.overflowed { statistics.reassemblyOverflows += 1 }
             reading.readOutbound(certificates: &certificates)
         case .inbound:
-            // Our own TLS server's bytes are not the server's reading (issue 12).
+            // Our own TLS server's bytes are not the server's reading: with the relay terminating, the server's
+            // handshake is read by the relay and arrives as its report (docs/ARCHITECTURE.md § The relay).
             guard !table[slot].relayOwnsServerSide else { return }
             if reading.inbound.base == nil, !reading.outboundPayloadSeen, StreamOpeningDetector.beginsWithServerHello(payload) {
                 // Neither the SYN-ACK nor the phone's bytes were captured, yet a ServerHello

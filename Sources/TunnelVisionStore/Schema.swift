@@ -140,12 +140,12 @@ enum Schema {
             capture_bytes INTEGER NOT NULL
         );
         """,
-        // 4 (issue 16): the host an HTTP request named, and 0-RTT offered in the ClientHello.
+        // 4: the host an HTTP request named, and 0-RTT offered in the ClientHello.
         """
         ALTER TABLE flows ADD COLUMN http_host TEXT;
         ALTER TABLE flows ADD COLUMN client_early_data INTEGER;
         """,
-        // 5 (issue 12): what the TLS inspection relay kept of a flow, and which CA a session's
+        // 5: what the TLS inspection relay kept of a flow, and which CA a session's
         // inspection ran with and whether UDP/443 was dropped.
         """
         CREATE TABLE flow_relay (
@@ -165,18 +165,18 @@ enum Schema {
         -- daemon's setting alone was never inspected, and must not say pinning can be read.
         UPDATE audit_sessions SET inspection_enabled = 0 WHERE ca_fingerprint IS NULL;
         """,
-        // 6 (issue 13): certificate validation runs: what the relay presents during a recording and
+        // 6: certificate validation runs: what the relay presents during a recording and
         // the fingerprint of the CA it made for that recording alone. A session from before has
         // no mode: it is read from inspection_enabled.
         """
         ALTER TABLE audit_sessions ADD COLUMN inspection_mode INTEGER;
         ALTER TABLE audit_sessions ADD COLUMN validation_ca_fingerprint TEXT;
         """,
-        // 7 (issue 15): the gateway's resolvers a session was recorded with, comma-separated.
+        // 7: the gateway's resolvers a session was recorded with, comma-separated.
         """
         ALTER TABLE audit_sessions ADD COLUMN gateway_resolvers TEXT NOT NULL DEFAULT '';
         """,
-        // 8 (issue 15): packets the tap saw that have no row, per capture session, minute and reason.
+        // 8: packets the tap saw that have no row, per capture session, minute and reason.
         """
         CREATE TABLE packet_losses (
             capture_session INTEGER NOT NULL REFERENCES capture_sessions(id),
@@ -186,7 +186,7 @@ enum Schema {
             PRIMARY KEY (capture_session, minute, reason)
         );
         """,
-        // 9 (issue 17): a change marker on every flow, so that a live view reads only the flows
+        // 9: a change marker on every flow, so that a live view reads only the flows
         // written since its last read. The flow upserts (FlowColumns) set it; an index keeps
         // both the next marker and a read of what changed since cheap.
         """
@@ -194,7 +194,7 @@ enum Schema {
         UPDATE flows SET changed = id;
         CREATE INDEX flows_changed ON flows (changed);
         """,
-        // 10 (issue 14): the gateway's phones, and a recording that belongs to one. A session keeps
+        // 10: the gateway's phones, and a recording that belongs to one. A session keeps
         // its phone's name, addresses and key as they were at its start, so that removing the
         // phone later changes no recording. One open recording per phone; a session of no phone
         // (the whole tap, and every session from before phones) counts as one more "phone".
@@ -215,7 +215,7 @@ enum Schema {
         DROP INDEX audit_sessions_single_open;
         CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;
         """,
-        // 11 (issue 17): the packet index as runs (`PacketRuns`): one row per flow, capture file
+        // 11: the packet index as runs (`PacketRuns`): one row per flow, capture file
         // (0: not captured) and batch, its packets as JSON entries against its first one, in
         // place of one row per packet. The rows of before become runs of at most 4096 packets;
         // `packets` stays as a view with the columns it had, for sqlite3 and the lab.
@@ -252,7 +252,7 @@ enum Schema {
                 json_extract(e.value, '$[2]'), r.file_seq, r.first_offset + json_extract(e.value, '$[3]')
             FROM packet_runs r, json_each(r.entries) e;
         """,
-        // 12 (issue 15): whether a TCP connection carried payload, so that one whose start was
+        // 12: whether a TCP connection carried payload, so that one whose start was
         // seen and that sent nothing has its own gap (NULL for flows stored before: not known);
         // and a HelloRetryRequest stored before a retry read alone was told from the ServerHello
         // read after one is marked as not told apart (3), not left claiming to be the retry (1).
@@ -260,18 +260,18 @@ enum Schema {
         ALTER TABLE flows ADD COLUMN tcp_payload INTEGER;
         UPDATE flows SET server_from_hrr = 3 WHERE server_from_hrr = 1;
         """,
-        // 13 (issue 17): what the passive tap's libpcap counted as dropped over a capture session,
+        // 13: what the passive tap's libpcap counted as dropped over a capture session,
         // by the kernel and by the interface. NULL: an input without such a count (TUN, file).
         """
         ALTER TABLE capture_sessions ADD COLUMN kernel_dropped INTEGER;
         ALTER TABLE capture_sessions ADD COLUMN interface_dropped INTEGER;
         """,
-        // 14 (issue 16): the domain a SOCKS CONNECT request named, the name a stream through a
+        // 14: the domain a SOCKS CONNECT request named, the name a stream through a
         // SOCKS proxy announced.
         """
         ALTER TABLE flows ADD COLUMN socks_host TEXT;
         """,
-        // 15 (issue 15): the last `TapTally` of a capture session — packets the tap handed over and
+        // 15: the last `TapTally` of a capture session — packets the tap handed over and
         // how many of them the history accounts for, at an instant — written with every batch and
         // heartbeat, so that a session that never stopped cleanly has its loss counted at the next
         // start. NULL: not counted (sessions from before, offline imports).

@@ -1,7 +1,10 @@
 import Foundation
 import TunnelVisionBuildStamp
-import TunnelVisionCapture
+import TunnelVisionConfiguration
+import TunnelVisionDaemon
+import TunnelVisionDaemonLog
 import TunnelVisionModel
+import TunnelVisionRecorder
 import TunnelVisionRelay
 import TunnelVisionStore
 

@@ -31,7 +31,7 @@ struct Options {
             case "--port": guard let port = UInt16(try value(flag)) else { throw UsageError("--port needs a port number") }; self.port = port
             case "--ca-key": keyPath = try value(flag)
             case "--ca-cert": certificatePath = try value(flag)
-            case "--trust": let text = try value(flag); trust = text == "system" ? .system : .bundle(path: text)
+            case "--trust": trust = UpstreamTrust(written: try value(flag))
             case "--off": enabled = false
             case "--quiet": quiet = true
             case "--no-mirror": mirror = false

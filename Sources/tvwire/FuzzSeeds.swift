@@ -1,5 +1,6 @@
 import Foundation
-import TunnelVisionCapture
+import PacketBuilding
+import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionWire
 

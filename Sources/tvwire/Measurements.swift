@@ -1,6 +1,6 @@
 import Foundation
-import TunnelVisionCapture
 import TunnelVisionFlows
+import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionWire
 

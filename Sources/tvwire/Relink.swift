@@ -1,6 +1,6 @@
 import Foundation
-import TunnelVisionCapture
 import TunnelVisionCaptureFiles
+import TunnelVisionImport
 import TunnelVisionWire
 
 /// Rewrites a capture's frames under another link layer: each frame's IP packet, as recorded,

@@ -1,4 +1,5 @@
 import Foundation
+import PacketBuilding
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
 import TunnelVisionWire

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 
 /// `tvwire writer DIR MEGABYTES`: the capture file writer's cost, as the live recorder drives it
 /// (staged rounds, 64 MiB files, no fdatasync), in CPU seconds; then SHA-256 alone over the same

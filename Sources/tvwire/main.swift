@@ -1,7 +1,7 @@
 import Foundation
-import TunnelVisionCapture
 import TunnelVisionEvidence
 import TunnelVisionFlows
+import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionStore
 import TunnelVisionWire

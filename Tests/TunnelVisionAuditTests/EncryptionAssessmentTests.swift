@@ -55,22 +55,22 @@ struct EncryptionAssessmentTests {
             row: "UDP 443 with no QUIC reading → datagramsNotRead",
             flow: Fixture.flow(13, proto: .udp, port: 443), expected: .notAssessed(.datagramsNotRead)),
         EncryptionRow(
-            row: "DNS on UDP 53 to a resolver other than the gateway's → cleartext(.dns) (issue 15)",
+            row: "DNS on UDP 53 to a resolver other than the gateway's → cleartext(.dns)",
             flow: Fixture.flow(14, proto: .udp, port: 53), gatewayResolvers: [Fixture.remoteAddress(99)],
             expected: .cleartext(.dns)),
         EncryptionRow(
-            row: "DNS on UDP 53 with no gateway resolver named → cleartext(.dns) (issue 15)",
+            row: "DNS on UDP 53 with no gateway resolver named → cleartext(.dns)",
             flow: Fixture.flow(14, proto: .udp, port: 53), expected: .cleartext(.dns)),
         EncryptionRow(
-            row: "DNS on UDP 53 to the gateway's resolver → notApplicable, the lab's own (issue 15)",
+            row: "DNS on UDP 53 to the gateway's resolver → notApplicable, the lab's own",
             flow: Fixture.flow(17, proto: .udp, port: 53), gatewayResolvers: [Fixture.remoteAddress(17)],
             expected: .notApplicable),
         EncryptionRow(
-            row: "DNS on TCP 53 to the gateway's resolver → notApplicable (issue 15)",
+            row: "DNS on TCP 53 to the gateway's resolver → notApplicable",
             flow: Fixture.flow(18, port: 53, opening: .unrecognised), gatewayResolvers: [Fixture.remoteAddress(18)],
             expected: .notApplicable),
         EncryptionRow(
-            row: "UDP 5353 to the gateway's resolver address is no DNS exchange with it → datagramsNotRead (issue 15)",
+            row: "UDP 5353 to the gateway's resolver address is no DNS exchange with it → datagramsNotRead",
             flow: Fixture.flow(19, proto: .udp, port: 5353), gatewayResolvers: [Fixture.remoteAddress(19)],
             expected: .notAssessed(.datagramsNotRead)),
         EncryptionRow(

@@ -121,7 +121,7 @@ struct FindingsClassifierTests {
         #expect(baseline.consent.notApplicableFlowIDs == [1, 2])
     }
 
-    @Test("DNS with the session's gateway resolver is no finding; DNS with another resolver is two (issue 15)")
+    @Test("DNS with the session's gateway resolver is no finding; DNS with another resolver is two")
     func theGatewaysResolverIsLabInfrastructure() {
         let resolver = Fixture.remoteAddress(1)
         let result = Self.classify(

@@ -59,19 +59,19 @@ struct HostAssessmentTests {
             flow: Fixture.flow(11, dns: ResolvedName(name: "tracker.example.org", otherNames: ["api.example.com"])),
             allowlist: allowlist, expected: .notAssessed(.candidatesDisagree(attributedNameAllowed: false))),
         HostRow(
-            row: "DNS on UDP 53 with the gateway's resolver → notAssessed(gatewayResolver) (issue 15)",
+            row: "DNS on UDP 53 with the gateway's resolver → notAssessed(gatewayResolver)",
             flow: Fixture.flow(12, proto: .udp, port: 53), allowlist: allowlist, gatewayResolvers: [Fixture.remoteAddress(12)],
             expected: .notAssessed(.gatewayResolver)),
         HostRow(
-            row: "DNS on TCP 53 with the gateway's resolver, allowlist empty → notAssessed(gatewayResolver) (issue 15)",
+            row: "DNS on TCP 53 with the gateway's resolver, allowlist empty → notAssessed(gatewayResolver)",
             flow: Fixture.flow(13, port: 53), allowlist: [], gatewayResolvers: [Fixture.remoteAddress(13)],
             expected: .notAssessed(.gatewayResolver)),
         HostRow(
-            row: "unnamed DNS on UDP 53 with another resolver → unnamed(dnsToOtherResolver) (issue 15)",
+            row: "unnamed DNS on UDP 53 with another resolver → unnamed(dnsToOtherResolver)",
             flow: Fixture.flow(14, proto: .udp, port: 53), allowlist: allowlist, gatewayResolvers: [Fixture.remoteAddress(99)],
             expected: .unnamed(.dnsToOtherResolver)),
         HostRow(
-            row: "another port on the gateway's resolver address is judged as any flow → unnamed(noClientHelloRead) (issue 15)",
+            row: "another port on the gateway's resolver address is judged as any flow → unnamed(noClientHelloRead)",
             flow: Fixture.flow(15, port: 443), allowlist: allowlist, gatewayResolvers: [Fixture.remoteAddress(15)],
             expected: .unnamed(.noClientHelloRead)),
     ]

@@ -62,15 +62,15 @@ struct SessionAssessmentTests {
             flows: [Fixture.flow(1, status: .inspected, sni: "api.example.com")],
             expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0, mode: .pinning),
         VerdictRow(
-            row: "pinning kept from every flow by inspection off → notAssessed(inspectionOff) (issue 15)", requirement: "O.Ntwk_4",
+            row: "pinning kept from every flow by inspection off → notAssessed(inspectionOff)", requirement: "O.Ntwk_4",
             flows: [Fixture.flow(1, sni: "api.example.com"), Fixture.flow(2, sni: "bank.example.com")],
             expected: .notAssessed(.inspectionOff), contrary: 0, supporting: 0, mode: .off, caTrusted: false),
         VerdictRow(
-            row: "pinning kept from every flow by a CA not trusted → notAssessed(caNotTrusted) (issue 15)", requirement: "O.Ntwk_4",
+            row: "pinning kept from every flow by a CA not trusted → notAssessed(caNotTrusted)", requirement: "O.Ntwk_4",
             flows: [Fixture.flow(1, sni: "api.example.com")],
             expected: .notAssessed(.caNotTrusted), contrary: 0, supporting: 0, mode: .pinning, caTrusted: false),
         VerdictRow(
-            row: "pinning with inspection on but no outcome recorded → notAssessed(nothingObserved) (issue 15)", requirement: "O.Ntwk_4",
+            row: "pinning with inspection on but no outcome recorded → notAssessed(nothingObserved)", requirement: "O.Ntwk_4",
             flows: [Fixture.flow(1, sni: "api.example.com")],
             expected: .notAssessed(.nothingObserved), contrary: 0, supporting: 0),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionModel
 
 @Suite struct CaptureChainTests {

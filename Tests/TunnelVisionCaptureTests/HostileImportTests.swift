@@ -1,8 +1,8 @@
-import Foundation
 import CaptureTestSupport
+import Foundation
 import Testing
-import TunnelVisionCapture
 import TunnelVisionCaptureFiles
+import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionStore
 

@@ -1,7 +1,7 @@
-import Foundation
 import CaptureTestSupport
+import Foundation
 import Testing
-import TunnelVisionCapture
+import TunnelVisionImport
 import TunnelVisionModel
 import TunnelVisionStore
 

@@ -2,6 +2,7 @@ import EvidenceSeeding
 import Foundation
 import Testing
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionEvidence
 @testable import TunnelVisionExport
 import TunnelVisionModel

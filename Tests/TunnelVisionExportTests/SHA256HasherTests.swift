@@ -1,6 +1,7 @@
 import Foundation
-import TunnelVisionCaptureFiles
 import Testing
+import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionEvidence
 @testable import TunnelVisionExport
 

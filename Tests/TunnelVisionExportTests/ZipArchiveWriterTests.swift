@@ -1,6 +1,7 @@
 import Foundation
-import TunnelVisionCaptureFiles
 import Testing
+import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 @testable import TunnelVisionExport
 
 /// The zip the exporter writes itself, read by tools that are not ours: unzip tests it and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TunnelVisionCapture
 import TunnelVisionFlows
+import TunnelVisionImport
 import TunnelVisionModel
 
 /// What the engine must read from the real captures (SOURCES.md says what each covers). Values

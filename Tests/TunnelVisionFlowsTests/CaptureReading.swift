@@ -1,6 +1,6 @@
 import Foundation
-import TunnelVisionCapture
 import TunnelVisionFlows
+import TunnelVisionImport
 import TunnelVisionModel
 
 /// The engine's reading of a real capture: every flow's last state and the DNS answers.

@@ -1,4 +1,5 @@
 import Foundation
+import PacketBuilding
 import Testing
 import TunnelVisionFlows
 import TunnelVisionModel

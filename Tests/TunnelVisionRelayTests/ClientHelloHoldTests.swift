@@ -1,7 +1,8 @@
+import PacketBuilding
 import Testing
 import TunnelVisionModel
-import TunnelVisionWire
 @testable import TunnelVisionRelay
+import TunnelVisionWire
 
 /// ClientHellos as the phone's stream carries them, and the hold's reading of them.
 enum Hellos {

@@ -41,7 +41,7 @@ import TunnelVisionModel
         #expect(try columns("flow_relay", store) == [
             "flow_id", "decision", "event", "alert", "reason", "upstream_verified", "upstream_verification",
             "upstream_alpn", "key_log",
-            // issue 23: what the phone was shown, and a name sent with a trailing dot.
+            // What the phone was shown, and a name sent with a trailing dot.
             "presented", "server_name_sent",
         ])
         #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])

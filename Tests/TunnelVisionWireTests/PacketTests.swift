@@ -1,3 +1,4 @@
+import PacketBuilding
 import Testing
 import TunnelVisionModel
 @testable import TunnelVisionWire

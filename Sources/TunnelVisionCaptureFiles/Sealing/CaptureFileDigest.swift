@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionDigest
 
 /// A finished file's size and SHA-256 read back from disk: for a file a killed daemon left (sealed
 /// at the next start) and for the exporter, which checks a file against its seal before copying it.

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionModel
+import TunnelVisionDigest
 
 /// The daemon's key for the chain over the capture files, in a folder beside the history's folder
 /// (`KeyFolder`: for the gateway's history, `/var/lib/tunnelvision-seal`), which the installer

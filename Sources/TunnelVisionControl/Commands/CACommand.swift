@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionDigest
 import TunnelVisionExport
 import TunnelVisionModel
 

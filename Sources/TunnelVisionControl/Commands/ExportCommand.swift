@@ -81,7 +81,7 @@ enum ExportCommand {
         let packetsRecorded: Int
         let packetsWritten: Int
         let packetsWithoutBytes: [String: Int]
-        /// Packets that crossed the tap in the session's minutes without a row, by reason (issue 15).
+        /// Packets that crossed the tap in the session's minutes without a row, by reason, so that a bundle says what the capture lacks.
         var packetsWithoutRow: [String: Int] = [:]
 
         init(_ result: EvidenceExportResult) {

@@ -68,7 +68,7 @@ struct FlowSnapshot {
     let flows: [StoredFlow]
     /// Every flow changed after it was read has a higher marker.
     let marker: FlowChangeMarker
-    /// The relay's facts of those flows, by flow id (issue 12).
+    /// The relay's facts of those flows, by flow id (docs/ARCHITECTURE.md § The relay).
     let relayFacts: [Int64: RelayFacts]
 
     var projectName: String { project?.name ?? "" }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TunnelVisionDigest
 
 /// The web console's password as it is stored: scrypt (RFC 7914) over a random salt, so that a
 /// copied file costs an attacker 32 MiB and tens of milliseconds per guess. One line of text,
@@ -47,7 +48,7 @@ public struct ConsolePassword: Sendable, Hashable {
     }
 
     public var stored: String {
-        "scrypt$\(costExponent)$\(blockSize)$\(parallelism)$\(Self.hex(salt))$\(Self.hex(key))\n"
+        "scrypt$\(costExponent)$\(blockSize)$\(parallelism)$\(Hex.encode(salt))$\(Hex.encode(key))\n"
     }
 
     /// Whether the password is this one, compared in constant time.
@@ -85,29 +86,9 @@ public struct ConsolePassword: Sendable, Hashable {
         return result == 1 ? key : nil
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-
+    /// The salt and key as `stored` writes them: lower-case hex only.
     static func bytes(hex text: Substring) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
+        guard !text.contains(where: \.isUppercase) else { return nil }
+        return Hex.decode(String(text))
     }
 }

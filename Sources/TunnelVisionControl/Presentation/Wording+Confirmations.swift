@@ -1,5 +1,6 @@
-import TunnelVisionExport
 import Foundation
+import TunnelVisionDigest
+import TunnelVisionExport
 import TunnelVisionModel
 
 /// What tvctl says when something was done: what, and where. Every stored name, release, label

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionEvidence
 
 /// A .zip written front to back in one pass (PKWARE APPNOTE 6.3: local headers, the central

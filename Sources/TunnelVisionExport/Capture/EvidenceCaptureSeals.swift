@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionEvidence
 import TunnelVisionModel
 

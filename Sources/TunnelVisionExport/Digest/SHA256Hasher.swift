@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionEvidence
 
 /// A WireGuard public key's fingerprint: SHA-256 of its 32 bytes, lower-case hex. Nil for text

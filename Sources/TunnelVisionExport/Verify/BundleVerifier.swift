@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 import TunnelVisionEvidence
 
 /// `tvctl verify`: checks a bundle someone handed over, reading the .zip in place (nothing is

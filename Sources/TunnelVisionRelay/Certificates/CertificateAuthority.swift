@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TunnelVisionDigest
 
 /// The local inspection CA: its key signs the leaves the relay shows the phone.
 ///
@@ -24,7 +25,7 @@ public final class CertificateAuthority: @unchecked Sendable {
         self.key = key
         self.certificate = certificate
         certificateDER = OpenSSLSupport.der(of: certificate)
-        fingerprint = OpenSSLSupport.sha256Hex(certificateDER)
+        fingerprint = SHA256Hasher.hex(of: certificateDER)
         let pem = OpenSSLSupport.pem { PEM_write_bio_X509($0, certificate) } ?? []
         certificatePEM = String(decoding: pem, as: UTF8.self)
     }

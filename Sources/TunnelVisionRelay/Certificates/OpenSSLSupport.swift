@@ -42,12 +42,6 @@ enum OpenSSLSupport {
         return Array(UnsafeBufferPointer(start: pointer, count: Int(length)))
     }
 
-    static func sha256Hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        _ = bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
-        return digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-
     /// A P-256 key (see CertificateAuthority for why P-256).
     static func generateP256() throws(RelayError) -> OpaquePointer {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw failure("make a key context") }

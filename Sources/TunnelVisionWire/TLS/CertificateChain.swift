@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TunnelVisionDigest
 import TunnelVisionModel
 
 /// Reads a TLS ≤ 1.2 Certificate message into summaries through OpenSSL's X.509 parser.
@@ -80,20 +81,6 @@ public enum CertificateChain {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
-    static func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        _ = digest.withUnsafeMutableBufferPointer { out in
-            SHA256(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, out.baseAddress)
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 }
 
 /// Summaries of certificates already read, by the SHA-256 of their DER: a phone meets the same
@@ -105,7 +92,7 @@ public struct CertificateSummaryCache: Sendable {
     public init() {}
 
     mutating func summary(der: UnsafeRawBufferPointer) -> CertificateSummary? {
-        let digest = CertificateChain.sha256Hex(der)
+        let digest = SHA256Hasher.hex(of: der)
         if let known = summaries[digest] { return known }
         guard let summary = CertificateChain.summary(der: der, sha256: digest) else { return nil }
         // Bounded the simple way: a full cache starts over.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import TunnelVisionConfiguration
+@testable import TunnelVisionDaemon
 import TunnelVisionModel
-@testable import TunnelVisionCapture
+@testable import TunnelVisionRetention
 
 @Suite struct ConfigurationParserTests {
     private let file = """

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+@testable import TunnelVisionConfiguration
 import TunnelVisionModel
 import TunnelVisionRelay
-@testable import TunnelVisionCapture
 
 /// scripts/gateway reads the configuration through `tunnelvisiond --print-gateway`: these are
 /// the lines it splits, from the one parser and its defaults.

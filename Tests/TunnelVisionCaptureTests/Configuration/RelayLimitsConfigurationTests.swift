@@ -1,6 +1,7 @@
 import Testing
+@testable import TunnelVisionConfiguration
+@testable import TunnelVisionDaemon
 import TunnelVisionRelay
-@testable import TunnelVisionCapture
 
 @Suite("The relay's timeouts, cap and descriptor reserve in tunnelvisiond.conf")
 struct RelayLimitsConfigurationTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TunnelVisionCapture
+@testable import TunnelVisionDaemonLog
 
 @Suite("The daemon's log lines carry a priority the journal reads")
 struct DaemonLogTests {

@@ -1,7 +1,7 @@
 import CaptureTestSupport
 import Foundation
 import Testing
-@testable import TunnelVisionCapture
+@testable import TunnelVisionDaemon
 
 /// A datagram socket standing where systemd's notify socket would.
 private final class NotifySocket {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TunnelVisionCapture
+@testable import TunnelVisionDatapath
 
 /// The wake-up between the tap and the recorder: a sleeper is woken by the ring, not
 /// by its timeout, and a wait whose condition holds does not sleep at all.

@@ -1,5 +1,5 @@
 import Testing
-@testable import TunnelVisionCapture
+@testable import TunnelVisionDatapath
 
 @Suite struct PacketRingTests {
     private func offer(_ ring: PacketRing, _ bytes: [UInt8], stamp: Int64) -> Bool {

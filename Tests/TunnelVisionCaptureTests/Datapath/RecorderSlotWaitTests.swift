@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import TunnelVisionDaemonLog
+@testable import TunnelVisionDatapath
 import TunnelVisionModel
-@testable import TunnelVisionCapture
 
 /// The slot logic of evidence first, driven by a hand-moved clock: each pause of the
 /// tap is 1 ms, and the test decides when the recorder frees slots.

@@ -2,9 +2,13 @@ import CaptureTestSupport
 import Foundation
 import Testing
 import TunnelVisionCaptureFiles
+@testable import TunnelVisionDaemon
+@testable import TunnelVisionDaemonLog
+@testable import TunnelVisionDatapath
 import TunnelVisionModel
+@testable import TunnelVisionRecorder
+@testable import TunnelVisionRetention
 import TunnelVisionStore
-@testable import TunnelVisionCapture
 
 private let base: Int64 = 1_764_504_000_000_000_000
 

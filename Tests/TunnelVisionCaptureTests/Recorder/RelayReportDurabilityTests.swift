@@ -2,11 +2,13 @@ import CaptureTestSupport
 import Foundation
 import Testing
 import TunnelVisionCaptureFiles
+@testable import TunnelVisionDatapath
 import TunnelVisionFlows
 import TunnelVisionModel
+@testable import TunnelVisionRecorder
 import TunnelVisionRelay
+@testable import TunnelVisionRetention
 import TunnelVisionStore
-@testable import TunnelVisionCapture
 
 /// The relay's reports exist only in the daemon's memory until they are committed: a crash must
 /// not take them. The recorder here commits on its cadence only once a minute, so anything read

@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TunnelVisionFlows
 import TunnelVisionModel
+@testable import TunnelVisionRecorder
 import TunnelVisionRelay
 import TunnelVisionStore
-@testable import TunnelVisionCapture
 
 /// A report of the relay that finds no flow of the tap is counted, and the count reaches the
 /// heartbeat that `tvctl status` reads.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TunnelVisionModel
-@testable import TunnelVisionCapture
+@testable import TunnelVisionRecorder
 
 /// The arithmetic of the count of packets a daemon killed without a clean stop lost: a
 /// packet is accounted only once the history holds its fate.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TunnelVisionModel
-@testable import TunnelVisionCapture
+@testable import TunnelVisionRetention
 
 private let day: TimeInterval = 24 * 3600
 private let now = Date(timeIntervalSince1970: 1_764_504_000)

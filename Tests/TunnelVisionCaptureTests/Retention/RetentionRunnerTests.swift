@@ -2,8 +2,11 @@ import CaptureTestSupport
 import Foundation
 import Testing
 import TunnelVisionCaptureFiles
+@testable import TunnelVisionDaemon
+@testable import TunnelVisionDaemonLog
 import TunnelVisionModel
-@testable import TunnelVisionCapture
+@testable import TunnelVisionRecorder
+@testable import TunnelVisionRetention
 
 /// The history is the group's to write, so a `capture_files` row can name any file: retention
 /// deletes only capture files of the configured folder, and says a row that names anything else.

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import TunnelVisionCaptureFiles
+@testable import TunnelVisionDaemonLog
 import TunnelVisionModel
+@testable import TunnelVisionRecorder
 import TunnelVisionStore
-@testable import TunnelVisionCapture
 
 /// Test-only stand-in for the flow engine: every packet belongs to one flow, and each batch
 /// carries the packets seen since the last one. Only what the recorder must get right is real.
