@@ -31,38 +31,36 @@ struct RareFlowReadings: Sendable, Hashable {
 extension FlowState {
     /// The host the phone's first HTTP request named; only on a stream that opened with one.
     public var httpHost: String? {
-        get { rare?.value.httpHost }
-        set { changeRare { $0.httpHost = newValue } }
+        get { self[rare: \.httpHost] } set { self[rare: \.httpHost] = newValue }
     }
 
     /// The domain the phone's SOCKS CONNECT request named; only on a stream that opened with one.
     public var socksHost: String? {
-        get { rare?.value.socksHost }
-        set { changeRare { $0.socksHost = newValue } }
+        get { self[rare: \.socksHost] } set { self[rare: \.socksHost] = newValue }
     }
 
     /// What the wire showed of the early data the ClientHello offered; nil when none was offered.
     public var earlyData: EarlyDataReading? {
-        get { rare?.value.earlyData }
-        set { changeRare { $0.earlyData = newValue } }
+        get { self[rare: \.earlyData] } set { self[rare: \.earlyData] = newValue }
     }
 
     /// What the relay saw, when it was offered the connection.
     public var relay: RelayRecord? {
-        get { rare?.value.relay }
-        set { changeRare { $0.relay = newValue } }
+        get { self[rare: \.relay] } set { self[rare: \.relay] = newValue }
     }
 
     /// The PROXY protocol header the stream opened with, before its TLS.
     public var proxyProtocol: ProxyProtocolAnnouncement? {
-        get { rare?.value.proxyProtocol }
-        set { changeRare { $0.proxyProtocol = newValue } }
+        get { self[rare: \.proxyProtocol] } set { self[rare: \.proxyProtocol] = newValue }
     }
 
     /// Kept absent while every rare reading is: equal states stay equal, whatever came and went.
-    private mutating func changeRare(_ change: (inout RareFlowReadings) -> Void) {
-        var readings = rare?.value ?? RareFlowReadings()
-        change(&readings)
-        rare = readings.isEmpty ? nil : OutOfLine(readings)
+    private subscript<Value>(rare reading: WritableKeyPath<RareFlowReadings, Value?>) -> Value? {
+        get { rare?.value[keyPath: reading] }
+        set {
+            var readings = rare?.value ?? RareFlowReadings()
+            readings[keyPath: reading] = newValue
+            rare = readings.isEmpty ? nil : OutOfLine(readings)
+        }
     }
 }
