@@ -24,7 +24,7 @@ extension FlowEngine {
         if total > target {
             for flow in held.sorted(by: { $0.firstSeen < $1.firstSeen }) where total > target {
                 table[flow.slot].reading = nil
-                table[flow.slot].isDirty = true
+                table.markDirty(flow.slot)
                 statistics.reassemblyGivenUp += 1
                 total -= flow.bytes
             }

@@ -27,7 +27,7 @@ extension FlowEngine {
             table[slot].relayFacts = facts
             table[slot].relayFactsDirty = true
         }
-        table[slot].isDirty = true
+        table.markDirty(slot)
         return true
     }
 

@@ -7,7 +7,7 @@ import TunnelVisionWire
 /// from the first bytes of both directions, DNS answers kept to name later flows.
 ///
 /// Pure: it is given every instant, never reads a clock, and does no I/O. The store writes what
-/// `takeBatch(now:)` hands over and answers with the rows it gave new flows (`assign(rows:)`).
+/// `takeBatch(now:)` hands over and answers with the rows it gave new flows (`assign(rows:of:)`).
 public struct FlowEngine {
     public let configuration: FlowEngineConfiguration
     public internal(set) var statistics = FlowEngineStatistics()
@@ -18,8 +18,6 @@ public struct FlowEngine {
     private var fragments = FragmentPorts()
     var datagrams = IPFragmentReassembler()
     private var nextHandle: FlowHandle = 1
-    /// Slots of live flows that have no row yet, by handle, for `assign(rows:)`.
-    private var awaitingRows: [FlowHandle: FlowKey] = [:]
     var pending = HistoryBatch()
     /// The latest packet time seen: captures may carry timestamps slightly out of order.
     private var clock: Int64 = .min
@@ -35,6 +33,9 @@ public struct FlowEngine {
     }
 
     public var liveFlowCount: Int { table.count }
+
+    /// What one live flow takes in the table itself, before whatever it points at.
+    public static var liveFlowStride: Int { MemoryLayout<LiveFlow>.stride }
 
     /// Reads one captured frame.
     public mutating func process(
@@ -79,9 +80,8 @@ public struct FlowEngine {
     public mutating func takeBatch(now: Int64) -> HistoryBatch {
         clock = max(clock, now)
         expireIdleFlows(at: clock)
-        for slot in 0..<table.count where table[slot].isDirty {
+        for slot in table.takeDirtySlots() {
             pending.flows.append(table[slot].upsert)
-            table[slot].isDirty = false
             if let record = table[slot].relayFactsToWrite {
                 pending.relayFacts.append(record)
                 table[slot].relayFactsDirty = false
@@ -91,11 +91,12 @@ public struct FlowEngine {
         return pending
     }
 
-    /// Records the rows the store gave flows it inserted.
-    public mutating func assign(rows: [FlowHandle: Int64]) {
-        for (handle, row) in rows {
-            guard let key = awaitingRows.removeValue(forKey: handle), let slot = table.slot(for: key),
-                  table[slot].handle == handle else { continue }
+    /// Records the rows the store gave the flows of `batch` it inserted. The batch names each
+    /// flow's key, so that no second index of the live flows by handle is kept.
+    public mutating func assign(rows: [FlowHandle: Int64], of batch: HistoryBatch) {
+        for upsert in batch.flows where upsert.rowID == nil {
+            guard let row = rows[upsert.handle], let slot = table.slot(for: upsert.state.key),
+                  table[slot].handle == upsert.handle, table[slot].rowID == nil else { continue }
             table[slot].rowID = row
         }
     }
@@ -112,10 +113,10 @@ public struct FlowEngine {
         for packet: DecodedPacket, source: Endpoint, destination: Endpoint, at now: Int64
     ) -> Int {
         let key = FlowKey(proto: packet.transport, source, destination)
-        if let slot = table.slot(for: key) {
-            let flow = table[slot]
-            let idle = now - flow.lastSeenNanoseconds > configuration.idleTimeout(for: key.proto)
-            let reopened = flow.lifecycle.isClosed && packet.tcp.map(Self.isOpeningSYN) == true
+        let hash = FlowIndex.hash(key)
+        if let slot = table.slot(for: key, hash: hash) {
+            let idle = now - table[slot].lastSeenNanoseconds > configuration.idleTimeout(for: key.proto)
+            let reopened = table[slot].lifecycle.isClosed && packet.tcp.map(Self.isOpeningSYN) == true
             guard idle || reopened else {
                 table.touch(slot)
                 return slot
@@ -129,9 +130,8 @@ public struct FlowEngine {
         }
         let handle = nextHandle
         nextHandle += 1
-        awaitingRows[handle] = key
         let flow = newFlow(handle: handle, key: key, packet: packet, source: source, destination: destination, at: now)
-        return table.insert(flow)
+        return table.insert(flow, hash: hash)
     }
 
     private func newFlow(
@@ -200,21 +200,22 @@ public struct FlowEngine {
     /// batch already carried it unchanged.
     private mutating func finish(slot: Int) {
         let flow = table.remove(slot)
-        awaitingRows[flow.handle] = nil
         if flow.isDirty { pending.flows.append(flow.upsert) }
         if flow.isDirty, let record = flow.relayFactsToWrite { pending.relayFacts.append(record) }
     }
 
     private mutating func count(_ packet: DecodedPacket, direction: Direction, into slot: Int, at now: Int64) {
-        let seen = Date(nanosecondsSinceEpoch: now)
         let bytes = UInt64(packet.ip.totalLength)
         table[slot].state.packetCount += 1
         if direction == .outbound { table[slot].state.bytesOut += bytes } else { table[slot].state.bytesIn += bytes }
         if now > table[slot].lastSeenNanoseconds {
             table[slot].lastSeenNanoseconds = now
-            table[slot].state.lastSeen = seen
+            table[slot].state.lastSeen = Date(nanosecondsSinceEpoch: now)
+        } else if now < table[slot].lastSeenNanoseconds {
+            // Only a packet out of order can precede the first one seen.
+            let seen = Date(nanosecondsSinceEpoch: now)
+            if seen < table[slot].state.firstSeen { table[slot].state.firstSeen = seen }
         }
-        if seen < table[slot].state.firstSeen { table[slot].state.firstSeen = seen }
-        table[slot].isDirty = true
+        table.markDirty(slot)
     }
 }

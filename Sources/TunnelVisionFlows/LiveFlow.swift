@@ -11,7 +11,10 @@ struct LiveFlow {
     /// every byte counts a hundred thousand times over).
     let clientIsEndpointA: Bool
     var lastSeenNanoseconds: Int64
-    var isDirty = true
+    /// Its key's hash (`FlowIndex.hash`), taken once when it entered the table.
+    var keyHash: UInt32 = 0
+    /// Its place in the table's list of changed flows; -1 while unchanged since the last batch.
+    var dirtyIndex: Int32 = -1
     var lifecycle = TCPLifecycle()
     var reading: FlowReading?
     /// The QUIC reading is over (read, or the datagrams were not QUIC): it does not begin again.
@@ -21,12 +24,19 @@ struct LiveFlow {
     var firstClientQUICVersion: QUICVersion?
     /// The relay's TLS server answers the phone on this flow: the server side is not the server's.
     var relayOwnsServerSide = false
-    /// What the relay kept of the connection, and whether the next batch must carry it.
-    var relayFacts: RelayFacts?
+    /// What the relay kept of the connection (out of line: few flows are relayed), and whether
+    /// the next batch must carry it.
+    var relayFactsKept: OutOfLine<RelayFacts>?
+    var relayFacts: RelayFacts? {
+        get { relayFactsKept?.value }
+        set { relayFactsKept = newValue.map(OutOfLine.init) }
+    }
     var relayFactsDirty = false
     /// Neighbours in the table's least-recently-seen list.
     var previous = -1
     var next = -1
+
+    var isDirty: Bool { dirtyIndex >= 0 }
 
     func direction(from source: Endpoint) -> Direction {
         source == client ? .outbound : .inbound

@@ -168,7 +168,7 @@ private struct Importer {
         }
         guard let rows = outcome.rows else { return outcome.stoppedAt == nil }
         summary.flows += batch.flows.filter { $0.rowID == nil }.count
-        engine.assign(rows: rows)
+        engine.assign(rows: rows, of: batch)
         return true
     }
 }

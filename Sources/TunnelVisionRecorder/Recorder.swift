@@ -270,7 +270,7 @@ public final class Recorder: @unchecked Sendable {
             return true
         }
         if refused { ledger.lost(inBatch) } else { ledger.committed(inBatch) }
-        if let rows = outcome.rows { engine.assign(rows: rows) }
+        if let rows = outcome.rows { engine.assign(rows: rows, of: batch) }
         if !outcome.closed.isEmpty { rotated = true }
         if rotated {
             rotated = false

@@ -40,7 +40,7 @@ extension FlowStore: CaptureHistory {}
 public protocol PacketEngine: AnyObject {
     func process(packet: UnsafeRawBufferPointer, wireLength: Int, timestampNanoseconds: Int64, location: CaptureLocation)
     func takeBatch(now: Int64) -> HistoryBatch
-    func assign(rows: [FlowHandle: Int64])
+    func assign(rows: [FlowHandle: Int64], of batch: HistoryBatch)
     /// Ends every live flow: the last batch of a capture session.
     func finishAll() -> HistoryBatch
     /// Facts that exist nowhere else wait for the next batch (the relay's reports): the recorder

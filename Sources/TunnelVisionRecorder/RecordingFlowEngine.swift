@@ -43,7 +43,7 @@ public final class RecordingFlowEngine: PacketEngine {
         return engine.takeBatch(now: now)
     }
 
-    public func assign(rows: [FlowHandle: Int64]) { engine.assign(rows: rows) }
+    public func assign(rows: [FlowHandle: Int64], of batch: HistoryBatch) { engine.assign(rows: rows, of: batch) }
 
     public func finishAll() -> HistoryBatch {
         if let relay { applyRelayMessages(relay.take()) }

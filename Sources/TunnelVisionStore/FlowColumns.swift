@@ -121,8 +121,9 @@ enum FlowColumns {
         + ", (SELECT alert FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT presented FROM flow_relay WHERE flow_id = flows.id)"
 
-    /// The values of `all`, in its order.
-    static func values(of flow: FlowState) -> [SQLValue] {
+    /// The values of `all`, in its order; without `withKey`, NULL for the 5-tuple (`.never`), which
+    /// only an insert writes.
+    static func values(of flow: FlowState, withKey: Bool = true) -> [SQLValue] {
         let client = flow.clientTLS
         let negotiation = flow.serverTLS?.negotiation
         var alert: SQLValue = .null
@@ -134,8 +135,8 @@ enum FlowColumns {
         }
         return [
             .integer(Int64(flow.key.proto.rawValue)),
-            .text(flow.key.endpointA.address.description), .integer(Int64(flow.key.endpointA.port)),
-            .text(flow.key.endpointB.address.description), .integer(Int64(flow.key.endpointB.port)),
+            withKey ? .text(flow.key.endpointA.address.description) : .null, .integer(Int64(flow.key.endpointA.port)),
+            withKey ? .text(flow.key.endpointB.address.description) : .null, .integer(Int64(flow.key.endpointB.port)),
             .date(flow.firstSeen), .date(flow.lastSeen),
             .integer(Int64(clamping: flow.bytesOut)), .integer(Int64(clamping: flow.bytesIn)),
             .integer(Int64(clamping: flow.packetCount)),

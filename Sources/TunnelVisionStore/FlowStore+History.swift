@@ -118,17 +118,16 @@ extension FlowStore {
             // Prepared once per batch: looking a statement up by its text hashes the whole SQL.
             let update = try db.statement(FlowColumns.updateSQL)
             let insert = try db.statement(FlowColumns.insertSQL)
+            let tagged = FlowColumns.all.count + 2
             for upsert in batch.flows {
-                let values = FlowColumns.values(of: upsert.state) + FlowColumns.taggingValues(upsert, tagging)
-                if let rowID = upsert.rowID {
-                    update.reset()
-                    try update.bind([.integer(rowID)] + values).run()
-                    rows[upsert.handle] = rowID
-                } else {
-                    insert.reset()
-                    try insert.bind([.integer(captureSession)] + values).run()
-                    rows[upsert.handle] = db.lastInsertedRowID
-                }
+                // An update never writes the 5-tuple: its addresses are not spelt out again.
+                let statement = upsert.rowID == nil ? insert : update
+                statement.reset()
+                try statement.bind(upsert.rowID ?? captureSession, at: 1)
+                try statement.bind(FlowColumns.values(of: upsert.state, withKey: upsert.rowID == nil), from: 2)
+                try statement.bind(FlowColumns.taggingValues(upsert, tagging), from: Int32(tagged))
+                try statement.run()
+                rows[upsert.handle] = upsert.rowID ?? db.lastInsertedRowID
             }
             // One row per flow and capture file of the batch, not one per packet.
             let insertRun = try db.statement(PacketRuns.insertSQL)

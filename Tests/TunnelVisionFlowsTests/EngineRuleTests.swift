@@ -255,9 +255,10 @@ import TunnelVisionWire
     @Test func assignedRowsAreCarriedByLaterUpserts() throws {
         var run = Run()
         run.feed(Self.syn(), at: Self.start)
-        let first = try #require(run.flush(at: Self.start).flows.first)
+        let batch = run.flush(at: Self.start)
+        let first = try #require(batch.flows.first)
         #expect(first.rowID == nil)
-        run.engine.assign(rows: [first.handle: 42])
+        run.engine.assign(rows: [first.handle: 42], of: batch)
         run.feed(PacketBuilder.tcp(from: Self.phone, to: Self.server, sequence: 101, flags: .ack), at: Self.start + 1)
         let second = try #require(run.flush(at: Self.start + 1).flows.first)
         #expect(second.handle == first.handle)

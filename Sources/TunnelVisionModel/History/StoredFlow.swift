@@ -69,26 +69,18 @@ public struct FlowState: Sendable, Hashable {
     public var packetCount: UInt64
     public var tlsStatus: TLSInspectionStatus
     public var sni: String?
-    /// The host the phone's first HTTP request named; only on a stream that opened with one.
-    public var httpHost: String?
-    /// The domain the phone's SOCKS CONNECT request named; only on a stream that opened with one.
-    public var socksHost: String?
-    /// What the wire showed of the early data the ClientHello offered; nil when none was offered.
-    public var earlyData: EarlyDataReading?
     public var resolvedName: ResolvedName?
     public var serverTLS: ServerTLSAnswer?
     public var serverCertificates: ServerCertificateReading?
     public var clientTLS: ClientTLSOffer?
     public var quic: QUICReading?
     public var streamOpening: StreamOpening?
-    /// What the relay saw, when it was offered the connection.
-    public var relay: RelayVerdict?
     /// For TCP: whether its start was seen with no payload after it, or payload crossed.
     public var tcpPayload: TCPPayloadSighting?
     /// For TCP: the record began mid-connection, after its opening (a restart, an expiry).
     public var continuation: FlowContinuation?
-    /// The PROXY protocol header the stream opened with, before its TLS.
-    public var proxyProtocol: ProxyProtocolAnnouncement?
+    /// The readings few flows have (`RareFlowReadings`), out of line.
+    var rare: OutOfLine<RareFlowReadings>?
 
     public init(
         key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,

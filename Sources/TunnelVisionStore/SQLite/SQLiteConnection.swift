@@ -123,10 +123,11 @@ final class Statement {
         try bind(values)
     }
 
+    /// Binds `values` from parameter `first` on: a statement's values in parts, without joining arrays.
     @discardableResult
-    func bind(_ values: [SQLValue]) throws(SQLiteFailure) -> Statement {
+    func bind(_ values: [SQLValue], from first: Int32 = 1) throws(SQLiteFailure) -> Statement {
         for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
+            let index = first + Int32(offset)
             let result: Int32
             switch value {
             case .integer(let number): result = sqlite3_bind_int64(raw, index, number)

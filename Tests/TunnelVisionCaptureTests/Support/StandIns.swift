@@ -33,7 +33,7 @@ final class OneFlowEngine: PacketEngine {
         return HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: row, state: state)], packets: pending)
     }
 
-    func assign(rows: [FlowHandle: Int64]) { row = rows[1] ?? row }
+    func assign(rows: [FlowHandle: Int64], of batch: HistoryBatch) { row = rows[1] ?? row }
 
     func finishAll() -> HistoryBatch { takeBatch(now: 0) }
 }
