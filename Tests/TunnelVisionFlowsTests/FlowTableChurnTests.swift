@@ -1,3 +1,4 @@
+import PacketBuilding
 import Testing
 import TunnelVisionFlows
 import TunnelVisionModel
