@@ -40,7 +40,7 @@ enum ArchiveProjectSync {
                 state.projects[project.name] = .init(revision: project.revision, content: project.content)
                 outcome.pulled.append(project.name)
             } else if let agreed, agreed.revision == project.revision,
-                      let revision = try publish(archivedForm(mine), over: project.revision, projects, now: now) {
+                      let revision = try publish(archivedForm(mine), over: project.revision, projects, createdAt: mine.createdAt) {
                 state.projects[project.name] = .init(revision: revision, content: mineContent)
                 outcome.published.append(project.name)
             } else {
@@ -50,7 +50,7 @@ enum ArchiveProjectSync {
         let names = Set(archived.map(\.name))
         for mine in local where !names.contains(mine.name) {
             let form = archivedForm(mine)
-            if let revision = try publish(form, over: nil, projects, now: now) {
+            if let revision = try publish(form, over: nil, projects, createdAt: mine.createdAt) {
                 state.projects[mine.name] = .init(revision: revision, content: form.content)
                 outcome.published.append(mine.name)
             } else {
@@ -67,9 +67,9 @@ enum ArchiveProjectSync {
     }
 
     private static func publish(
-        _ project: ArchivedProject, over revision: Int?, _ projects: ArchiveProjects, now: Date
+        _ project: ArchivedProject, over revision: Int?, _ projects: ArchiveProjects, createdAt: Date
     ) throws(ControlError) -> Int? {
-        do { return try projects.publish(project, over: revision, at: now.nanosecondsSinceEpoch) } catch { throw .refusal(.archive(error)) }
+        do { return try projects.publish(project, over: revision, at: createdAt.nanosecondsSinceEpoch) } catch { throw .refusal(.archive(error)) }
     }
 
     /// The archive's project as a draft, through `tvctl project`'s own checks.
