@@ -1,13 +1,10 @@
+import TunnelVisionModel
+
 /// A project as the lab's archive holds it: the one every gateway pulls.
 public struct ArchivedProject: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public let pattern: String
         public let note: String?
-
-        public init(pattern: String, note: String?) {
-            self.pattern = pattern
-            self.note = note
-        }
     }
 
     public let name: String
@@ -18,12 +15,18 @@ public struct ArchivedProject: Sendable, Hashable {
     /// the one that changed it.
     public let revision: Int
 
-    public init(name: String, bundleIdentifier: String?, catalogueVersion: String?, allowlist: [Entry], revision: Int) {
-        self.name = name
-        self.bundleIdentifier = bundleIdentifier
-        self.catalogueVersion = catalogueVersion
-        self.allowlist = allowlist
-        self.revision = revision
+    /// A gateway's project in the archive's form (revision 0: the archive numbers revisions).
+    public init(_ project: AuditProject) {
+        name = project.name
+        bundleIdentifier = project.bundleIdentifier
+        catalogueVersion = project.catalogueVersion
+        allowlist = project.allowlist.map { Entry(pattern: $0.pattern.text, note: $0.note) }
+        revision = 0
+    }
+
+    init(name: String, bundleIdentifier: String?, catalogueVersion: String?, allowlist: [Entry], revision: Int) {
+        (self.name, self.bundleIdentifier, self.catalogueVersion) = (name, bundleIdentifier, catalogueVersion)
+        (self.allowlist, self.revision) = (allowlist, revision)
     }
 
     /// What two sides compare: everything but the revision.

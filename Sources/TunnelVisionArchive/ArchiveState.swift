@@ -16,11 +16,11 @@ public struct ArchiveState: Codable, Sendable, Equatable {
     public struct ProjectAgreement: Codable, Sendable, Equatable {
         public var revision: Int
         public var content: String
+    }
 
-        public init(revision: Int, content: String) {
-            self.revision = revision
-            self.content = content
-        }
+    /// The gateway and the archive hold `project` alike, the archive at `revision`.
+    public mutating func agree(on project: ArchivedProject, revision: Int? = nil) {
+        projects[project.name] = ProjectAgreement(revision: revision ?? project.revision, content: project.content)
     }
 
     public init() {}

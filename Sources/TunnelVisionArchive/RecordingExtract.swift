@@ -68,9 +68,13 @@ public struct PublishedBundle: Sendable, Hashable {
     public let manifestSHA256: String
     public let bytes: Data
 
-    public init(fileName: String, manifestSHA256: String, bytes: Data) {
-        self.fileName = fileName
-        self.manifestSHA256 = manifestSHA256
-        self.bytes = bytes
+    /// The exported file, read whole; nil when it cannot be read.
+    public init?(file path: String, manifestSHA256: String) {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+        self.init(fileName: URL(fileURLWithPath: path).lastPathComponent, manifestSHA256: manifestSHA256, bytes: bytes)
+    }
+
+    init(fileName: String, manifestSHA256: String, bytes: Data) {
+        (self.fileName, self.manifestSHA256, self.bytes) = (fileName, manifestSHA256, bytes)
     }
 }

@@ -26,9 +26,9 @@ enum ArchiveBundle {
                 throw ControlError.refusal(.export(error, sessionID: id))
             }
         }
-        guard let bytes = FileManager.default.contents(atPath: result.url.path),
-              let digest = BundleManifestDigest.of(bundle: result.url.path)
+        guard let digest = BundleManifestDigest.of(bundle: result.url.path),
+              let bundle = PublishedBundle(file: result.url.path, manifestSHA256: digest)
         else { throw .refusal(.archive(.noBundle(String(id)))) }
-        return PublishedBundle(fileName: result.url.lastPathComponent, manifestSHA256: digest, bytes: bytes)
+        return bundle
     }
 }

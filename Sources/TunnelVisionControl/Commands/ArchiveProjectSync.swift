@@ -28,20 +28,20 @@ enum ArchiveProjectSync {
             let agreed = state.projects[project.name]
             guard let mine = localByName[project.name] else {
                 try create(project, library: library, now: now, context)
-                state.projects[project.name] = .init(revision: project.revision, content: project.content)
+                state.agree(on: project)
                 outcome.pulled.append(project.name)
                 continue
             }
-            let mineContent = archivedForm(mine).content
+            let mineContent = ArchivedProject(mine).content
             if mineContent == project.content {
-                state.projects[project.name] = .init(revision: project.revision, content: project.content)
+                state.agree(on: project)
             } else if let agreed, agreed.content == mineContent, project.revision > agreed.revision {
                 try update(mine.id, to: project, library: library, context)
-                state.projects[project.name] = .init(revision: project.revision, content: project.content)
+                state.agree(on: project)
                 outcome.pulled.append(project.name)
             } else if let agreed, agreed.revision == project.revision,
-                      let revision = try publish(archivedForm(mine), over: project.revision, projects, createdAt: mine.createdAt) {
-                state.projects[project.name] = .init(revision: revision, content: mineContent)
+                      let revision = try publish(ArchivedProject(mine), over: project.revision, projects, createdAt: mine.createdAt) {
+                state.agree(on: ArchivedProject(mine), revision: revision)
                 outcome.published.append(project.name)
             } else {
                 outcome.conflicts.append(project.name)
@@ -49,21 +49,15 @@ enum ArchiveProjectSync {
         }
         let names = Set(archived.map(\.name))
         for mine in local where !names.contains(mine.name) {
-            let form = archivedForm(mine)
+            let form = ArchivedProject(mine)
             if let revision = try publish(form, over: nil, projects, createdAt: mine.createdAt) {
-                state.projects[mine.name] = .init(revision: revision, content: form.content)
+                state.agree(on: form, revision: revision)
                 outcome.published.append(mine.name)
             } else {
                 outcome.conflicts.append(mine.name)
             }
         }
         return outcome
-    }
-
-    static func archivedForm(_ project: AuditProject) -> ArchivedProject {
-        ArchivedProject(
-            name: project.name, bundleIdentifier: project.bundleIdentifier, catalogueVersion: project.catalogueVersion,
-            allowlist: project.allowlist.map { .init(pattern: $0.pattern.text, note: $0.note) }, revision: 0)
     }
 
     private static func publish(
