@@ -29,15 +29,18 @@ public final class ArchiveConnection {
 
     /// `conninfo` is libpq's connection string (`host=… dbname=… sslmode=verify-full sslrootcert=…`).
     public init(_ conninfo: String) throws(ArchiveError) {
-        guard let connection = PQconnectdb(conninfo) else { throw .unreachable("out of memory") }
+        // A server that does not answer at all must not hold a timer's run for ever; a string
+        // that names its own timeout (or is a URI) keeps it.
+        let bounded = conninfo.contains("connect_timeout") || conninfo.contains("://") ? conninfo : conninfo + " connect_timeout=10"
+        guard let connection = PQconnectdb(bounded) else { throw .unreachable("out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
             PQfinish(connection)
             throw .unreachable(message)
         }
         handle = connection
-        // The archive's times are stored as nanoseconds, never as the server's local time, and
-        // a message is best read in one language whatever the server's locale.
+        // libpq prints the server's notices on standard error ("already exists, skipping"):
+        // only warnings and errors are worth a line there.
         try execute("SET client_min_messages = warning")
     }
 

@@ -44,6 +44,9 @@ public struct ArchiveState: Codable, Sendable, Equatable {
         encoder.outputFormatting = [.sortedKeys]
         do {
             try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // Read by 'tvctl status' of every member of the group and by the console's user; the
+            // history's folder gives it the group. It holds no credential.
+            try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
         } catch {
             throw .history("\(path) could not be written: \(error.localizedDescription)")
         }

@@ -101,6 +101,11 @@ final class HistoryRowConnection {
     /// Inserts a row as it was read; a column this history does not have is refused by SQLite
     /// and reported as a row of a newer gateway.
     func insert(_ row: HistoryRow, into table: String) throws(ArchiveError) {
+        // The names come from the archive, which any gateway writes to: only a column name of
+        // the history's own form goes into the statement's text.
+        for column in row.columns where column.name.isEmpty || !column.name.utf8.allSatisfy({ $0 == 95 || (97...122).contains($0) || (48...57).contains($0) }) {
+            throw .foreignRow(table: table, detail: "a column named \(JSONText.quoted(column.name))")
+        }
         let names = row.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
         let marks = row.columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
         var statement: OpaquePointer?

@@ -108,4 +108,20 @@ struct RebuiltHistoryTests {
         #expect(try rebuilt.auditProject(id: 1)?.allowlist == project.allowlist)
         #expect(try rebuilt.markers(forSession: session.id + 1).map(\.kind) == [.custom("opened the diary")])
     }
+
+    @Test("A row with a column name not of the history's form is refused, never put into a statement")
+    func hostileColumn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("rebuilt.sqlite").path
+        _ = try FlowStore(path: path)
+        // Read as SQL, the name would make a whole statement of its own choosing.
+        let hostile = HistoryRow(columns: [
+            ("id", .integer(1)), ("name\", \"created_at\", \"bundle_id\") VALUES (7, 'injected', 0, 'x') --", .text("x")),
+        ])
+        let connection = try HistoryRowConnection(path: path, readOnly: false)
+        #expect(throws: ArchiveError.self) { try connection.insert(hostile, into: "audit_projects") }
+        #expect(try FlowStore(path: path).auditProjects().isEmpty)
+    }
 }
