@@ -131,8 +131,9 @@ public struct ArchivePublisher {
             "INSERT INTO findings_documents (recording_id, document) VALUES ($1, $2::jsonb)", [recordingID, document])
         try connection.execute(
             """
-            INSERT INTO findings (recording_id, position, kind, host, finding)
-            SELECT $1, ordinality, f.value->>'kind', f.value->>'host', f.value
+            INSERT INTO findings (recording_id, position, kind, flow_ids, finding)
+            SELECT $1, ordinality, f.value->>'kind',
+                ARRAY(SELECT jsonb_array_elements_text(COALESCE(f.value->'flows', '[]'::jsonb))::bigint), f.value
             FROM jsonb_array_elements((SELECT document->'findings' FROM findings_documents WHERE recording_id = $1::integer))
                 WITH ORDINALITY AS f(value, ordinality)
             """, [recordingID])

@@ -77,7 +77,7 @@ public enum ArchiveSchema {
             recording_id integer NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
             position integer NOT NULL,
             kind text NOT NULL,
-            host text,
+            flow_ids bigint[] NOT NULL,
             finding jsonb NOT NULL,
             PRIMARY KEY (recording_id, position)
         );
