@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // HTTP for the RFC 3161 time-stamp request an export makes when the lab names a TSA.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The lab's archive: PostgreSQL's client library.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         // epoll and eventfd from the C library, for the relay's event loop.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
@@ -87,12 +89,16 @@ let package = Package(
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionEvidence", "TunnelVisionStore",
             "TunnelVisionCaptureFiles", "TunnelVisionDigest", "COpenSSL", "CZlib", "CCairo", "CCurl",
         ]),
+        // I/O: the lab's archive in PostgreSQL (libpq): its schema, publishing a gateway's ended
+        // recordings (whole rows, read from the history without the store) and reading them back
+        // into a history the store and the audit rules read. Never on the daemon's path.
+        .target(name: "TunnelVisionArchive", dependencies: ["TunnelVisionModel", "CSQLite", "CLibPQ"]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.
         // libcrypto for the web console's password hash (scrypt).
         .target(name: "TunnelVisionControl", dependencies: [
             "TunnelVisionModel", "TunnelVisionAudit", "TunnelVisionStore", "TunnelVisionEvidence",
-            "TunnelVisionExport", "TunnelVisionDigest", "COpenSSL",
+            "TunnelVisionExport", "TunnelVisionDigest", "TunnelVisionArchive", "COpenSSL",
         ]),
         // The web console's pages and routes over the Control library's commands and Wording:
         // routing, escaping, CSRF and login throttling as values; the HTTP server over
@@ -157,6 +163,7 @@ let package = Package(
         .testTarget(name: "TunnelVisionConsoleTests", dependencies: [
             "TunnelVisionConsole", "TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
         ]),
+        .testTarget(name: "TunnelVisionArchiveTests", dependencies: ["TunnelVisionArchive", "TunnelVisionStore", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         // A history seeded the way the daemon writes one, for the exporter's tests and tvwire's
         // seeded exports.

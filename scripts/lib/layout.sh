@@ -8,6 +8,7 @@
 #   /usr/lib/tunnelvision/wireguard.sh             their WireGuard library (scripts/lib/wireguard.sh)
 #   /usr/share/tunnelvision/catalogues/*.json      requirement catalogues
 #   /lib/systemd/system/tunnelvisiond.service, tunnelvision-console.service (installed disabled)
+#   /lib/systemd/system/tunnelvision-archive.{service,timer}  publishing to the lab's archive (disabled)
 #   /usr/lib/sysusers.d/tunnelvision.conf, /usr/lib/tmpfiles.d/tunnelvision.conf
 #   /etc/tunnelvision/tunnelvisiond.conf           the configuration (a conffile in the .deb)
 #   /etc/tunnelvision/console.conf                 the web console's (likewise)
@@ -55,6 +56,9 @@ layout_stage() {
   sed -e 's|/usr/local/bin/|/usr/bin/|g' systemd/tunnelvision-console.service >"$root$LAYOUT_CONSOLE_UNIT"
   chmod 0644 "$root$LAYOUT_CONSOLE_UNIT"
   install -m 0644 systemd/console.conf "$root$LAYOUT_CONSOLE_CONFIG"
+  sed -e 's|/usr/local/bin/|/usr/bin/|g' systemd/tunnelvision-archive.service >"$root/lib/systemd/system/tunnelvision-archive.service"
+  install -m 0644 systemd/tunnelvision-archive.timer "$root/lib/systemd/system/tunnelvision-archive.timer"
+  chmod 0644 "$root/lib/systemd/system/tunnelvision-archive.service"
   install -m 0644 systemd/sysusers.d/tunnelvision.conf "$root/usr/lib/sysusers.d/tunnelvision.conf"
   install -m 0644 systemd/tmpfiles.d/tunnelvision.conf "$root/usr/lib/tmpfiles.d/tunnelvision.conf"
   install -m 0644 systemd/tunnelvisiond.conf "$root$LAYOUT_CONFIG"

@@ -15,9 +15,13 @@ enum DiffCommand {
         action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let firstID = try context.sessionID(0)
-        let secondID = try context.sessionID(1)
-        let (first, second) = try SessionEvidence.read(firstID, secondID, library: context.library)
+        try compare(context.sessionID(0), context.sessionID(1), library: context.library, context)
+    }
+
+    /// The diff of two recordings of one history: a gateway's, or the one `tvctl archive diff`
+    /// rebuilds from two gateways' recordings, so both are judged and said alike.
+    static func compare(_ firstID: Int64, _ secondID: Int64, library: ControlLibrary, _ context: CommandContext) throws(ControlError) {
+        let (first, second) = try SessionEvidence.read(firstID, secondID, library: library)
         // Built outside the visit: a refusal here is a rule of the model, not a history that
         // did not answer, and must not be classified as one.
         let diff: ReleaseDiff

@@ -36,13 +36,7 @@ enum ExportCommand {
         do throws(ControlError) {
             result = try context.library.visit { store in
                 // Read once the history answered, so that an outsider hears about the group first.
-                // A gateway without a key exports unsigned and says so; a key that is there and cannot
-                // be read refuses the export, so that nobody makes an unsigned bundle by mistake.
-                let signer: GatewaySigner?
-                do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch {
-                    throw ControlError.refusal(.gatewayKey(error))
-                }
-                let sealing = EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName, timestamp: plan)
+                let sealing = try sealing(context, timestamp: plan)
                 do throws(EvidenceExportError) {
                     return try EvidenceExporter(history: store, captureDirectory: captures).export(
                         sessionID: id, exportedWith: context.invocation.toolVersion, now: context.invocation.clock(), output: output,
@@ -63,6 +57,16 @@ enum ExportCommand {
             let skipped: String? = if case .skipped(let url) = plan { url } else { nil }
             context.say(Wording.exported(result, sessionID: id, skippedTimestamp: skipped))
         }
+    }
+
+    /// A gateway without a key exports unsigned and says so; a key that is there and cannot be
+    /// read refuses the export, so that nobody makes an unsigned bundle by mistake.
+    static func sealing(_ context: CommandContext, timestamp plan: EvidenceTimestampPlan) throws(ControlError) -> EvidenceSealing {
+        let signer: GatewaySigner?
+        do throws(GatewayKeyError) { signer = try KeyCommands.keys(context).signer() } catch {
+            throw ControlError.refusal(.gatewayKey(error))
+        }
+        return EvidenceSealing(signer: signer, hostName: EvidenceSealing.localHostName, timestamp: plan)
     }
 
     struct ExportedShape: Encodable {

@@ -17,21 +17,33 @@ enum FindingsCommand {
         action: CommandContext.runs(run))
 
     static func run(_ context: CommandContext) throws(ControlError) {
-        let id = try context.sessionID(0)
-        let read = try SessionEvidence.read(sessionID: id, library: context.library)
-        let catalogue = try CatalogueCommands.catalogue(for: read.project)
-        let assessment = SessionAssessment(
-            catalogue: catalogue, flows: read.flows, project: read.project, session: read.session, markers: read.markers)
+        try show(context.sessionID(0), library: context.library, context)
+    }
 
+    /// A recording's findings in one history: a gateway's, or one the archive rebuilt.
+    static func show(_ id: Int64, library: ControlLibrary, _ context: CommandContext) throws(ControlError) {
+        let (read, assessment) = try assess(id, library: library)
         if context.wantsJSON {
-            // What the bundle's findings.json would say of this session, numbered alike.
-            context.emit(EvidenceFindingsDocument(
-                sessionID: read.session.id, assessment: assessment,
-                identifiers: EvidenceFindingIdentifiers(assessment.findings.findings)))
+            context.emit(document(read, assessment))
             return
         }
         context.show(FindingsPresentation.page(
             assessment, session: read.session, projectName: read.project.name, flows: read.flows.count, style: context.style))
+    }
+}
+
+extension FindingsCommand {
+    static func assess(_ id: Int64, library: ControlLibrary) throws(ControlError) -> (SessionEvidence, SessionAssessment) {
+        let read = try SessionEvidence.read(sessionID: id, library: library)
+        let catalogue = try CatalogueCommands.catalogue(for: read.project)
+        return (read, SessionAssessment(
+            catalogue: catalogue, flows: read.flows, project: read.project, session: read.session, markers: read.markers))
+    }
+
+    /// What the bundle's findings.json would say of this session, numbered alike.
+    static func document(_ read: SessionEvidence, _ assessment: SessionAssessment) -> EvidenceFindingsDocument {
+        EvidenceFindingsDocument(
+            sessionID: read.session.id, assessment: assessment, identifiers: EvidenceFindingIdentifiers(assessment.findings.findings))
     }
 }
 

@@ -238,7 +238,7 @@ enum ProjectCommands {
 
     /// A project names a catalogue that is installed and usable, so that its findings can be
     /// assessed; the library looks up plain names only, never a path.
-    private static func installedCatalogue(_ identifier: String) throws(ControlError) -> String {
+    static func installedCatalogue(_ identifier: String) throws(ControlError) -> String {
         _ = try CatalogueCommands.installed(identifier: identifier)
         return identifier
     }

@@ -33,5 +33,6 @@ enum StatusCommand {
         }
         context.show(StatusPage.page(
             status, rates: rates, now: now, zone: context.zone, database: library.location.path, style: context.style))
+        if let archive = ArchiveCommands.standing(library: library, zone: context.zone) { context.say(archive) }
     }
 }

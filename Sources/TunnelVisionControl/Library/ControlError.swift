@@ -1,3 +1,4 @@
+import TunnelVisionArchive
 import TunnelVisionExport
 import TunnelVisionModel
 import TunnelVisionStore
@@ -51,6 +52,8 @@ public enum Refusal: Sendable, Equatable {
     case noOpenRecording(purpose: OpenRecordingPurpose)
     case deletionDeclined
     case diff(DiffRefusal)
+    /// The lab's archive refused or did not answer; the gateway's own history is untouched.
+    case archive(ArchiveError)
     case catalogue(CatalogueRefusal)
     /// No evidence bundle was written (nothing is left behind): the exporter's own failure, said
     /// as it is. A history that did not answer is not one of these: it is `historyUnanswered`.

@@ -1,4 +1,5 @@
 import Glibc
+import TunnelVisionArchive
 import TunnelVisionExport
 import TunnelVisionModel
 import TunnelVisionStore
@@ -84,6 +85,8 @@ public enum Wording {
         case .publicKeyUnreadable:
             "That is not a WireGuard public key: give the 44 characters 'wg pubkey' prints."
         case .gatewayKey(let error):
+            sentence(for: error)
+        case .archive(let error):
             sentence(for: error)
         case .keyAdministrationNeedsRoot:
             "The gateway's signing key is the administrator's: run 'sudo tvctl key create' (or rotate)."

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import TunnelVisionArchive
+import TunnelVisionModel
+import TunnelVisionStore
+
+@Suite("The archive's configuration")
+struct ArchiveConfigurationTests {
+    @Test("A socket on this host needs no TLS; the gateway's name and the key-log choice are read")
+    func local() throws {
+        let configuration = try ArchiveConfiguration.parse(
+            "# lab archive\nconnection = host=/run/postgresql dbname=lab\ngateway = bench-a\npublish_key_logs = yes\n", path: "a.conf")
+        #expect(configuration == ArchiveConfiguration(connection: "host=/run/postgresql dbname=lab", gateway: "bench-a", publishKeyLogs: true))
+    }
+
+    @Test("A server on another host without sslmode=verify-full is refused")
+    func remoteWithoutVerification() {
+        #expect(throws: ArchiveError.self) {
+            try ArchiveConfiguration.parse("connection = host=archive.lab dbname=lab sslmode=require\ngateway = a\n", path: "a.conf")
+        }
+        #expect(throws: Never.self) {
+            try ArchiveConfiguration.parse(
+                "connection = host=archive.lab dbname=lab sslmode=verify-full sslrootcert=/etc/ssl/lab.pem\ngateway = a\n", path: "a.conf")
+        }
+    }
+
+    @Test("An unknown key, a missing gateway and a name with a colon are refused")
+    func refusals() {
+        for text in ["connection = host=/tmp\ngateway = a\ncolour = blue\n", "connection = host=/tmp\n", "connection = host=/tmp\ngateway = a:b\n"] {
+            #expect(throws: ArchiveError.self) { try ArchiveConfiguration.parse(text, path: "a.conf") }
+        }
+    }
+
+    @Test("A file others may read is refused: it holds the archive's password")
+    func modes() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString).conf").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "connection = host=/tmp\ngateway = a\n".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o644)
+        #expect(throws: ArchiveError.self) { try ArchiveConfiguration.read(path: path) }
+        chmod(path, 0o600)
+        #expect(try ArchiveConfiguration.read(path: path).gateway == "a")
+    }
+}
+
+@Suite("The archive's rows and names")
+struct ArchiveRowTests {
+    @Test("A row keeps every value's kind through its JSON")
+    func roundTrip() {
+        let row = HistoryRow(columns: [
+            ("a", .integer(Int64.max)), ("b", .text("quoted \" and \u{1}")), ("c", .blob([0, 255, 7])), ("d", .null),
+            ("e", .real(0.25)), ("f", .integer(-3)), ("g", .text("")),
+        ])
+        #expect(RowJSON.row(RowJSON.text(row)) == row)
+    }
+
+    @Test("A recording is GATEWAY:NUMBER, the last colon splitting")
+    func references() {
+        #expect(ArchivedRecordingReference("bench-a:7") == ArchivedRecordingReference("bench-a:7"))
+        #expect(ArchivedRecordingReference("bench-a:7")?.localID == 7)
+        #expect(ArchivedRecordingReference("7") == nil)
+        #expect(ArchivedRecordingReference(":7") == nil)
+        #expect(ArchivedRecordingReference("a:0") == nil)
+    }
+
+    @Test("After failures the wait doubles from a minute up to an hour")
+    func backoff() {
+        #expect([1, 2, 3, 7, 8, 20].map(ArchiveState.backoff(afterFailures:)) == [60, 120, 240, 3_600, 3_600, 3_600])
+    }
+}
+
+@Suite("A recording through the archive's rows")
+struct RebuiltHistoryTests {
+    @Test("The recording, its project and markers read back from a rebuilt history are the gateway's")
+    func rebuilt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let gateway = try FlowStore(path: gatewayPath)
+        let project = try gateway.createAuditProject(
+            AuditProjectDraft(name: "Acme Health", allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.acme.example"), note: "api")]),
+            at: start)
+        let session = try gateway.startAuditSession(
+            AuditSessionDraft(
+                projectID: project.id, kind: .audit(AppRelease(version: "2.0", build: "20")),
+                environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
+                inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
+            at: start)
+        _ = try gateway.addMarker(.custom("opened the diary"), toSession: session.id, at: start.addingTimeInterval(1))
+        let ended = try gateway.endAuditSession(id: session.id, at: start.addingTimeInterval(5))
+
+        let history = GatewayHistory(path: gatewayPath)
+        #expect(try history.endedRecordingIDs() == [session.id])
+        let extract = try history.extract(recordingID: session.id, publishKeyLogs: false)
+        #expect(extract.projectName == "Acme Health" && extract.allowlist.count == 1 && extract.markers.count == 1)
+
+        let rebuiltPath = folder.appendingPathComponent("rebuilt.sqlite").path
+        _ = try FlowStore(path: rebuiltPath)
+        // Through the archive's JSON, as a reader receives the rows.
+        let received = RecordingExtract(
+            recording: RowJSON.row(RowJSON.text(extract.recording))!, project: extract.project, allowlist: extract.allowlist,
+            markers: extract.markers.map { RowJSON.row(RowJSON.text($0))! }, flows: [], relays: [], historySchema: extract.historySchema)
+        #expect(try RebuiltHistory.write([received, received], intoHistoryAt: rebuiltPath) == [session.id, session.id + 1])
+        let rebuilt = try FlowStore(path: rebuiltPath)
+        #expect(try rebuilt.auditSession(id: session.id) == ended)
+        #expect(try rebuilt.auditProject(id: 1)?.allowlist == project.allowlist)
+        #expect(try rebuilt.markers(forSession: session.id + 1).map(\.kind) == [.custom("opened the diary")])
+    }
+
+    @Test("A row with a column name not of the history's form is refused, never put into a statement")
+    func hostileColumn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("rebuilt.sqlite").path
+        _ = try FlowStore(path: path)
+        // Read as SQL, the name would make a whole statement of its own choosing.
+        let hostile = HistoryRow(columns: [
+            ("id", .integer(1)), ("name\", \"created_at\", \"bundle_id\") VALUES (7, 'injected', 0, 'x') --", .text("x")),
+        ])
+        let connection = try HistoryRowConnection(path: path, readOnly: false)
+        #expect(throws: ArchiveError.self) { try connection.insert(hostile, into: "audit_projects") }
+        #expect(try FlowStore(path: path).auditProjects().isEmpty)
+    }
+}
