@@ -52,6 +52,11 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
         public let kernelDropped: UInt64
         public let interfaceDropped: UInt64
 
+        /// The field keeps its published name whatever the property is called.
+        private enum CodingKeys: String, CodingKey {
+            case captureSession = "captureSession", input, startedAt, endedAt, kernelDropped, interfaceDropped
+        }
+
         public init(_ session: CaptureSession) {
             captureSession = session.id
             input = session.input
