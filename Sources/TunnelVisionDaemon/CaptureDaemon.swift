@@ -62,16 +62,16 @@ public final class CaptureDaemon {
         }
         StopSignals.block()
         let start = Date(nanosecondsSinceEpoch: clock.now())
-        let session: CaptureSession
+        let session: CaptureRun
         let writer: CaptureFileWriter
         let sealer: CaptureSealer
         do {
-            let interrupted = try history.closeInterruptedCaptureSessions()
+            let interrupted = try history.closeInterruptedCaptureRuns()
             if !interrupted.isEmpty { log.say(.closedInterruptedSessions(interrupted)) }
             for id in interrupted {
                 // Said only: the count is already in the history, and a failed read stops no capture.
-                if let lost = (try? history.tally(ofCaptureSession: id))?.unaccounted, lost > 0 {
-                    log.say(.lostWithoutCleanStop(captureSession: id, packets: lost))
+                if let lost = (try? history.tally(ofCaptureRun: id))?.unaccounted, lost > 0 {
+                    log.say(.lostWithoutCleanStop(captureRun: id, packets: lost))
                 }
             }
             sealer = CaptureSealer(key: try CaptureSealKey(besideHistory: configuration.database).loadOrCreate(), history: history)
@@ -109,7 +109,7 @@ public final class CaptureDaemon {
 
         let inputDone = DaemonThread.start(name: "tv-input") { source.run() }
         let recorderDone = DaemonThread.start(name: "tv-recorder") { recorder.run() }
-        log.say(.started(input: configuration.input.label, captureSession: session.id, directory: configuration.captureDirectory))
+        log.say(.started(input: configuration.input.label, captureRun: session.id, directory: configuration.captureDirectory))
         notifier.ready()
 
         let signal = StopSignals.wait(until: { inputDone.hasFinished })
@@ -121,9 +121,9 @@ public final class CaptureDaemon {
         inputDone.join()
         recorder.stop()
         recorderDone.join()
-        if let lost = (engine as? RecordingFlowEngine)?.relayUpdatesLost, lost > 0 { log.say(.relayUpdatesLost(lost)) }
+        if let lost = (engine as? RecorderFlowEngine)?.relayUpdatesLost, lost > 0 { log.say(.relayUpdatesLost(lost)) }
         let end = Date(nanosecondsSinceEpoch: clock.now())
-        try? history.endCaptureSession(id: session.id, at: end)
+        try? history.endCaptureRun(id: session.id, at: end)
         // A clean stop leaves the whole history in the main file, as an import does.
         try? history.checkpoint()
         log.say(.stopped(packets: recorder.lastStatus.packetsSeen, notCaptured: recorder.lastStatus.packetsNotCaptured))
@@ -148,7 +148,7 @@ public final class CaptureDaemon {
 
     /// The relay's counts in each heartbeat, and each kind of trouble said once in the journal.
     private func relayHeartbeat(_ relay: RelayServer) -> (inout DaemonHeartbeat) -> Void {
-        let counters = relay.counters, engine = engine as? RecordingFlowEngine, log = log
+        let counters = relay.counters, engine = engine as? RecorderFlowEngine, log = log
         let ceiling = relay.connectionCeiling, reserve = configuration.relayLimits.descriptorReserve
         var saidCeiling = false, saidUnmatched = false
         return { beat in
@@ -190,11 +190,11 @@ public final class CaptureDaemon {
     }
 
     /// This run's capture session, and the writer of its files.
-    func beginCapture(at start: Date) throws -> (CaptureSession, CaptureFileWriter) {
+    func beginCapture(at start: Date) throws -> (CaptureRun, CaptureFileWriter) {
         // The directory first: a daemon that cannot write files must not leave a capture session
         // behind at every try of a crash loop.
         try makeDirectory(configuration.captureDirectory)
-        let session = try history.beginCaptureSession(toolVersion: toolVersion, input: configuration.input.label, at: start)
+        let session = try history.beginCaptureRun(toolVersion: toolVersion, input: configuration.input.label, at: start)
         let writer = try CaptureFileWriter(configuration: configuration.captureFiles,
                                            highestSequenceInHistory: history.highestCaptureFileSequence())
         return (session, writer)

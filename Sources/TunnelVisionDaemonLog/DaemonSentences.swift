@@ -7,10 +7,10 @@ import TunnelVisionRetention
 
 /// What the daemon writes to its log (standard error, which systemd hands to the journal).
 public enum DaemonMessage: Sendable, Hashable {
-    case started(input: String, captureSession: Int64, directory: String)
+    case started(input: String, captureRun: Int64, directory: String)
     case closedInterruptedSessions([Int64])
     /// Issue 15: what a session's last tally left unaccounted, counted at the next start.
-    case lostWithoutCleanStop(captureSession: Int64, packets: UInt64)
+    case lostWithoutCleanStop(captureRun: Int64, packets: UInt64)
     case cutTornTail(path: String, bytes: UInt64)
     case sealFailed(path: String, cause: String)
     case sealedAtStart(path: String)

@@ -13,7 +13,7 @@ import TunnelVisionWire
 /// never joins an open recording.
 public enum OfflineImport {
     public struct Summary: Sendable, Hashable {
-        public var captureSession: Int64 = 0
+        public var captureRun: Int64 = 0
         public var packets = 0
         public var flows = 0
         /// Frames without a readable IP packet: copied, but on no flow.
@@ -32,9 +32,9 @@ public enum OfflineImport {
         case history(any Error)
         case captureFiles(CaptureWriteError)
         /// libpcap could not read a record: what came before it is imported, the rest is not.
-        case stoppedEarly(path: String, packet: Int, imported: Int, captureSession: Int64, reason: String)
+        case stoppedEarly(path: String, packet: Int, imported: Int, captureRun: Int64, reason: String)
         /// A pcapng whose interfaces have different link types, which libpcap reads one of.
-        case severalLinkTypes(path: String, imported: Int, captureSession: Int64)
+        case severalLinkTypes(path: String, imported: Int, captureRun: Int64)
 
         public var description: String {
             switch self {
@@ -70,9 +70,9 @@ public enum OfflineImport {
         } catch {
             throw .captureDirectory(path: request.captureDirectory, reason: error.localizedDescription)
         }
-        let session: CaptureSession, writer: CaptureFileWriter
+        let session: CaptureRun, writer: CaptureFileWriter
         do {
-            session = try history.beginCaptureSession(toolVersion: toolVersion, input: "file:\(request.capturePath)", at: clock())
+            session = try history.beginCaptureRun(toolVersion: toolVersion, input: "file:\(request.capturePath)", at: clock())
         } catch {
             throw .history(error)
         }
@@ -87,23 +87,23 @@ public enum OfflineImport {
         } catch {
             throw .captureFiles(error)
         }
-        var importer = Importer(commitPath: .untagged(writer: writer, history: history, captureSession: session.id, sealer: sealer),
+        var importer = Importer(commitPath: .untagged(writer: writer, history: history, captureRun: session.id, sealer: sealer),
                                 engine: FlowEngine(configuration: FlowEngineConfiguration(clientNetworks: request.clientNetworks)))
         var readError: CaptureImportReader.ReadError?
         do { try reader.forEachPacket { packet in importer.take(packet, linkType: reader.linkType) } } catch { readError = error }
         // What was read before a read error is committed and its session closed, so that the
         // history and the capture files agree; then the import fails, naming where it stopped.
         try importer.finish()
-        do { try history.endCaptureSession(id: session.id, at: clock()) } catch { throw .history(error) }
+        do { try history.endCaptureRun(id: session.id, at: clock()) } catch { throw .history(error) }
         // An import ends with everything in the main file: a copy of it alone is the history.
         do { try history.checkpoint() } catch { throw .history(error) }
-        importer.summary.captureSession = session.id
+        importer.summary.captureRun = session.id
         if let readError {
             let imported = importer.summary.packets
             throw readError.isSecondLinkType
-                ? .severalLinkTypes(path: request.capturePath, imported: imported, captureSession: session.id)
+                ? .severalLinkTypes(path: request.capturePath, imported: imported, captureRun: session.id)
                 : .stoppedEarly(path: request.capturePath, packet: readError.packet, imported: imported,
-                                captureSession: session.id, reason: readError.reason)
+                                captureRun: session.id, reason: readError.reason)
         }
         return importer.summary
     }

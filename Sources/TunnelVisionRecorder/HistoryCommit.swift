@@ -8,14 +8,14 @@ import TunnelVisionModel
 package struct HistoryCommit {
     package let writer: CaptureFileWriter
     package let history: CaptureHistory
-    package let captureSession: Int64
+    package let captureRun: Int64
     package var tagging: RecordingTagging = .openRecordings
     /// Seals each finished file; nil: files are left unsealed (tests and tools without the daemon's key).
     package var sealer: CaptureSealer?
 
     /// The offline import's commit path: its flows are never tagged with an open recording.
-    package static func untagged(writer: CaptureFileWriter, history: CaptureHistory, captureSession: Int64, sealer: CaptureSealer?) -> Self {
-        Self(writer: writer, history: history, captureSession: captureSession, tagging: .none, sealer: sealer)
+    package static func untagged(writer: CaptureFileWriter, history: CaptureHistory, captureRun: Int64, sealer: CaptureSealer?) -> Self {
+        Self(writer: writer, history: history, captureRun: captureRun, tagging: .none, sealer: sealer)
     }
 
     /// A step that failed, and what it failed with.
@@ -63,7 +63,7 @@ package struct HistoryCommit {
             }
         }
         guard !batch.isEmpty else { return outcome }
-        do { outcome.rows = try history.write(batch, captureSession: captureSession, tagging: tagging, tally: tally) } catch {
+        do { outcome.rows = try history.write(batch, captureRun: captureRun, tagging: tagging, tally: tally) } catch {
             let failure = Failure.batch(error)
             guard carryOn(failure) else { return stopped(outcome, at: failure) }
         }

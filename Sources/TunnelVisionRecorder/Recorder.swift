@@ -40,7 +40,7 @@ public final class Recorder: @unchecked Sendable {
     private let writer: CaptureFileWriter
     private let engine: PacketEngine
     private let history: CaptureHistory
-    private let session: CaptureSession
+    private let session: CaptureRun
     private let clock: PacketClock
     private let cadence: RecorderCadence
     private let log: DaemonLog
@@ -85,7 +85,7 @@ public final class Recorder: @unchecked Sendable {
     public var addToHeartbeat: ((inout DaemonHeartbeat) -> Void)?
 
     public init(queues: RecorderQueues, counters: DatapathCounters, writer: CaptureFileWriter,
-                engine: PacketEngine, history: CaptureHistory, session: CaptureSession, clock: PacketClock,
+                engine: PacketEngine, history: CaptureHistory, session: CaptureRun, clock: PacketClock,
                 retention: RetentionLimits, cadence: RecorderCadence = RecorderCadence(), log: DaemonLog,
                 virtioHeaderLength: Int = 0, saysBehindEachSecond: Bool = true, sealer: CaptureSealer? = nil) {
         self.saysBehindEachSecond = saysBehindEachSecond
@@ -101,8 +101,8 @@ public final class Recorder: @unchecked Sendable {
         self.retention = RetentionRunner(limits: retention, folder: writer.configuration.directory, log: log)
         self.virtioHeaderLength = virtioHeaderLength
         segmentScratch = .allocate(byteCount: virtioHeaderLength > 0 ? queues.packets.slotCapacity : 0, alignment: 64)
-        commitPath = HistoryCommit(writer: writer, history: history, captureSession: session.id, sealer: sealer)
-        status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureSessionID: session.id, input: session.input)
+        commitPath = HistoryCommit(writer: writer, history: history, captureRun: session.id, sealer: sealer)
+        status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureRunID: session.id, input: session.input)
     }
 
     deinit { segmentScratch.deallocate() }
@@ -285,7 +285,7 @@ public final class Recorder: @unchecked Sendable {
         // Read after the counters the losses came from: the tally never has more settled than handed.
         let tally = ledger.tallyWithCountedLosses(handed: counters.packetsSeen.load(ordering: .acquiring),
                                                   at: Date(nanosecondsSinceEpoch: now))
-        guard (try? history.recordTally(tally, losses: unrecordedLosses, captureSession: session.id)) != nil else { return }
+        guard (try? history.recordTally(tally, losses: unrecordedLosses, captureRun: session.id)) != nil else { return }
         unrecordedLosses = [:]
         ledger.lossesCounted()
     }
@@ -311,7 +311,7 @@ public final class Recorder: @unchecked Sendable {
             let drops = PassiveTapDrops(kernel: counters.tapKernelDrops.load(ordering: .relaxed),
                                         interface: counters.tapInterfaceDrops.load(ordering: .relaxed))
             // Totals: a failed write is made good by the next heartbeat's.
-            try? history.recordTapDrops(drops, captureSession: session.id)
+            try? history.recordTapDrops(drops, captureRun: session.id)
         }
         if let file = writer.currentFile { try? history.recordCaptureFile(file) }
         status.captureBytes = ((try? history.captureFiles()) ?? []).reduce(0) { $0 &+ $1.bytes }

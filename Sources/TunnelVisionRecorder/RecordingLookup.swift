@@ -8,24 +8,24 @@ import TunnelVisionStore
 /// so that the relay never waits on the recorder's commits for a read; the relay asks it from a
 /// thread beside its loop, so a history held by another writer delays only the connection that asked.
 public final class RecordingLookup: Sendable {
-    private let history: FlowStore
+    private let history: History
 
     public init(databasePath: String) throws(HistoryError) {
-        history = try FlowStore(path: databasePath)
+        history = try History(path: databasePath)
     }
 
     /// Nil when the history does not answer: a leaf the recording did not ask for would be false evidence.
     /// The recording is the one of the phone at CLIENT, by the rule tagging follows.
-    func presentation(client: IPAddress) -> RecordingPresentation? {
-        let open: AuditSession?
-        do { open = try history.openAuditSession(client: client) } catch { return nil }
+    func presentation(client: IPAddress) -> RequestedLeaf? {
+        let open: Recording?
+        do { open = try history.openRecording(client: client) } catch { return nil }
         guard let session = open else { return .installedAuthority }
-        return RecordingPresentation(mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt)
+        return RequestedLeaf(mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt)
     }
 
     /// Once per recording at most: the store keeps the first fingerprint. Written on a queue of its
     /// own: called on the relay's loop, which must not wait for a history another writer holds.
-    func recordIssuer(of leaf: PresentedLeaf, sessionID: Int64?) {
+    func recordIssuer(of leaf: ShownLeaf, sessionID: Int64?) {
         // A mirrored leaf's issuer is the relay's run's, never the recording's.
         guard leaf.defect == .untrustedIssuer, !leaf.mirrorsUpstream, let sessionID else { return }
         let history = history, fingerprint = leaf.issuerFingerprint

@@ -68,14 +68,14 @@ public final class RelayInbox: RelayObserver, Sendable {
         queue(report.phoneLeg.flowKey, report.flowUpdate, isReport: true)
     }
 
-    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? {
+    public func presentation(for leg: RelayPhoneLeg) -> RequestedLeaf? {
         guard let recordings else { return .installedAuthority }
         guard let presentation = recordings.presentation(client: leg.phone.address) else { return nil }
         if let session = presentation.sessionID { presentedFor.withLock { $0[leg.flowKey] = session } }
         return presentation
     }
 
-    public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {
+    public func relayDidPresent(_ leaf: ShownLeaf, on leg: RelayPhoneLeg) {
         let session = presentedFor.withLock { $0.removeValue(forKey: leg.flowKey) }
         recordings?.recordIssuer(of: leaf, sessionID: session)
     }

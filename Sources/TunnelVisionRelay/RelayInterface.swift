@@ -149,9 +149,9 @@ public protocol RelayObserver: AnyObject, Sendable {
     /// When a termination begins: what the phone's open recording asks to be shown.
     /// Read from the database by the daemon; the default is the installed CA's leaf. Nil when it
     /// cannot be read: then nothing is presented, rather than a leaf the recording did not ask for.
-    func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation?
+    func presentation(for leg: RelayPhoneLeg) -> RequestedLeaf?
     /// The leaf a termination is about to show the phone, before its first byte is written.
-    func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg)
+    func relayDidPresent(_ leaf: ShownLeaf, on leg: RelayPhoneLeg)
 }
 
 /// The phone's connection as the tap sees it: the phone's endpoint and where it was going.
@@ -293,7 +293,7 @@ public struct RelayReport: Sendable, Hashable {
     public var event: RelayEvent?
     public var upstream: UpstreamReading?
     /// What the phone was shown, once a leaf was minted for it.
-    public var presentation: RelayPresentation?
+    public var presentation: ShownLeafKind?
     /// SSLKEYLOGFILE lines of the phone↔relay leg, without line ends.
     public var keyLog: [String]
     public var instants: RelayInstants

@@ -59,7 +59,7 @@ public final class RelayServer: @unchecked Sendable {
         loop = try EventLoop()
         let tls = try RelayTLS(upstreamTrust: configuration.upstreamTrust)
         let minter = try authority.map { authority throws(RelayError) in
-            PresentationMinter(
+            RequestedLeafMinter(
                 installed: try LeafMinter(authority: authority, cacheEntries: configuration.limits.leafCacheEntries),
                 recordingAuthorityDirectory: (configuration.certificateAuthority.keyPath as NSString).deletingLastPathComponent)
         }

@@ -29,30 +29,30 @@ enum AuditQueries {
         try db.statement("SELECT 1 FROM audit_projects WHERE id = ?").bind(.integer(id)).firstRow { _ in true } ?? false
     }
 
-    static func session(id: Int64, db: SQLiteConnection) throws -> AuditSession? {
+    static func session(id: Int64, db: SQLiteConnection) throws -> Recording? {
         try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE id = ?").bind(.integer(id)).firstRow(readSession)
     }
 
-    static func sessions(forProject projectID: Int64, db: SQLiteConnection) throws -> [AuditSession] {
+    static func sessions(forProject projectID: Int64, db: SQLiteConnection) throws -> [Recording] {
         try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE project_id = ? ORDER BY started_at DESC, id DESC")
             .bind(.integer(projectID))
             .rows(readSession)
     }
 
     /// Every open session, oldest first: one per phone, or one of the whole tap.
-    static func openSessions(db: SQLiteConnection) throws -> [AuditSession] {
+    static func openSessions(db: SQLiteConnection) throws -> [Recording] {
         try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL ORDER BY started_at, id")
             .rows(readSession)
             .compactMap { $0 }
     }
 
     /// The only open session; nil when none is, or when several are (ask `openSessions`).
-    static func openSession(db: SQLiteConnection) throws -> AuditSession? {
+    static func openSession(db: SQLiteConnection) throws -> Recording? {
         let open = try openSessions(db: db)
         return open.count == 1 ? open[0] : nil
     }
 
-    static func openSession(phone: String, db: SQLiteConnection) throws -> AuditSession? {
+    static func openSession(phone: String, db: SQLiteConnection) throws -> Recording? {
         try db.statement("SELECT \(sessionColumns) FROM audit_sessions WHERE ended_at IS NULL AND phone_name = ?")
             .bind(.text(phone))
             .firstRow(readSession) ?? nil
@@ -64,26 +64,26 @@ enum AuditQueries {
         "ended_at IS NULL AND (phone_name IS NULL OR phone_ipv4 = \(client) OR phone_ipv6 = \(client))"
     }
 
-    static func openSession(client: IPAddress, db: SQLiteConnection) throws -> AuditSession? {
+    static func openSession(client: IPAddress, db: SQLiteConnection) throws -> Recording? {
         try db.statement(
             "SELECT \(sessionColumns) FROM audit_sessions WHERE \(openRecordingCondition(client: "?1")) ORDER BY id LIMIT 1")
             .bind(.text(client.description))
             .firstRow(readSession) ?? nil
     }
 
-    static func recordings(db: SQLiteConnection) throws -> [AuditRecording] {
+    static func recordings(db: SQLiteConnection) throws -> [RecordingWithProject] {
         try openSessions(db: db).compactMap { try recording(of: $0, db: db) }
     }
 
-    static func recording(db: SQLiteConnection) throws -> AuditRecording? {
+    static func recording(db: SQLiteConnection) throws -> RecordingWithProject? {
         try openSession(db: db).flatMap { try recording(of: $0, db: db) }
     }
 
-    static func recording(of session: AuditSession, db: SQLiteConnection) throws -> AuditRecording? {
+    static func recording(of session: Recording, db: SQLiteConnection) throws -> RecordingWithProject? {
         let name = try db.statement("SELECT name FROM audit_projects WHERE id = ?")
             .bind(.integer(session.projectID))
             .firstRow { $0.text(0) }
-        return name.map { AuditRecording(session: session, projectName: $0) }
+        return name.map { RecordingWithProject(session: session, projectName: $0) }
     }
 
     static func markers(forSession id: Int64, db: SQLiteConnection) throws -> [SessionMarker] {
@@ -125,7 +125,7 @@ enum AuditQueries {
     }
 
     /// A row this version cannot read (an unknown kind) is an error naming it, never left out.
-    private static func readSession(_ row: Row) throws -> AuditSession {
+    private static func readSession(_ row: Row) throws -> Recording {
         guard let kind = AuditSerialization.sessionKind(code: row.int64(2), version: row.textOrNil(3), build: row.textOrNil(4)) else {
             throw HistoryError.unreadableRow(table: "audit_sessions", id: row.int64(0), reason: "unknown kind \(row.int64(2))")
         }
@@ -148,7 +148,7 @@ enum AuditQueries {
             }
             return store
         }
-        return AuditSession(
+        return Recording(
             id: row.int64(0), projectID: row.int64(1), kind: kind,
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
             inspection: InspectionConditions(
@@ -171,15 +171,15 @@ enum AuditQueries {
 extension HistorySnapshot {
     public func auditProjects() throws -> [AuditProject] { try AuditQueries.projects(db: db) }
     public func auditProject(id: Int64) throws -> AuditProject? { try AuditQueries.project(id: id, db: db) }
-    public func openAuditSession() throws -> AuditSession? { try AuditQueries.openSession(db: db) }
-    public func openAuditSessions() throws -> [AuditSession] { try AuditQueries.openSessions(db: db) }
-    public func openAuditSession(phone: String) throws -> AuditSession? { try AuditQueries.openSession(phone: phone, db: db) }
-    public func openAuditSession(client: IPAddress) throws -> AuditSession? { try AuditQueries.openSession(client: client, db: db) }
-    public func auditRecordings() throws -> [AuditRecording] { try AuditQueries.recordings(db: db) }
-    public func auditSession(id: Int64) throws -> AuditSession? { try AuditQueries.session(id: id, db: db) }
-    public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
+    public func openRecording() throws -> Recording? { try AuditQueries.openSession(db: db) }
+    public func openRecordings() throws -> [Recording] { try AuditQueries.openSessions(db: db) }
+    public func openRecording(phone: String) throws -> Recording? { try AuditQueries.openSession(phone: phone, db: db) }
+    public func openRecording(client: IPAddress) throws -> Recording? { try AuditQueries.openSession(client: client, db: db) }
+    public func auditRecordings() throws -> [RecordingWithProject] { try AuditQueries.recordings(db: db) }
+    public func recording(id: Int64) throws -> Recording? { try AuditQueries.session(id: id, db: db) }
+    public func recordings(forProject projectID: Int64) throws -> [Recording] {
         try AuditQueries.sessions(forProject: projectID, db: db)
     }
-    public func auditRecording() throws -> AuditRecording? { try AuditQueries.recording(db: db) }
+    public func auditRecording() throws -> RecordingWithProject? { try AuditQueries.recording(db: db) }
     public func markers(forSession id: Int64) throws -> [SessionMarker] { try AuditQueries.markers(forSession: id, db: db) }
 }

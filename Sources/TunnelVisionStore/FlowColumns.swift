@@ -231,7 +231,7 @@ enum FlowColumns {
         let decision = row.textOrNil(next()).flatMap(RelayDecisionKind.init(name:))
         let eventName = row.textOrNil(next()), alert = row.int64OrNil(next())
         let event = eventName.flatMap(RelayEventKind.init(name:))
-        let presented = row.textOrNil(next()).flatMap(RelayPresentation.init(name:))
+        let presented = row.textOrNil(next()).flatMap(ShownLeafKind.init(name:))
         // An event this version does not know says nothing it could read.
         state.relay = decision.flatMap { eventName != nil && event == nil ? nil :
             RelayVerdict(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }, presented: presented)

@@ -38,7 +38,7 @@ extension HistorySnapshot {
     /// The packets of the recording's flows stamped after `end`. Only the runs of flows last seen
     /// after it are unpacked. The runs are unpacked here, not through the `packets` view: with
     /// `trusted_schema` off, SQLite refuses the JSON functions inside a view of the schema.
-    public func packets(after end: Date, inAuditSession id: Int64) throws -> LaterPackets {
+    public func packets(after end: Date, inRecording id: Int64) throws -> LaterPackets {
         let rows = try db.statement("""
             WITH p AS (
                 SELECT r.flow_id AS flow_id, r.file_seq AS file_seq, r.first_ts + json_extract(e.value, '$[0]') AS ts,

@@ -1,10 +1,10 @@
 import Foundation
 import TunnelVisionModel
 
-/// Reads of the history. Each is also on `FlowStore`, where it is its own transaction.
+/// Reads of the history. Each is also on `History`, where it is its own transaction.
 extension HistorySnapshot {
     /// Oldest first (by first packet, then id).
-    public func flows(inAuditSession id: Int64, limit: Int = .max) throws -> [StoredFlow] {
+    public func flows(inRecording id: Int64, limit: Int = .max) throws -> [StoredFlow] {
         try db.statement("""
             SELECT \(FlowColumns.selectList) FROM flows WHERE audit_session_id = ?
             ORDER BY first_seen, id LIMIT ?
@@ -14,7 +14,7 @@ extension HistorySnapshot {
     }
 
     /// The newest `limit` flows (by first packet, then id), oldest first: a read bounded by `limit`.
-    public func newestFlows(inAuditSession id: Int64, limit: Int) throws -> [StoredFlow] {
+    public func newestFlows(inRecording id: Int64, limit: Int) throws -> [StoredFlow] {
         try db.statement("""
             SELECT \(FlowColumns.selectList) FROM flows WHERE audit_session_id = ?
             ORDER BY first_seen DESC, id DESC LIMIT ?
@@ -27,7 +27,7 @@ extension HistorySnapshot {
     /// The session's flows inserted or updated after `marker`, and the marker to ask from next
     /// time. The read walks only the rows changed since, so its cost does not grow with the session:
     /// the unary + keeps the planner off the session's index, which would visit every flow of it.
-    public func flowsChanged(inAuditSession id: Int64, after marker: FlowChangeMarker) throws -> (flows: [StoredFlow], next: FlowChangeMarker) {
+    public func flowsChanged(inRecording id: Int64, after marker: FlowChangeMarker) throws -> (flows: [StoredFlow], next: FlowChangeMarker) {
         let rows = try db.statement(Self.flowsChangedSQL)
             .bind(.integer(marker.value), .integer(id))
             .rows { row in (row.int64(Int32(FlowColumns.all.count + 1)), FlowColumns.flow(from: row)) }
@@ -46,11 +46,11 @@ extension HistorySnapshot {
         FlowChangeMarker(value: try db.statement("SELECT IFNULL(MAX(changed), 0) FROM flows").firstRow { $0.int64(0) } ?? 0)
     }
 
-    public func flowCount(inAuditSession id: Int64) throws -> Int {
+    public func flowCount(inRecording id: Int64) throws -> Int {
         Int(try db.statement("SELECT COUNT(*) FROM flows WHERE audit_session_id = ?").bind(.integer(id)).firstRow { $0.int64(0) } ?? 0)
     }
 
-    public func flows(inCaptureSession id: Int64) throws -> [StoredFlow] {
+    public func flows(inCaptureRun id: Int64) throws -> [StoredFlow] {
         try db.statement("SELECT \(FlowColumns.selectList) FROM flows WHERE session = ? ORDER BY first_seen, id")
             .bind(.integer(id))
             .rows(FlowColumns.flow)
@@ -61,7 +61,7 @@ extension HistorySnapshot {
     }
 
     /// Per flow and per capture file (nil: never captured), how many packets the history holds.
-    public func packetCounts(inAuditSession id: Int64) throws -> [SessionPacketCount] {
+    public func packetCounts(inRecording id: Int64) throws -> [SessionPacketCount] {
         try db.statement("""
             SELECT r.flow_id, NULLIF(r.file_seq, 0) AS file, SUM(r.packets)
             FROM packet_runs r JOIN flows f ON f.id = r.flow_id
@@ -78,7 +78,7 @@ extension HistorySnapshot {
 
     /// The session's packets whose bytes are in one file, by ascending offset. Asked one file at
     /// a time, so what is held is bounded by a file, not by how long the session ran.
-    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
+    public func capturedPackets(inRecording id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
         guard fileSequence != 0 else { return [] }
         var packets: [SessionCapturedPacket] = []
         try db.statement("""
@@ -110,7 +110,7 @@ extension HistorySnapshot {
     }
 
     /// The files the session's packets point at: a file carries no session of its own.
-    public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
+    public func captureFileSequences(inRecording id: Int64) throws -> Set<UInt32> {
         Set(try db.statement("""
             SELECT DISTINCT r.file_seq FROM packet_runs r JOIN flows f ON f.id = r.flow_id
             WHERE f.audit_session_id = ? AND r.file_seq <> 0
@@ -125,12 +125,12 @@ extension HistorySnapshot {
             """).rows { UInt32(truncatingIfNeeded: $0.int64(0)) })
     }
 
-    public func captureSessions() throws -> [CaptureSession] {
+    public func captureRuns() throws -> [CaptureRun] {
         try db.statement("""
             SELECT id, started_at, ended_at, tool_version, input, kernel_dropped, interface_dropped FROM capture_sessions ORDER BY id
             """).rows { row in
             let drops = row.isNull(5) ? nil : PassiveTapDrops(kernel: UInt64(clamping: row.int64(5)), interface: UInt64(clamping: row.int64(6)))
-            return CaptureSession(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3),
+            return CaptureRun(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3),
                                   input: row.text(4), tapDrops: drops)
         }
     }
@@ -168,7 +168,7 @@ extension HistorySnapshot {
     }
 
     /// The last tally the recorder wrote for a capture session; nil when none was written.
-    public func tally(ofCaptureSession id: Int64) throws -> TapTally? {
+    public func tally(ofCaptureRun id: Int64) throws -> TapTally? {
         try db.statement("SELECT packets_handed, packets_accounted, counted_at FROM capture_sessions WHERE id = ? AND counted_at IS NOT NULL")
             .bind(.integer(id))
             .rows { TapTally(handed: UInt64(clamping: $0.int64(0)), accounted: UInt64(clamping: $0.int64(1)), at: $0.date(2)) }
@@ -185,45 +185,45 @@ extension Int64 {
     }
 }
 
-extension FlowStore {
+extension History {
     public func packetLosses(from start: Date, to end: Date) throws -> [PacketLossReason: UInt64] {
         try reading { try $0.packetLosses(from: start, to: end) }
     }
 
-    public func flows(inAuditSession id: Int64, limit: Int = .max) throws -> [StoredFlow] {
-        try reading { try $0.flows(inAuditSession: id, limit: limit) }
+    public func flows(inRecording id: Int64, limit: Int = .max) throws -> [StoredFlow] {
+        try reading { try $0.flows(inRecording: id, limit: limit) }
     }
 
     public func flowChangeMarker() throws -> FlowChangeMarker {
         try reading { try $0.flowChangeMarker() }
     }
 
-    public func newestFlows(inAuditSession id: Int64, limit: Int) throws -> [StoredFlow] {
-        try reading { try $0.newestFlows(inAuditSession: id, limit: limit) }
+    public func newestFlows(inRecording id: Int64, limit: Int) throws -> [StoredFlow] {
+        try reading { try $0.newestFlows(inRecording: id, limit: limit) }
     }
 
-    public func flowCount(inAuditSession id: Int64) throws -> Int {
-        try reading { try $0.flowCount(inAuditSession: id) }
+    public func flowCount(inRecording id: Int64) throws -> Int {
+        try reading { try $0.flowCount(inRecording: id) }
     }
 
-    public func flows(inCaptureSession id: Int64) throws -> [StoredFlow] {
-        try reading { try $0.flows(inCaptureSession: id) }
+    public func flows(inCaptureRun id: Int64) throws -> [StoredFlow] {
+        try reading { try $0.flows(inCaptureRun: id) }
     }
 
     public func flow(id: Int64) throws -> StoredFlow? {
         try reading { try $0.flow(id: id) }
     }
 
-    public func packetCounts(inAuditSession id: Int64) throws -> [SessionPacketCount] {
-        try reading { try $0.packetCounts(inAuditSession: id) }
+    public func packetCounts(inRecording id: Int64) throws -> [SessionPacketCount] {
+        try reading { try $0.packetCounts(inRecording: id) }
     }
 
-    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
-        try reading { try $0.capturedPackets(inAuditSession: id, fileSequence: fileSequence) }
+    public func capturedPackets(inRecording id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
+        try reading { try $0.capturedPackets(inRecording: id, fileSequence: fileSequence) }
     }
 
-    public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
-        try reading { try $0.captureFileSequences(inAuditSession: id) }
+    public func captureFileSequences(inRecording id: Int64) throws -> Set<UInt32> {
+        try reading { try $0.captureFileSequences(inRecording: id) }
     }
 
     public func auditEvidenceFileSequences() throws -> Set<UInt32> {

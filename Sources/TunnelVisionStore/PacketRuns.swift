@@ -12,7 +12,7 @@ enum PacketRuns {
         """
 
     /// The runs of one batch, each flow's packets per file in the order the batch lists them.
-    static func runs(of packets: [PacketRecord], rows: [FlowHandle: Int64]) throws(FlowStore.BatchError) -> [Run] {
+    static func runs(of packets: [PacketRecord], rows: [FlowHandle: Int64]) throws(History.BatchError) -> [Run] {
         var runs: [Run] = []
         var open: [RunKey: Int] = [:]
         var last: (key: RunKey, index: Int)?

@@ -31,7 +31,7 @@ enum RelayFactsColumns {
     /// by a newer one): facts it cannot read are left out rather than read as others.
     static func read(_ row: Row) -> (flowID: Int64, facts: RelayFacts)? {
         guard let decision = RelayDecisionKind(name: row.text(1)) else { return nil }
-        let event = row.textOrNil(2).map(RelayEventKind.init(name:)), presented = row.textOrNil(9).map(RelayPresentation.init(name:))
+        let event = row.textOrNil(2).map(RelayEventKind.init(name:)), presented = row.textOrNil(9).map(ShownLeafKind.init(name:))
         if case .some(nil) = event { return nil }
         if case .some(nil) = presented { return nil }
         return (flowID: row.int64(0), facts: RelayFacts(
@@ -46,7 +46,7 @@ enum RelayFactsColumns {
 
 extension HistorySnapshot {
     /// The relay's facts of the flows tagged with an audit session, by flow.
-    public func relayFacts(inAuditSession sessionID: Int64) throws -> [Int64: RelayFacts] {
+    public func relayFacts(inRecording sessionID: Int64) throws -> [Int64: RelayFacts] {
         let rows = try db.statement("""
             SELECT \(RelayFactsColumns.selectColumns) FROM flow_relay r JOIN flows f ON f.id = r.flow_id
             WHERE f.audit_session_id = ? ORDER BY r.flow_id
@@ -55,8 +55,8 @@ extension HistorySnapshot {
     }
 }
 
-extension FlowStore {
-    public func relayFacts(inAuditSession sessionID: Int64) throws -> [Int64: RelayFacts] {
-        try reading { try $0.relayFacts(inAuditSession: sessionID) }
+extension History {
+    public func relayFacts(inRecording sessionID: Int64) throws -> [Int64: RelayFacts] {
+        try reading { try $0.relayFacts(inRecording: sessionID) }
     }
 }

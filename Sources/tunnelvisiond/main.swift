@@ -58,9 +58,9 @@ if regenerating {
 // started it: a umask of 022 would lock tvctl out, one of 000 would open them to everyone.
 umask(0o007)
 
-let store: FlowStore
+let store: History
 do {
-    store = try FlowStore(path: configuration.database)
+    store = try History(path: configuration.database)
 } catch {
     fail(DaemonStartError.historyUnopened(error).message, status: 1)
 }
@@ -76,7 +76,7 @@ if configuration.inspection {
 }
 let relayInbox = RelayInbox(recordings: recordings)
 let daemon = CaptureDaemon(configuration: configuration, history: store,
-                           engine: RecordingFlowEngine(configuration: configuration.flowEngine, relay: relayInbox),
+                           engine: RecorderFlowEngine(configuration: configuration.flowEngine, relay: relayInbox),
                            toolVersion: BuildStamp.version, relayInbox: relayInbox)
 do {
     try daemon.run()

@@ -18,7 +18,7 @@ enum ExportGenerators {
         let keys = GatewayKeys(folder: directory.appendingPathComponent("signing", isDirectory: true))
         _ = try keys.create()
         let result = try EvidenceExporter(
-            history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues
+            history: try History(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues
         ).export(
             sessionID: seed.sessionID, exportedWith: "tvctl sample", now: Date(), output: output,
             sealing: EvidenceSealing(signer: try keys.signer(), hostName: "gw-sample"))
@@ -44,7 +44,7 @@ enum ExportGenerators {
         let output = directory.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let exporter = EvidenceExporter(
-            history: try FlowStore(path: directory.appendingPathComponent("history.sqlite").path),
+            history: try History(path: directory.appendingPathComponent("history.sqlite").path),
             captureDirectory: directory.appendingPathComponent("captures"), catalogues: catalogues)
         let started = ContinuousClock.now
         var stages: [String] = []

@@ -81,17 +81,17 @@ func printJSON(_ flows: [StoredFlow]) throws {
 }
 
 func printStoredFlows(databasePath: String) throws {
-    let store = try FlowStore(path: databasePath)
+    let store = try History(path: databasePath)
     var flows: [StoredFlow] = []
-    for session in try store.captureSessions() {
-        flows += try store.reading { try $0.flows(inCaptureSession: session.id) }
+    for session in try store.captureRuns() {
+        flows += try store.reading { try $0.flows(inCaptureRun: session.id) }
     }
     try printJSON(flows)
 }
 
 func printDNSAnswers(databasePath: String) throws {
     struct Answer: Encodable { let flowID: Int64?; let name: String; let address: String }
-    let answers = try FlowStore(path: databasePath).reading { try $0.dnsAnswers() }
+    let answers = try History(path: databasePath).reading { try $0.dnsAnswers() }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     FileHandle.standardOutput.write(try encoder.encode(answers.map { Answer(flowID: $0.flowID, name: $0.queryName, address: $0.address) }))

@@ -56,16 +56,16 @@ public struct EvidenceSeed {
         let captures = directory.appendingPathComponent("captures", isDirectory: true)
         try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
         let databasePath = directory.appendingPathComponent("history.sqlite").path
-        let store = try FlowStore(path: databasePath)
+        let store = try History(path: databasePath)
         let start = Date(timeIntervalSince1970: 1_791_550_000.125)
         let project = try store.createAuditProject(
             AuditProjectDraft(
                 name: "Acme Health", bundleIdentifier: "com.acme.health",
                 allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.acme.example"), note: "backend")]),
             at: start.addingTimeInterval(-3_600))
-        let captureSession = try store.beginCaptureSession(toolVersion: "0.9.0", input: "tun:tv0", at: start.addingTimeInterval(-60))
-        let session = try store.startAuditSession(
-            AuditSessionDraft(
+        let captureRun = try store.beginCaptureRun(toolVersion: "0.9.0", input: "tun:tv0", at: start.addingTimeInterval(-60))
+        let session = try store.startRecording(
+            RecordingDraft(
                 projectID: project.id, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
                 environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
                 inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true, keepsKeys: plan.keepsKeys == true), notes: "Onboarding"),
@@ -118,10 +118,10 @@ public struct EvidenceSeed {
         try record(writer.takeChanges())
         let rows = try store.write(
             HistoryBatch(flows: upserts, packets: packets, relayFacts: plan.keepsKeys == nil ? [] : [RelayFactsRecord(flow: 1, facts: relayFacts)]),
-            captureSession: captureSession.id)
+            captureRun: captureRun.id)
         var written = packets.compactMap { packet in rows[packet.flow].map { (flowID: $0, packet: packet) } }
         let end = start.addingTimeInterval(Double(plan.flows) * 0.5 + 30)
-        _ = try store.endAuditSession(id: session.id, at: end)
+        _ = try store.endRecording(id: session.id, at: end)
         if plan.packetsOutsideSession, let last = upserts.last, let row = rows[last.handle] {
             let instant = end.addingTimeInterval(5)
             let bytes = packet(flow: last.state.key, direction: .inbound, payload: 40, seed: &payloadSeed)
@@ -134,7 +134,7 @@ public struct EvidenceSeed {
                                     direction: .inbound, wireLength: UInt32(bytes.count), location: location)
             try store.write(
                 HistoryBatch(flows: [FlowUpsert(handle: last.handle, rowID: row, state: state)], packets: [late]),
-                captureSession: captureSession.id)
+                captureRun: captureRun.id)
             written.append((flowID: row, packet: late))
         }
         try writer.close(at: end.addingTimeInterval(60))

@@ -9,14 +9,14 @@ guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: StoreProbe start-session|write-flows|session-cycle DB ...\n".utf8))
     exit(2)
 }
-let store: FlowStore
-do { store = try FlowStore(path: arguments[2]) } catch {
+let store: History
+do { store = try History(path: arguments[2]) } catch {
     print("error \(error)")
     exit(3)
 }
 
-func draft(project: Int64) -> AuditSessionDraft {
-    AuditSessionDraft(
+func draft(project: Int64) -> RecordingDraft {
+    RecordingDraft(
         projectID: project, kind: .audit(AppRelease(version: "1.0", build: "1")),
         environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "15", toolVersion: "probe"),
         inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false))
@@ -30,7 +30,7 @@ case "start-session":
     if arguments.count > 5 { request.phone = try! store.phone(named: arguments[5])?.phone }
     while !FileManager.default.fileExists(atPath: go) { usleep(200) }
     do {
-        let session = try store.startAuditSession(request, at: Date())
+        let session = try store.startRecording(request, at: Date())
         print("started \(session.id)")
     } catch AuditStoreError.sessionAlreadyOpen(let id) {
         print("alreadyOpen \(id)")
@@ -41,7 +41,7 @@ case "start-session":
 case "write-flows":
     // Writes one new flow per batch until the stop file appears; prints how many it wrote.
     let stop = arguments[3]
-    let captureSession = try! store.beginCaptureSession(toolVersion: "probe", input: "probe", at: Date())
+    let captureRun = try! store.beginCaptureRun(toolVersion: "probe", input: "probe", at: Date())
     var written = 0
     while !FileManager.default.fileExists(atPath: stop) {
         let port = UInt16(truncatingIfNeeded: 1024 + written)
@@ -50,7 +50,7 @@ case "write-flows":
             Endpoint(address: IPAddress(v4: 0x0A00_0001), port: 53))
         let batch = HistoryBatch(flows: [FlowUpsert(handle: UInt64(written), rowID: nil, state: FlowState(key: key, firstSeen: Date()))])
         do {
-            try store.write(batch, captureSession: captureSession.id)
+            try store.write(batch, captureRun: captureRun.id)
             written += 1
         } catch {
             print("error \(error)")
@@ -61,21 +61,21 @@ case "write-flows":
 case "session-cycle":
     // Starts a session, marks it and ends it, pausing between so the writer runs meanwhile.
     do {
-        let session = try store.startAuditSession(draft(project: Int64(arguments[3])!), at: Date())
+        let session = try store.startRecording(draft(project: Int64(arguments[3])!), at: Date())
         usleep(150_000)
         _ = try store.addMarkerToOpenSession(.consentGiven, at: Date())
         usleep(150_000)
-        _ = try store.endAuditSession(id: session.id, at: Date())
+        _ = try store.endRecording(id: session.id, at: Date())
         print("cycled \(session.id)")
     } catch {
         print("error \(error)")
         exit(1)
     }
 case "bench":
-    // Flows and packet rows per second through `write(_:captureSession:)`, in batches as the
+    // Flows and packet rows per second through `write(_:captureRun:)`, in batches as the
     // daemon writes them: first inserts, then updates of the same flows.
     let flowsPerBatch = Int(arguments[3]) ?? 500, packetsPerFlow = Int(arguments[4]) ?? 10, batches = Int(arguments[5]) ?? 40
-    let capture = try! store.beginCaptureSession(toolVersion: "bench", input: "bench", at: Date())
+    let capture = try! store.beginCaptureRun(toolVersion: "bench", input: "bench", at: Date())
     var rows: [FlowHandle: Int64] = [:]
     func batch(_ index: Int, update: Bool) -> HistoryBatch {
         var result = HistoryBatch()
@@ -98,7 +98,7 @@ case "bench":
     for pass in ["insert", "update"] {
         let prepared = (0..<batches).map { batch($0, update: pass == "update") }
         let start = Date(), cpuStart = processorSeconds()
-        for item in prepared { rows.merge(try! store.write(item, captureSession: capture.id)) { $1 } }
+        for item in prepared { rows.merge(try! store.write(item, captureRun: capture.id)) { $1 } }
         let seconds = Date().timeIntervalSince(start), cpu = processorSeconds() - cpuStart
         let flows = Double(batches * flowsPerBatch), packets = flows * Double(packetsPerFlow)
         // Rates per processor second: on a shared machine the wall clock counts others' work too.

@@ -78,18 +78,18 @@ struct RebuiltHistoryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
         let start = Date(timeIntervalSince1970: 1_790_000_000)
-        let gateway = try FlowStore(path: gatewayPath)
+        let gateway = try History(path: gatewayPath)
         let project = try gateway.createAuditProject(
             AuditProjectDraft(name: "Acme Health", allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.acme.example"), note: "api")]),
             at: start)
-        let session = try gateway.startAuditSession(
-            AuditSessionDraft(
+        let session = try gateway.startRecording(
+            RecordingDraft(
                 projectID: project.id, kind: .audit(AppRelease(version: "2.0", build: "20")),
                 environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
                 inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
             at: start)
         _ = try gateway.addMarker(.custom("opened the diary"), toSession: session.id, at: start.addingTimeInterval(1))
-        let ended = try gateway.endAuditSession(id: session.id, at: start.addingTimeInterval(5))
+        let ended = try gateway.endRecording(id: session.id, at: start.addingTimeInterval(5))
 
         let history = GatewayHistory(path: gatewayPath)
         #expect(try history.endedRecordingIDs() == [session.id])
@@ -97,14 +97,14 @@ struct RebuiltHistoryTests {
         #expect(extract.projectName == "Acme Health" && extract.allowlist.count == 1 && extract.markers.count == 1)
 
         let rebuiltPath = folder.appendingPathComponent("rebuilt.sqlite").path
-        _ = try FlowStore(path: rebuiltPath)
+        _ = try History(path: rebuiltPath)
         // Through the archive's JSON, as a reader receives the rows.
         let received = RecordingExtract(
             recording: RowJSON.row(RowJSON.text(extract.recording))!, project: extract.project, allowlist: extract.allowlist,
             markers: extract.markers.map { RowJSON.row(RowJSON.text($0))! }, flows: [], relays: [], historySchema: extract.historySchema)
         #expect(try RebuiltHistory.write([received, received], intoHistoryAt: rebuiltPath) == [session.id, session.id + 1])
-        let rebuilt = try FlowStore(path: rebuiltPath)
-        #expect(try rebuilt.auditSession(id: session.id) == ended)
+        let rebuilt = try History(path: rebuiltPath)
+        #expect(try rebuilt.recording(id: session.id) == ended)
         #expect(try rebuilt.auditProject(id: 1)?.allowlist == project.allowlist)
         #expect(try rebuilt.markers(forSession: session.id + 1).map(\.kind) == [.custom("opened the diary")])
     }
@@ -115,13 +115,13 @@ struct RebuiltHistoryTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("rebuilt.sqlite").path
-        _ = try FlowStore(path: path)
+        _ = try History(path: path)
         // Read as SQL, the name would make a whole statement of its own choosing.
         let hostile = HistoryRow(columns: [
             ("id", .integer(1)), ("name\", \"created_at\", \"bundle_id\") VALUES (7, 'injected', 0, 'x') --", .text("x")),
         ])
         let connection = try HistoryRowConnection(path: path, readOnly: false)
         #expect(throws: ArchiveError.self) { try connection.insert(hostile, into: "audit_projects") }
-        #expect(try FlowStore(path: path).auditProjects().isEmpty)
+        #expect(try History(path: path).auditProjects().isEmpty)
     }
 }

@@ -31,7 +31,7 @@ struct ConsentAssessmentTests {
     @Test(arguments: rows)
     func row(_ row: ConsentRow) {
         let markers = row.markers.enumerated().map { Fixture.consent($1, id: Int64($0 + 1)) }
-        let kind: AuditSessionKind = row.baseline ? .baseline : .audit(AppRelease(version: "2.4.1", build: "310"))
+        let kind: RecordingKind = row.baseline ? .baseline : .audit(AppRelease(version: "2.4.1", build: "310"))
         let flow = Fixture.flow(1, at: row.firstPacket)
         #expect(ConsentAssessment(of: flow, sessionKind: kind, consent: ConsentInterval(markers: markers, sessionID: 7)) == row.expected)
     }

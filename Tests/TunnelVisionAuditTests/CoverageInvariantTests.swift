@@ -68,7 +68,7 @@ struct SessionGenerator {
     static let relayEvents: [RelayVerdict] = [.refused(alert: 48), .closedAfterHandshake, .closedDuringHandshake, .relayFailed]
         + RelaySpliceReason.allCases.map(RelayVerdict.spliced)
 
-    mutating func session() -> (flows: [StoredFlow], project: AuditProject, session: AuditSession, markers: [SessionMarker]) {
+    mutating func session() -> (flows: [StoredFlow], project: AuditProject, session: Recording, markers: [SessionMarker]) {
         let flows = (0..<Int.random(in: 0...40, using: &random)).map { flow(id: Int64($0) + 1) }
         let allowlist = ["api.example.com", "*.cdn.example.net", "ads.example.org"].filter { _ in Bool.random(using: &random) }
         let session = Fixture.session(

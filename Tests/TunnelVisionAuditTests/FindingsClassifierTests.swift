@@ -8,7 +8,7 @@ struct FindingsClassifierTests {
 
     static func classify(
         _ flows: [StoredFlow], allowing allowlist: [String] = ["api.example.com"],
-        session: AuditSession = Fixture.session(), markers: [SessionMarker] = []
+        session: Recording = Fixture.session(), markers: [SessionMarker] = []
     ) -> SessionFindings {
         FindingsClassifier.classify(
             flows: flows, project: Fixture.project(allowing: allowlist), session: session, markers: markers, policy: policy)

@@ -61,8 +61,8 @@ enum Fixture {
         id: Int64 = 7, project: Int64 = 1, release: String? = "2.4.1", startedAt: Double = 0,
         ended: Bool = true, inspection: Bool = true, caTrusted: Bool = true, mode: InspectionMode? = nil,
         gatewayResolvers: [IPAddress] = []
-    ) -> AuditSession {
-        AuditSession(
+    ) -> Recording {
+        Recording(
             id: id, projectID: project,
             kind: release.map { .audit(AppRelease(version: $0, build: "310")) } ?? .baseline,
             environment: AuditEnvironment(deviceModel: "iPhone15,2", osVersion: "18.1", toolVersion: "1.0"),

@@ -5,8 +5,8 @@ import TunnelVisionModel
 
 @Suite("Pinning changes per host in a release diff")
 struct PinningComparisonTests {
-    static func session(id: Int64, release: String, startedAt: Double, store: CATrustStore) -> AuditSession {
-        AuditSession(
+    static func session(id: Int64, release: String, startedAt: Double, store: CATrustStore) -> Recording {
+        Recording(
             id: id, projectID: 1, kind: .audit(AppRelease(version: release, build: "310")),
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "1.0"),
             inspection: InspectionConditions(mode: .pinning, caTrusted: true, caStore: store),

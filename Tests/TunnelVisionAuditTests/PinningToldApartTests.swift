@@ -16,8 +16,8 @@ struct RefusalRow: Sendable, CustomTestStringConvertible {
 struct PinningToldApartTests {
     static let policy = FindingsPolicy(minimumTLSVersion: .tls12)!
 
-    static func session(store: CATrustStore?) -> AuditSession {
-        AuditSession(
+    static func session(store: CATrustStore?) -> Recording {
+        Recording(
             id: 7, projectID: 1, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "1.0"),
             inspection: InspectionConditions(mode: .pinning, caTrusted: true, caStore: store),

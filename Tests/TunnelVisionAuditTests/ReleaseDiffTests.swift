@@ -5,8 +5,8 @@ import TunnelVisionModel
 /// One row of the table "Which two sessions" a release diff compares.
 struct SessionPairRow: Sendable, CustomTestStringConvertible {
     let row: String
-    let first: AuditSession
-    let second: AuditSession
+    let first: Recording
+    let second: Recording
     let projectID: Int64
     let expected: ReleaseDiff.Refusal?
     var testDescription: String { row }

@@ -13,11 +13,11 @@ import TunnelVisionStore
         .appendingPathComponent("../Captures").standardized.path
 
     let work: TemporaryDirectory
-    let store: FlowStore
+    let store: History
 
     init() throws {
         work = try TemporaryDirectory()
-        store = try FlowStore(path: work.file("history.sqlite"))
+        store = try History(path: work.file("history.sqlite"))
     }
 
     func importing(_ path: String, rotationBytes: UInt64 = 64 * 1024 * 1024) throws(OfflineImport.ImportError) -> OfflineImport.Summary {
@@ -58,9 +58,9 @@ import TunnelVisionStore
             #expect("\(error)".contains("stopped at packet 8"))
             #expect("\(error)".contains("7 packets before it are imported as capture session \(session)"))
             // What was read before the error is history, in a closed session.
-            let rows = try store.reading { try $0.flows(inCaptureSession: session) }.reduce(0) { $0 + $1.packetCount }
+            let rows = try store.reading { try $0.flows(inCaptureRun: session) }.reduce(0) { $0 + $1.packetCount }
             #expect(rows == 7)
-            #expect(try store.captureSessions().first { $0.id == session }?.endedAt != nil)
+            #expect(try store.captureRuns().first { $0.id == session }?.endedAt != nil)
         }
     }
 
@@ -95,7 +95,7 @@ import TunnelVisionStore
         let summary = try importing(work.file("stamp.pcapng"))
         #expect(summary.packets == 1)
         #expect(summary.impossibleTimestamps == 1)
-        let flows = try store.reading { try $0.flows(inCaptureSession: summary.captureSession) }
+        let flows = try store.reading { try $0.flows(inCaptureRun: summary.captureRun) }
         #expect(flows.count == 1)
         #expect(flows.allSatisfy { $0.firstSeen.timeIntervalSince1970 > 1_600_000_000 && $0.lastSeen.timeIntervalSince1970 < 1_800_000_000 })
     }
@@ -121,9 +121,9 @@ import TunnelVisionStore
         // The main file alone, copied away from its WAL, holds the import.
         let copy = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: work.file("history.sqlite"), toPath: copy.file("copy.sqlite"))
-        let copied = try FlowStore(path: copy.file("copy.sqlite"))
-        #expect(try copied.captureSessions().contains { $0.id == summary.captureSession })
-        #expect(try copied.reading { try $0.flows(inCaptureSession: summary.captureSession) }.count > 0)
+        let copied = try History(path: copy.file("copy.sqlite"))
+        #expect(try copied.captureRuns().contains { $0.id == summary.captureRun })
+        #expect(try copied.reading { try $0.flows(inCaptureRun: summary.captureRun) }.count > 0)
     }
 }
 
@@ -132,9 +132,9 @@ import TunnelVisionStore
     @Test func aZeroLengthFileThatNoOneIsCreatingIsRefused() throws {
         let work = try TemporaryDirectory()
         work.create("history.sqlite", bytes: [])
-        #expect(throws: HistoryError.emptyFile(path: work.file("history.sqlite"))) { try FlowStore(path: work.file("history.sqlite")) }
+        #expect(throws: HistoryError.emptyFile(path: work.file("history.sqlite"))) { try History(path: work.file("history.sqlite")) }
         // A new one is still made where there is none.
-        _ = try FlowStore(path: work.file("new.sqlite"))
+        _ = try History(path: work.file("new.sqlite"))
     }
 }
 

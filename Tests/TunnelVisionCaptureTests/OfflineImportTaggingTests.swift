@@ -13,10 +13,10 @@ struct OfflineImportTaggingTests {
     @Test(arguments: [false, true])
     func anImportWhileARecordingIsOpenTagsNothing(recordsAPhone: Bool) throws {
         let work = try TemporaryDirectory()
-        let store = try FlowStore(path: work.file("history.sqlite"))
+        let store = try History(path: work.file("history.sqlite"))
         let project = try store.createAuditProject(
             AuditProjectDraft(name: "Import", bundleIdentifier: nil, catalogueVersion: nil, allowlist: []), at: Date())
-        var draft = AuditSessionDraft(
+        var draft = RecordingDraft(
             projectID: project.id, kind: .baseline,
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "15", toolVersion: "test"),
             inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false))
@@ -27,11 +27,11 @@ struct OfflineImportTaggingTests {
             try store.addPhone(phone, at: Date())
             draft.phone = phone
         }
-        let session = try store.startAuditSession(draft, at: Date(timeIntervalSince1970: 0))
+        let session = try store.startRecording(draft, at: Date(timeIntervalSince1970: 0))
         let request = OfflineImportRequest(
             capturePath: "\(Self.corpus)/http-ipv4-ipv6.pcap", captureDirectory: work.file("captures"), clientNetworks: [])
         let summary = try OfflineImport.run(request, into: store, toolVersion: "test")
         #expect(summary.flows > 0)
-        #expect(try store.flowCount(inAuditSession: session.id) == 0)
+        #expect(try store.flowCount(inRecording: session.id) == 0)
     }
 }

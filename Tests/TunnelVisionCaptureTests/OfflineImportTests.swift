@@ -11,13 +11,13 @@ import TunnelVisionStore
 struct OfflineImportTests {
     static let captures = externalCaptures
 
-    static func importing(_ file: String) throws -> (summary: OfflineImport.Summary, store: FlowStore, directory: String) {
+    static func importing(_ file: String) throws -> (summary: OfflineImport.Summary, store: History, directory: String) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tv-import-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let request = OfflineImportRequest(
             capturePath: "\(captures)/\(file)", captureDirectory: "\(work)/captures", clientNetworks: []
         )
-        let store = try FlowStore(path: "\(work)/history.sqlite")
+        let store = try History(path: "\(work)/history.sqlite")
         let summary = try OfflineImport.run(request, into: store, toolVersion: "test")
         return (summary, store, "\(work)/captures")
     }
@@ -25,7 +25,7 @@ struct OfflineImportTests {
     @Test func theHistoryHoldsTheFlowAsTheEngineReadIt() throws {
         let (summary, store, _) = try Self.importing("zeek/tls1_1.pcap")
         #expect(summary.packets == 23)
-        let flows = try store.reading { try $0.flows(inCaptureSession: summary.captureSession) }
+        let flows = try store.reading { try $0.flows(inCaptureRun: summary.captureRun) }
         let flow = try #require(flows.first)
         #expect(flows.count == 1)
         #expect(flow.packetCount == 23)
@@ -36,7 +36,7 @@ struct OfflineImportTests {
             return
         }
         #expect(chain.count == 3)
-        let session = try #require(try store.captureSessions().first { $0.id == summary.captureSession })
+        let session = try #require(try store.captureRuns().first { $0.id == summary.captureRun })
         #expect(session.input.hasPrefix("file:/"))
         #expect(session.endedAt != nil)
     }
@@ -53,7 +53,7 @@ struct OfflineImportTests {
         #expect(offsets.count == summary.packets)
         let first = try reader.record(at: try #require(offsets.first))
         #expect(first.bytes.first.map { $0 >> 4 } == 4)
-        let flow = try #require(try store.reading { try $0.flows(inCaptureSession: summary.captureSession) }.first)
+        let flow = try #require(try store.reading { try $0.flows(inCaptureRun: summary.captureRun) }.first)
         #expect(flow.streamOpening == .httpRequest)
     }
 
@@ -63,10 +63,10 @@ struct OfflineImportTests {
         let request = OfflineImportRequest(
             capturePath: "\(Self.captures)/SOURCES.md", captureDirectory: "\(work)/captures", clientNetworks: []
         )
-        let store = try FlowStore(path: "\(work)/history.sqlite")
+        let store = try History(path: "\(work)/history.sqlite")
         #expect(throws: OfflineImport.ImportError.self) { try OfflineImport.run(request, into: store, toolVersion: "test") }
         // The history is the caller's; the import left no trace in it or beside it.
-        #expect(try store.captureSessions().isEmpty)
+        #expect(try store.captureRuns().isEmpty)
         #expect(try store.captureFiles().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: "\(work)/captures"))
     }

@@ -26,13 +26,13 @@ struct ClosedRecordingKeeperTests {
         #expect(try keeper.value(forSession: 2, make: make) == 2)
 
         // A flow of the ended recording flushed again (its connection outlived the recording).
-        let store = try FlowStore(path: console.database)
-        let flow = try #require(try store.flows(inAuditSession: 2, limit: 1).first)
+        let store = try History(path: console.database)
+        let flow = try #require(try store.flows(inRecording: 2, limit: 1).first)
         var state = flow.state
         state.bytesIn += 1_000
         state.lastSeen = state.lastSeen.addingTimeInterval(5)
-        let capture = try store.beginCaptureSession(toolVersion: "test", input: "test", at: Date()).id
-        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: flow.id, state: state)]), captureSession: capture)
+        let capture = try store.beginCaptureRun(toolVersion: "test", input: "test", at: Date()).id
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: flow.id, state: state)]), captureRun: capture)
         #expect(try keeper.value(forSession: 2, make: make) == 3)
         #expect(try keeper.value(forSession: 2, make: make) == 3)
 

@@ -109,7 +109,7 @@ extension DaemonWrites {
                 handle += 1
                 upserts.append(FlowUpsert(handle: handle, rowID: nil, state: Self.state(host: "host-\(index % 700).example", port: UInt16(10_000 + index % 50_000))))
             }
-            _ = try store.write(HistoryBatch(flows: upserts), captureSession: captureSession)
+            _ = try store.write(HistoryBatch(flows: upserts), captureRun: captureRun)
             written += upserts.count
         }
     }

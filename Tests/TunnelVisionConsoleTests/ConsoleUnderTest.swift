@@ -101,13 +101,13 @@ final class Journal: @unchecked Sendable {
 
 /// Flows written the way the daemon writes them, while a recording is open.
 struct DaemonWrites {
-    let store: FlowStore
-    let captureSession: Int64
+    let store: History
+    let captureRun: Int64
     var handle: FlowHandle = 5_000
 
     init(database: String) throws {
-        store = try FlowStore(path: database)
-        captureSession = try store.beginCaptureSession(toolVersion: "test", input: "test", at: Date()).id
+        store = try History(path: database)
+        captureRun = try store.beginCaptureRun(toolVersion: "test", input: "test", at: Date()).id
     }
 
     @discardableResult
@@ -116,7 +116,7 @@ struct DaemonWrites {
         handle += 1
         // From the phone's address, as the daemon says it: a phone's recording tags only its own flows.
         let upsert = FlowUpsert(handle: handle, rowID: nil, state: state, client: IPAddress(v4: 0x0A4D_0002))
-        let rows = try store.write(HistoryBatch(flows: [upsert]), captureSession: captureSession)
+        let rows = try store.write(HistoryBatch(flows: [upsert]), captureRun: captureRun)
         guard let row = rows[handle] else { throw ConsoleUnderTest.Failure("no row") }
         return row
     }

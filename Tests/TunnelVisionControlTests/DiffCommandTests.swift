@@ -11,12 +11,12 @@ struct DiffCommandTests {
         let history = try ScratchHistory.seeded()
         let store = try history.open()
         let start = fixtureStart.addingTimeInterval(3600)
-        let session = try store.startAuditSession(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: start)
+        let session = try store.startRecording(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: start)
         var writer = try TrafficWriter(store: store, at: start)
         try writer.tlsFlow(to: "api.acme.example", version: .tls13, at: start.addingTimeInterval(5), port: 45_001)
         try writer.tlsFlow(to: "cdn.acme.example", version: .tls13, at: start.addingTimeInterval(9), port: 45_002)
         try writer.tlsFlow(to: "new.partner.example", version: .tls12, at: start.addingTimeInterval(14), port: 45_003)
-        _ = try store.endAuditSession(id: session.id, at: start.addingTimeInterval(300))
+        _ = try store.endRecording(id: session.id, at: start.addingTimeInterval(300))
         return history
     }
 
@@ -58,7 +58,7 @@ struct DiffCommandTests {
         let library = ControlLibrary(location: DatabaseLocation(path: history.path))
         var deleted = false
         let (earlier, later) = try SessionEvidence.read(2, 3, library: library) {
-            try history.open().deleteAuditSession(id: 3)
+            try history.open().deleteRecording(id: 3)
             deleted = true
         }
         #expect(deleted)
@@ -71,7 +71,7 @@ struct DiffCommandTests {
 
     @Test func anOpenSessionIsRefusedAndNamed() throws {
         let history = try ScratchHistory.seeded()
-        _ = try history.open().startAuditSession(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: Date())
+        _ = try history.open().startRecording(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: Date())
         let run = try TVCtlBinary.run(["diff", "2", "3"], database: history.path)
         #expect(run.status == 1)
         #expect(run.error == "tvctl: Session 3 is still recording: end it with 'tvctl session end 3' before comparing.\n")

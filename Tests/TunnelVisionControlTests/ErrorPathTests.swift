@@ -114,7 +114,7 @@ struct ErrorPathTests {
         try #require(sqlite.terminationStatus == 0)
         let run = try TVCtlBinary.run(["status"], database: history.path)
         #expect(run.status == 3)
-        #expect(run.error == "tvctl: The history at \(history.path) was written by a newer TunnelVision (schema 99, this tvctl reads \(FlowStore.currentSchemaVersion)): update tvctl.\n")
+        #expect(run.error == "tvctl: The history at \(history.path) was written by a newer TunnelVision (schema 99, this tvctl reads \(History.currentSchemaVersion)): update tvctl.\n")
     }
 
     @Test func theDatabaseComesFromTheOptionBeforeTheEnvironment() throws {

@@ -25,7 +25,7 @@ struct HostileInputTests {
                            database: history.path, clock: future)
         #expect(run.status == 2)
         #expect(run.error.contains("is outside what the history can hold (1677-09-22 to 2262-04-11)"), "\(run.error)")
-        #expect(try history.open().openAuditSession() == nil)
+        #expect(try history.open().openRecording() == nil)
         let fixture = Self.run(["fixture", "--name", "Later"], database: history.path, clock: future)
         #expect(fixture.status == 2)
     }
@@ -72,8 +72,8 @@ struct FixtureTransactionTests {
         #expect(run.status != 0)
         let store = try history.open()
         #expect(try store.auditProjects().isEmpty)
-        #expect(try store.openAuditSession() == nil)
-        #expect(try store.captureSessions().isEmpty)
+        #expect(try store.openRecording() == nil)
+        #expect(try store.captureRuns().isEmpty)
     }
 }
 
@@ -92,8 +92,8 @@ struct StoredControlCharacterConfirmationTests {
         let start = Date()
         var draft = sessionDraft(project: project.id, kind: release("3.0\n1", "4\u{202E}2"))
         draft.environment = AuditEnvironment(deviceModel: "Pixel\n8", osVersion: "Android\r15", toolVersion: TunnelVisionBuild.version)
-        let session = try store.startAuditSession(draft, at: start)
-        _ = try store.endAuditSession(id: session.id, at: start.addingTimeInterval(1))
+        let session = try store.startRecording(draft, at: start)
+        _ = try store.endRecording(id: session.id, at: start.addingTimeInterval(1))
         return (history, project.id, session.id)
     }
 

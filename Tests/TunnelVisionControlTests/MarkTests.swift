@@ -131,7 +131,7 @@ struct MarkTests {
         let store = try history.open()
         var placed = 0, refused = 0
         for round in 0..<16 {
-            let session = try store.startAuditSession(sessionDraft(project: 1, kind: release("3.\(round)", "\(round)")), at: Date())
+            let session = try store.startRecording(sessionDraft(project: 1, kind: release("3.\(round)", "\(round)")), at: Date())
             let first = round.isMultiple(of: 2) ? ["mark", "round \(round)"] : ["session", "end"]
             let second = round.isMultiple(of: 2) ? ["session", "end"] : ["mark", "round \(round)"]
             let a = try TVCtlBinary.start(first, database: history.path)
@@ -140,7 +140,7 @@ struct MarkTests {
             let (mark, end) = round.isMultiple(of: 2) ? (runA, runB) : (runB, runA)
             #expect(end.status == 0, "\(end)")
             let markers = try store.markers(forSession: session.id)
-            let ended = try #require(try store.auditSession(id: session.id))
+            let ended = try #require(try store.recording(id: session.id))
             #expect(!ended.isOpen)
             switch mark.status {
             case 0:

@@ -66,14 +66,14 @@ struct PhoneCommandTests {
         let history = try Self.gateway(phones: 1)
         let started = try Self.start(history)
         #expect(started.status == 0, "\(started)")
-        #expect(try history.open().openAuditSession()?.phone?.name == "pixel")
+        #expect(try history.open().openRecording()?.phone?.name == "pixel")
     }
 
     @Test func withTwoRecordingsMarkAndEndRefuseToGuessAndTakeThePhone() throws {
         let history = try Self.gateway()
         #expect(try Self.start(history, ["--phone", "pixel"]).status == 0)
         #expect(try Self.start(history, ["--phone", "iphone"]).status == 0)
-        let open = try history.open().openAuditSessions()
+        let open = try history.open().openRecordings()
         let pixel = try #require(open.first { $0.phone?.name == "pixel" }), iphone = try #require(open.first { $0.phone?.name == "iphone" })
         let mark = try TVCtlBinary.run(["mark", "consent"], database: history.path)
         #expect(mark.status == 1)
@@ -85,7 +85,7 @@ struct PhoneCommandTests {
         #expect(end.status == 1)
         #expect(end.error.contains("say which to end with --phone NAME or the session's number"))
         #expect(try TVCtlBinary.run(["session", "end", "--phone", "pixel"], database: history.path).status == 0)
-        #expect(try history.open().openAuditSessions().map(\.id) == [iphone.id])
+        #expect(try history.open().openRecordings().map(\.id) == [iphone.id])
         let flows = try TVCtlBinary.run(["flows", "--phone", "pixel"], database: history.path)
         #expect(flows.error == "tvctl: Phone 'pixel' is not being recorded: 'tvctl session list' shows the recordings there are.\n")
     }

@@ -27,12 +27,12 @@ struct StatusCommandTests {
         let history = try ScratchHistory.seeded()
         let store = try history.open()
         let now = Date()
-        let capture = try store.beginCaptureSession(toolVersion: "0.1.0", input: "tun:tv0", at: now.addingTimeInterval(-100))
+        let capture = try store.beginCaptureRun(toolVersion: "0.1.0", input: "tun:tv0", at: now.addingTimeInterval(-100))
         try store.recordHeartbeat(DaemonHeartbeat(
-            at: now, pid: 4242, captureSessionID: capture.id, input: "tun:tv0", packetsSeen: 1_000, bytesSeen: 500_000,
+            at: now, pid: 4242, captureRunID: capture.id, input: "tun:tv0", packetsSeen: 1_000, bytesSeen: 500_000,
             packetsRecorded: 990, packetsNotCaptured: 10))
         try store.saveDaemonSettings(DaemonSettings(inspection: true), at: now)
-        _ = try store.startAuditSession(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: now)
+        _ = try store.startRecording(sessionDraft(project: 1, kind: release("2.5.0", "320")), at: now)
 
         let status = try Self.status(history)
         let daemon = try #require(status["daemon"] as? [String: Any])
@@ -53,7 +53,7 @@ struct StatusCommandTests {
     @Test func aSilentDaemonIsNotRunning() throws {
         let history = try ScratchHistory.seeded()
         let beat = Date().addingTimeInterval(-60)
-        try history.open().recordHeartbeat(DaemonHeartbeat(at: beat, pid: 7, captureSessionID: nil, input: "tun:tv0"))
+        try history.open().recordHeartbeat(DaemonHeartbeat(at: beat, pid: 7, captureRunID: nil, input: "tun:tv0"))
         let status = try Self.status(history)
         #expect((status["daemon"] as? [String: Any])?["running"] as? Bool == false)
         let human = try TVCtlBinary.run(["status"], database: history.path).output
@@ -65,14 +65,14 @@ struct StatusCommandTests {
     @Test func ratesAreMeasuredBetweenHeartbeatsWhileTheDaemonRuns() throws {
         let history = try ScratchHistory.seeded()
         let store = try history.open()
-        let capture = try store.beginCaptureSession(toolVersion: "0.1.0", input: "tun:tv0", at: Date().addingTimeInterval(-3600))
+        let capture = try store.beginCaptureRun(toolVersion: "0.1.0", input: "tun:tv0", at: Date().addingTimeInterval(-3600))
         let stop = Date().addingTimeInterval(4)
         let beating = Thread {
             var packets: UInt64 = 0
             while Date() < stop {
                 packets += 100
                 try? store.recordHeartbeat(DaemonHeartbeat(
-                    at: Date(), pid: 1, captureSessionID: capture.id, input: "tun:tv0", packetsSeen: packets, bytesSeen: packets * 1_000))
+                    at: Date(), pid: 1, captureRunID: capture.id, input: "tun:tv0", packetsSeen: packets, bytesSeen: packets * 1_000))
                 Thread.sleep(forTimeInterval: 0.25)
             }
         }

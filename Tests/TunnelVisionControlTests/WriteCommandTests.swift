@@ -35,11 +35,11 @@ struct WriteCommandTests {
     static let fingerprint = String(repeating: "ab", count: 32)
 
     /// What a daemon whose relay runs with a CA loaded publishes, and its heartbeat of now.
-    static func relayRunning(in store: FlowStore, quicDrop: Bool = false, upstreamMirror: Bool? = nil, beatAt: Date = Date()) throws {
+    static func relayRunning(in store: History, quicDrop: Bool = false, upstreamMirror: Bool? = nil, beatAt: Date = Date()) throws {
         try store.saveDaemonSettings(
             DaemonSettings(inspection: true, relayPort: 8443, inspectedPorts: ["443"], quicDrop: quicDrop,
                            relayRunning: true, caFingerprint: fingerprint, upstreamMirror: upstreamMirror), at: beatAt)
-        try store.recordHeartbeat(DaemonHeartbeat(at: beatAt, pid: 7, captureSessionID: nil, input: "tun:tv0"))
+        try store.recordHeartbeat(DaemonHeartbeat(at: beatAt, pid: 7, captureRunID: nil, input: "tun:tv0"))
     }
 
     @Test func sessionLifecycleDeclaresTheRecordingAndReadsInspectionFromTheRunningRelay() throws {
@@ -50,7 +50,7 @@ struct WriteCommandTests {
             ["session", "start", "1", "--release", "2.5.0", "--build", "320", "--device", "iPhone 15", "--os", "iOS 18.1", "--ca-trusted", "user-full-trust", "--notes", "lab 2"],
             database: history.path)
         #expect(started.output == "Recording session 3, Acme Health 2.5.0 (320), on iPhone 15 with iOS 18.1; inspection on with CA SHA-256 \(Self.fingerprint), CA trusted in the user store with full trust on (iOS), UDP to port 443 dropped.\n", "\(started)")
-        let session = try #require(try store.openAuditSession())
+        let session = try #require(try store.openRecording())
         #expect(session.kind == release("2.5.0", "320"))
         #expect(session.environment == AuditEnvironment(deviceModel: "iPhone 15", osVersion: "iOS 18.1", toolVersion: BuildStamp.version))
         // The relay's upstream_mirror, as the daemon published it, is the session's.
@@ -68,11 +68,11 @@ struct WriteCommandTests {
         #expect(shape["id"] as? Int == 3)
         #expect(shape["isOpen"] as? Bool == false)
         #expect(shape["endedAt"] is String)
-        #expect(try store.openAuditSession() == nil)
+        #expect(try store.openRecording() == nil)
 
         let deleted = try TVCtlBinary.run(["session", "delete", "3", "-y"], database: history.path)
         #expect(deleted.output == "Deleted session 3, Acme Health 2.5.0 (320); its flows are kept, untagged.\n")
-        #expect(try store.auditSession(id: 3) == nil)
+        #expect(try store.recording(id: 3) == nil)
     }
 
     @Test func inspectionModeIsAskedForAndRefusedWhenNothingCouldPresentIt() throws {
@@ -90,21 +90,21 @@ struct WriteCommandTests {
         #expect(notInspecting.status == 1)
         #expect(notInspecting.error == "tvctl: Nothing was started: a wrong-name recording needs the daemon's relay running with a CA loaded, "
             + "and none is; start it with inspection = on, or start with --inspection off.\n")
-        #expect(try store.openAuditSession() == nil)
+        #expect(try store.openRecording() == nil)
 
         let fingerprint = String(repeating: "5a", count: 32)
         try store.saveDaemonSettings(DaemonSettings(inspection: true, relayRunning: true, caFingerprint: fingerprint), at: Date())
-        try store.recordHeartbeat(DaemonHeartbeat(at: Date(), pid: 1, captureSessionID: nil, input: "tun:tv0"))
+        try store.recordHeartbeat(DaemonHeartbeat(at: Date(), pid: 1, captureRunID: nil, input: "tun:tv0"))
         let started = try TVCtlBinary.run(start + ["--inspection", "untrusted-issuer", "--json"], database: history.path)
         #expect(started.status == 0, "\(started)")
         let shape = try #require(try JSONSerialization.jsonObject(with: Data(started.output.utf8)) as? [String: Any])
         #expect((shape["inspection"] as? [String: Any])?["mode"] as? String == "untrusted-issuer")
-        #expect(try store.openAuditSession()?.inspection
+        #expect(try store.openRecording()?.inspection
             == InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false, caFingerprint: fingerprint))
         _ = try TVCtlBinary.run(["session", "end"], database: history.path)
         let off = try TVCtlBinary.run(start + ["--inspection", "off"], database: history.path)
         #expect(off.output.hasSuffix("inspection off, CA not trusted.\n"), "\(off)")
-        #expect(try store.openAuditSession()?.inspection.mode == .off)
+        #expect(try store.openRecording()?.inspection.mode == .off)
         _ = try TVCtlBinary.run(["session", "end"], database: history.path)
         let expired = try TVCtlBinary.run(start + ["--inspection", "expired", "--ca-trusted", "system"], database: history.path)
         #expect(expired.output.hasSuffix("inspection on, presenting expired certificates, CA SHA-256 \(fingerprint), CA trusted in the system store.\n"), "\(expired)")
@@ -133,11 +133,11 @@ struct WriteCommandTests {
         let run = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted", "user"], database: history.path)
         #expect(run.status == 1)
         #expect(run.error == "tvctl: Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out.\n")
-        #expect(try store.openAuditSession() == nil)
+        #expect(try store.openRecording() == nil)
 
         let untrusted = try TVCtlBinary.run(["session", "start", "1", "--baseline", "--device", "x", "--os", "y"], database: history.path)
         #expect(untrusted.status == 0, "\(untrusted)")
-        #expect(try store.openAuditSession()?.inspection == InspectionConditions(inspectionEnabled: false, caTrusted: false))
+        #expect(try store.openRecording()?.inspection == InspectionConditions(inspectionEnabled: false, caTrusted: false))
     }
 
     @Test func aSessionKeepsTheFingerprintOfTheCAItWasRecordedWith() throws {
@@ -158,23 +158,23 @@ struct WriteCommandTests {
         let run = try TVCtlBinary.run(["fixture", "--at", ScratchHistory.fixtureStart, "--json"], database: history.path)
         #expect(run.status == 0, "\(run)")
         let store = try history.open()
-        let sessions = try store.auditSessions(forProject: 1)
+        let sessions = try store.recordings(forProject: 1)
         #expect(sessions.map(\.kind) == [release("2.4.1", "310"), .baseline])
         #expect(sessions.allSatisfy { !$0.isOpen })
-        let captured = try store.captureSessions()
+        let captured = try store.captureRuns()
         #expect(captured.count == 1)
-        let all = try store.reading { try $0.flows(inCaptureSession: captured[0].id) }
+        let all = try store.reading { try $0.flows(inCaptureRun: captured[0].id) }
         #expect(all.count == 26)
         for session in sessions {
-            let flows = try store.flows(inAuditSession: session.id, limit: .max)
+            let flows = try store.flows(inRecording: session.id, limit: .max)
             #expect(!flows.isEmpty)
             for flow in flows {
                 #expect(flow.firstSeen >= session.startedAt && flow.firstSeen <= (session.endedAt ?? .distantFuture),
                         "flow \(flow.id) falls inside session \(session.id)")
             }
         }
-        #expect(try store.flowCount(inAuditSession: sessions[1].id) == 4)
-        #expect(try store.flowCount(inAuditSession: sessions[0].id) == 10)
+        #expect(try store.flowCount(inRecording: sessions[1].id) == 4)
+        #expect(try store.flowCount(inRecording: sessions[0].id) == 10)
         #expect(try store.markers(forSession: sessions[0].id).map(\.kind).first == .consentGiven)
     }
 }

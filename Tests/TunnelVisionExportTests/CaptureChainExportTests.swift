@@ -21,7 +21,7 @@ struct CaptureChainExportTests {
     @Test func aBundleListsEachSourceFileAsSealedWithLinksThatCheckAgainstTheDaemonKey() throws {
         let export = try EvidenceExporterTests.export(plan: Self.sealed)
         let chain = try #require(try Self.captureDocument(export))
-        let files = try FlowStore(path: export.seed.databasePath).captureFiles()
+        let files = try History(path: export.seed.databasePath).captureFiles()
         #expect(chain.files.count == files.count)
         #expect(chain.files.allSatisfy { $0.standing == .sealed })
         let key = try #require(try CaptureSealKey(besideHistory: export.seed.databasePath).trustedPublicKey())
@@ -35,7 +35,7 @@ struct CaptureChainExportTests {
         var changed = ""
         let error = #expect(throws: EvidenceExportError.self) {
             try EvidenceExporterTests.export(plan: Self.sealed) { seed in
-                let files = try FlowStore(path: seed.databasePath).captureFiles()
+                let files = try History(path: seed.databasePath).captureFiles()
                 changed = files[1].path
                 let handle = try #require(FileHandle(forUpdatingAtPath: changed))
                 try handle.seek(toOffset: 100)
@@ -52,7 +52,7 @@ struct CaptureChainExportTests {
     @Test func aLinkEditedInTheHistoryIsForgedAndAFileWithoutItsLinkIsRefused() throws {
         let edited = #expect(throws: EvidenceExportError.self) {
             try EvidenceExporterTests.export(plan: Self.sealed) { seed in
-                let store = try FlowStore(path: seed.databasePath)
+                let store = try History(path: seed.databasePath)
                 try store.write { db in try db.statement("UPDATE capture_seals SET bytes = bytes + 1 WHERE position = 1").run() }
             }
         }
@@ -60,7 +60,7 @@ struct CaptureChainExportTests {
 
         let removed = #expect(throws: EvidenceExportError.self) {
             try EvidenceExporterTests.export(plan: Self.sealed) { seed in
-                let store = try FlowStore(path: seed.databasePath)
+                let store = try History(path: seed.databasePath)
                 try store.write { db in try db.statement("DELETE FROM capture_seals WHERE position = (SELECT MAX(position) FROM capture_seals)").run() }
             }
         }

@@ -10,11 +10,11 @@ import TunnelVisionStore
 struct EvidenceCaptureSourceTests {
     /// The history's second capture file of the seeded session and the packets pointing at it.
     static func victim(of seed: EvidenceSeed) throws -> (path: String, packets: [SessionCapturedPacket]) {
-        let store = try FlowStore(path: seed.databasePath)
-        let sequences = try store.reading { try $0.captureFileSequences(inAuditSession: seed.sessionID) }.sorted()
+        let store = try History(path: seed.databasePath)
+        let sequences = try store.reading { try $0.captureFileSequences(inRecording: seed.sessionID) }.sorted()
         let files = try store.reading { try $0.captureFiles() }
         let file = try #require(files.first { $0.sequence == sequences[1] })
-        let packets = try store.reading { try $0.capturedPackets(inAuditSession: seed.sessionID, fileSequence: file.sequence) }
+        let packets = try store.reading { try $0.capturedPackets(inRecording: seed.sessionID, fileSequence: file.sequence) }
         return (file.path, packets)
     }
 

@@ -15,20 +15,20 @@ struct EvidenceCutTests {
     /// Another packet of the seed's last flow, `seconds` after the session's end, written as the
     /// daemon flushes a flow that goes on: its row and the flow's grown counts in one batch.
     static func sendLater(_ seed: EvidenceSeed, seconds: Double) throws {
-        let store = try FlowStore(path: seed.databasePath)
+        let store = try History(path: seed.databasePath)
         let flowID = try #require(seed.packets.last?.flowID)
         var state = try #require(try store.flow(id: flowID)).state
         let instant = seed.end.addingTimeInterval(seconds)
         state.lastSeen = instant
         state.packetCount += 1
         state.bytesIn += 60
-        let captureSession = try #require(try store.reading { try $0.captureSessions() }.first?.id)
+        let captureRun = try #require(try store.reading { try $0.captureRuns() }.first?.id)
         _ = try store.write(
             HistoryBatch(
                 flows: [FlowUpsert(handle: 1, rowID: flowID, state: state)],
                 packets: [PacketRecord(flow: 1, timestampNanoseconds: instant.nanosecondsSinceEpoch, direction: .inbound,
                                        wireLength: 60, location: .notCaptured)]),
-            captureSession: captureSession)
+            captureRun: captureRun)
     }
 
     static func flows(in folder: URL) throws -> [[String: Any]] {
@@ -41,7 +41,7 @@ struct EvidenceCutTests {
         try Self.sendLater(first.seed, seconds: 10)
         try Self.sendLater(first.seed, seconds: 11)
         let exporter = EvidenceExporter(
-            history: try FlowStore(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory,
+            history: try History(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory,
             catalogues: Exports.catalogues)
         let again = try exporter.export(
             sessionID: first.seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: Exports.now.addingTimeInterval(61), output: first.output)
@@ -65,10 +65,10 @@ struct EvidenceCutTests {
         #expect(last["packetCount"] as? Int == 10)
         #expect(flows.compactMap { $0["packetCount"] as? Int }.reduce(0, +) == export.result.capture.packets.recorded)
         let end = export.seed.end.nanosecondsSinceEpoch
-        let store = try FlowStore(path: export.seed.databasePath)
+        let store = try History(path: export.seed.databasePath)
         let captured = try store.reading { snapshot in
-            try snapshot.captureFileSequences(inAuditSession: export.seed.sessionID).flatMap {
-                try snapshot.capturedPackets(inAuditSession: export.seed.sessionID, fileSequence: $0)
+            try snapshot.captureFileSequences(inRecording: export.seed.sessionID).flatMap {
+                try snapshot.capturedPackets(inRecording: export.seed.sessionID, fileSequence: $0)
             }
         }
         #expect(captured.contains { $0.timestampNanoseconds > end })

@@ -36,7 +36,7 @@ struct EvidenceExporterTests {
         try prepare(seed)
         let output = scratch.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let exporter = EvidenceExporter(history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues)
+        let exporter = EvidenceExporter(history: try History(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: catalogues)
         let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: now, output: output, sealing: sealing)
         return Export(scratch: scratch, seed: seed, output: output, result: result)
     }
@@ -116,11 +116,11 @@ struct EvidenceExporterTests {
     @Test func whatTheCaptureLacksIsCountedWithItsReason() throws {
         var missingPackets = 0
         let export = try Self.export(plan: .init(uncapturedEvery: 4, packetsOutsideSession: true)) { seed in
-            let store = try FlowStore(path: seed.databasePath)
-            let sequences = try store.reading { try $0.captureFileSequences(inAuditSession: seed.sessionID) }.sorted()
+            let store = try History(path: seed.databasePath)
+            let sequences = try store.reading { try $0.captureFileSequences(inRecording: seed.sessionID) }.sorted()
             let files = try store.reading { try $0.captureFiles() }
             let victim = try #require(files.first { $0.sequence == sequences[1] })
-            missingPackets = try store.reading { try $0.capturedPackets(inAuditSession: seed.sessionID, fileSequence: victim.sequence) }.count
+            missingPackets = try store.reading { try $0.capturedPackets(inRecording: seed.sessionID, fileSequence: victim.sequence) }.count
             try FileManager.default.removeItem(atPath: victim.path)
         }
         let capture = export.result.capture
@@ -145,7 +145,7 @@ struct EvidenceExporterTests {
 
     @Test func twoExportsOfOneSessionDifferOnlyWhereTheExportDoes() throws {
         let first = try Self.export()
-        let exporter = EvidenceExporter(history: try FlowStore(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
+        let exporter = EvidenceExporter(history: try History(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
         let again = try exporter.export(sessionID: first.seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: Self.now.addingTimeInterval(61), output: first.output)
         #expect(try FileManager.default.contentsOfDirectory(atPath: first.output.path).count == 2)
         let one = try first.unpacked()
@@ -163,7 +163,7 @@ struct EvidenceExporterTests {
     // The second export in one second was told to check the disk's space.
     @Test func anExportInTheSameSecondAsTheLastIsToldSoAndKeepsTheFirst() throws {
         let first = try Self.export()
-        let exporter = EvidenceExporter(history: try FlowStore(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
+        let exporter = EvidenceExporter(history: try History(path: first.seed.databasePath), captureDirectory: first.seed.captureDirectory, catalogues: Self.catalogues)
         #expect(throws: EvidenceExportError.bundleExists(first.result.url.path)) {
             try exporter.export(sessionID: first.seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: Self.now.addingTimeInterval(0.2), output: first.output)
         }
@@ -177,7 +177,7 @@ struct EvidenceExporterTests {
         let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 3, keepsKeys: keeps))
         let output = scratch.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let exporter = EvidenceExporter(history: try FlowStore(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
+        let exporter = EvidenceExporter(history: try History(path: seed.databasePath), captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
         guard keeps else {
             #expect(throws: EvidenceExportError.keysNotKept) {
                 try exporter.export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output, withKeys: true)
@@ -205,12 +205,12 @@ struct EvidenceExporterTests {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let stale = output.appendingPathComponent(EvidenceStaging.prefix + "2147483646-deadbeef")
         try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-        let store = try FlowStore(path: seed.databasePath)
+        let store = try History(path: seed.databasePath)
         let exporter = EvidenceExporter(history: store, captureDirectory: seed.captureDirectory, catalogues: Self.catalogues)
-        let seeded = try #require(try store.auditSession(id: seed.sessionID))
+        let seeded = try #require(try store.recording(id: seed.sessionID))
         let project = try #require(try store.auditProject(id: seeded.projectID))
-        let open = try store.startAuditSession(
-            AuditSessionDraft(projectID: project.id, kind: .baseline,
+        let open = try store.startRecording(
+            RecordingDraft(projectID: project.id, kind: .baseline,
                               environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "15", toolVersion: "0.9.0"),
                               inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
             at: seed.end.addingTimeInterval(100))
@@ -226,7 +226,7 @@ struct EvidenceExporterTests {
             #expect(throws: error) { try exporter.export(sessionID: session, exportedWith: "t", now: Self.now, output: target) }
             #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [], "after \(error)")
         }
-        _ = try store.endAuditSession(id: open.id, at: seed.end.addingTimeInterval(200))
+        _ = try store.endRecording(id: open.id, at: seed.end.addingTimeInterval(200))
         _ = try store.updateAuditProject(id: project.id, with: AuditProjectDraft(name: project.name, catalogueVersion: "tr-03161-1_9.9"))
         #expect(throws: EvidenceExportError.catalogueNotBundled(identifier: "tr-03161-1_9.9")) {
             try exporter.export(sessionID: seed.sessionID, exportedWith: "t", now: Self.now, output: output)
@@ -237,13 +237,13 @@ struct EvidenceExporterTests {
     @Test func aPacketOfAFlowTheDocumentsDoNotListStopsTheCapture() throws {
         let scratch = try ScratchDirectory()
         let seed = try EvidenceSeed.make(in: scratch.url.appendingPathComponent("seed"), plan: .init(flows: 2))
-        let store = try FlowStore(path: seed.databasePath)
+        let store = try History(path: seed.databasePath)
         let (project, session, markers, flows, counts) = try store.reading { snapshot in
-            let session = try #require(try snapshot.auditSession(id: seed.sessionID))
+            let session = try #require(try snapshot.recording(id: seed.sessionID))
             let project = try #require(try snapshot.auditProject(id: session.projectID))
             return (project, session,
-                    try snapshot.markers(forSession: session.id), try snapshot.flows(inAuditSession: session.id),
-                    try snapshot.packetCounts(inAuditSession: session.id))
+                    try snapshot.markers(forSession: session.id), try snapshot.flows(inRecording: session.id),
+                    try snapshot.packetCounts(inRecording: session.id))
         }
         let catalogue = try RequirementCatalogueLibraryAccess.catalogue(in: Self.catalogues)
         let partial = try EvidenceBundle(
@@ -261,16 +261,16 @@ struct EvidenceExporterTests {
 
     @Test func packetsThatCrossedTheTapWithoutARowMakeTheCaptureIncompleteAndAreSaidWhy() throws {
         let export = try Self.export(plan: .init(flows: 2)) { seed in
-            let store = try FlowStore(path: seed.databasePath)
-            let capture = try #require(try store.reading { try $0.captureSessions() }.first)
-            try store.recordPacketLoss(5, reason: .queueFull, captureSession: capture.id, at: seed.start.addingTimeInterval(1))
-            try store.recordPacketLoss(2, reason: .batchFailed, captureSession: capture.id, at: seed.end)
+            let store = try History(path: seed.databasePath)
+            let capture = try #require(try store.reading { try $0.captureRuns() }.first)
+            try store.recordPacketLoss(5, reason: .queueFull, captureRun: capture.id, at: seed.start.addingTimeInterval(1))
+            try store.recordPacketLoss(2, reason: .batchFailed, captureRun: capture.id, at: seed.end)
             // A daemon killed in the session: its last tally left 3 packets unaccounted.
             try store.recordTally(TapTally(handed: 40, accounted: 37, at: seed.start.addingTimeInterval(2)), losses: [:],
-                                  captureSession: capture.id)
-            try store.closeInterruptedCaptureSessions()
+                                  captureRun: capture.id)
+            try store.closeInterruptedCaptureRuns()
             // Two hours later: outside the session's minutes, not counted.
-            try store.recordPacketLoss(9, reason: .batchFailed, captureSession: capture.id, at: seed.end.addingTimeInterval(7_200))
+            try store.recordPacketLoss(9, reason: .batchFailed, captureRun: capture.id, at: seed.end.addingTimeInterval(7_200))
         }
         #expect(export.result.capture.packetsWithoutRow == ["queueFull": 5, "batchFailed": 2, "daemonStopped": 3])
         guard case .incomplete(let written, let recorded, let missing, let withoutRow) = export.result.captureStanding else {
@@ -312,7 +312,7 @@ struct EvidenceExporterTests {
         let output = export.scratch.url.appendingPathComponent("again")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let exporter = EvidenceExporter(
-            history: try FlowStore(path: export.seed.databasePath), captureDirectory: export.seed.captureDirectory,
+            history: try History(path: export.seed.databasePath), captureDirectory: export.seed.captureDirectory,
             catalogues: Self.catalogues)
         #expect(throws: EvidenceExportError.historyUnreadable(.corrupt(path: export.seed.databasePath))) {
             try exporter.export(sessionID: export.seed.sessionID, exportedWith: "t", now: Self.now, output: output)

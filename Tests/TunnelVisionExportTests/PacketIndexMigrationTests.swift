@@ -28,8 +28,8 @@ struct PacketIndexMigrationTests {
 
     /// The seed's history again, as the previous version wrote it: every table but the packet
     /// index copied over, and one `packets` row per packet, with that version's SQL.
-    static func previousVersionHistory(of seed: EvidenceSeed, at path: String) throws -> FlowStore {
-        let old = try FlowStore(path: path, migratingTo: try stepBefore)
+    static func previousVersionHistory(of seed: EvidenceSeed, at path: String) throws -> History {
+        let old = try History(path: path, migratingTo: try stepBefore)
         try old.access { db in
             try db.execute("ATTACH DATABASE '\(seed.databasePath)' AS today")
             let tables = try db.statement("""
@@ -65,7 +65,7 @@ struct PacketIndexMigrationTests {
         var captured: [UInt32: [SessionCapturedPacket]] = [:]
     }
 
-    static func previousReadings(_ store: FlowStore, session: Int64, files: [UInt32]) throws -> Readings {
+    static func previousReadings(_ store: History, session: Int64, files: [UInt32]) throws -> Readings {
         try store.access { db in
             var readings = Readings()
             readings.counts = try db.statement(previousPacketCountsSQL).bind(.integer(session)).rows { row in
@@ -82,14 +82,14 @@ struct PacketIndexMigrationTests {
         }
     }
 
-    static func readings(_ store: FlowStore, session: Int64, files: [UInt32]) throws -> Readings {
-        var readings = Readings(counts: try store.packetCounts(inAuditSession: session))
-        for file in files { readings.captured[file] = try store.capturedPackets(inAuditSession: session, fileSequence: file) }
+    static func readings(_ store: History, session: Int64, files: [UInt32]) throws -> Readings {
+        var readings = Readings(counts: try store.packetCounts(inRecording: session))
+        for file in files { readings.captured[file] = try store.capturedPackets(inRecording: session, fileSequence: file) }
         return readings
     }
 
     /// flows.json and the digest of capture.pcapng of an export of the session.
-    static func exported(_ store: FlowStore, seed: EvidenceSeed, into directory: URL) throws -> (flows: Data, capture: Substring) {
+    static func exported(_ store: History, seed: EvidenceSeed, into directory: URL) throws -> (flows: Data, capture: Substring) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let exporter = EvidenceExporter(history: store, captureDirectory: seed.captureDirectory, catalogues: EvidenceExporterTests.catalogues)
         let result = try exporter.export(sessionID: seed.sessionID, exportedWith: "tvctl 1.0.0-test", now: EvidenceExporterTests.now, output: directory)
@@ -104,7 +104,7 @@ struct PacketIndexMigrationTests {
         let scratch = try ScratchDirectory()
         let seed = try EvidenceSeed.make(
             in: scratch.url.appendingPathComponent("seed"), plan: .init(uncapturedEvery: 4, packetsOutsideSession: true))
-        let files = try FlowStore(path: seed.databasePath).captureFiles().map(\.sequence)
+        let files = try History(path: seed.databasePath).captureFiles().map(\.sequence)
         #expect(files.count > 3, "the seed spreads its packets over several capture files")
         let path = scratch.url.appendingPathComponent("previous.sqlite").path
         let old = try Self.previousVersionHistory(of: seed, at: path)
@@ -112,10 +112,10 @@ struct PacketIndexMigrationTests {
         #expect(before.counts.contains { $0.fileSequence == nil }, "some packets were never captured")
         #expect(before.captured.values.reduce(0) { $0 + $1.count } == seed.packets.filter { $0.packet.location.isCaptured }.count)
 
-        let migrated = try FlowStore(path: path)
-        #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
+        let migrated = try History(path: path)
+        #expect(try migrated.schemaVersion == History.currentSchemaVersion)
         #expect(try Self.readings(migrated, session: seed.sessionID, files: files) == before)
-        #expect(try migrated.captureFileSequences(inAuditSession: seed.sessionID) == Set(files))
+        #expect(try migrated.captureFileSequences(inRecording: seed.sessionID) == Set(files))
         // sqlite3 as an independent reading: the view still has every row of before.
         let viewRows = try ForeignTool.run("sqlite3", [path, "SELECT COUNT(*), SUM(file_seq = 0) FROM packets"])
         #expect(viewRows == "\(seed.packets.count)|\(seed.packets.filter { !$0.packet.location.isCaptured }.count)\n")
@@ -127,8 +127,8 @@ struct PacketIndexMigrationTests {
             in: scratch.url.appendingPathComponent("seed"), plan: .init(uncapturedEvery: 4, packetsOutsideSession: true))
         let path = scratch.url.appendingPathComponent("previous.sqlite").path
         _ = try Self.previousVersionHistory(of: seed, at: path)
-        let today = try Self.exported(try FlowStore(path: seed.databasePath), seed: seed, into: scratch.url.appendingPathComponent("today"))
-        let migrated = try Self.exported(try FlowStore(path: path), seed: seed, into: scratch.url.appendingPathComponent("migrated"))
+        let today = try Self.exported(try History(path: seed.databasePath), seed: seed, into: scratch.url.appendingPathComponent("today"))
+        let migrated = try Self.exported(try History(path: path), seed: seed, into: scratch.url.appendingPathComponent("migrated"))
         #expect(migrated.flows == today.flows)
         #expect(migrated.capture == today.capture)
         #expect(today.flows.count > 1000)

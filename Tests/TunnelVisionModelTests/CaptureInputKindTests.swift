@@ -9,7 +9,7 @@ import TunnelVisionModel
     ])
     func aLabelIsReadByItsFirstWord(label: String, kind: CaptureInputKind?) {
         #expect(CaptureInputKind(label: label) == kind)
-        #expect(CaptureSession(id: 1, startedAt: .init(timeIntervalSince1970: 0), endedAt: nil, toolVersion: "t", input: label).inputKind == kind)
+        #expect(CaptureRun(id: 1, startedAt: .init(timeIntervalSince1970: 0), endedAt: nil, toolVersion: "t", input: label).inputKind == kind)
     }
 
     @Test func eachKindWritesTheLabelItReads() {

@@ -80,8 +80,8 @@ import TunnelVisionModel
     }
 
     @Test func aBaselineHasNoRelease() {
-        #expect(AuditSessionKind.baseline.release == nil)
-        #expect(AuditSessionKind.audit(AppRelease(version: "2.4.1", build: "310")).release?.build == "310")
+        #expect(RecordingKind.baseline.release == nil)
+        #expect(RecordingKind.audit(AppRelease(version: "2.4.1", build: "310")).release?.build == "310")
     }
 
     @Test(arguments: [(false, false, false), (true, false, false), (false, true, false), (true, true, true)])
@@ -106,8 +106,8 @@ import TunnelVisionModel
     @Test func aSessionIsOpenUntilItEnds() {
         let env = AuditEnvironment(deviceModel: "d", osVersion: "o", toolVersion: "t")
         let cond = InspectionConditions(inspectionEnabled: false, caTrusted: false)
-        let open = AuditSession(id: 1, projectID: 1, kind: .baseline, environment: env, inspection: cond, startedAt: .init(timeIntervalSince1970: 0), endedAt: nil, notes: "")
-        let ended = AuditSession(id: 1, projectID: 1, kind: .baseline, environment: env, inspection: cond, startedAt: .init(timeIntervalSince1970: 0), endedAt: .init(timeIntervalSince1970: 1), notes: "")
+        let open = Recording(id: 1, projectID: 1, kind: .baseline, environment: env, inspection: cond, startedAt: .init(timeIntervalSince1970: 0), endedAt: nil, notes: "")
+        let ended = Recording(id: 1, projectID: 1, kind: .baseline, environment: env, inspection: cond, startedAt: .init(timeIntervalSince1970: 0), endedAt: .init(timeIntervalSince1970: 1), notes: "")
         #expect(open.isOpen && !ended.isOpen)
     }
 }

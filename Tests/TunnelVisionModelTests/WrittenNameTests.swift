@@ -16,7 +16,7 @@ import TunnelVisionModel
             "serverClosedBeforePhoneData", "upstreamUnreachable", "upstreamRefusedByPolicy", "relaySentAlert",
             "phoneRefusedMirroredCertificate", "handedToPlainUpstream", "relayFailed", "closed",
         ])
-        #expect(RelayPresentation.allCases.map(\.name) == [
+        #expect(ShownLeafKind.allCases.map(\.name) == [
             "installedAuthority", "untrustedIssuer", "wrongName", "expired", "mirroredUntrustedIssuer", "unverifiedUpstreamNotMirrored",
         ])
         #expect(RelayDecisionKind.allCases.map(\.name) == ["terminated", "undecided"] + RelaySpliceReason.allCases.map { "spliced." + $0.rawValue })
@@ -27,7 +27,7 @@ import TunnelVisionModel
     /// not know is read as none rather than as another.
     @Test func everyWrittenNameReadsBackAsItsKind() {
         for kind in RelayEventKind.allCases { #expect(RelayEventKind(name: kind.name) == kind) }
-        for kind in RelayPresentation.allCases { #expect(RelayPresentation(name: kind.name) == kind) }
+        for kind in ShownLeafKind.allCases { #expect(ShownLeafKind(name: kind.name) == kind) }
         for kind in RelayDecisionKind.allCases { #expect(RelayDecisionKind(name: kind.name) == kind) }
         #expect(RelayEventKind(name: "somethingNew") == nil)
         #expect(RelayDecisionKind(name: "spliced.somethingNew") == nil)

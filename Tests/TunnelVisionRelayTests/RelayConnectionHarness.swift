@@ -150,7 +150,7 @@ final class RelayConnectionHarness: ConnectionRegistry {
             isEnabled: true, certificateAuthority: CertificateAuthorityFiles(keyPath: folder + "/ca.key", certificatePath: folder + "/ca.pem"),
             upstreamTrust: .bundle(path: trust), limits: limits)
         let relayAuthority = try CertificateAuthority.ephemeral(now: Date(), commonName: "test relay CA")
-        let minter = PresentationMinter(
+        let minter = RequestedLeafMinter(
             installed: try LeafMinter(authority: relayAuthority, cacheEntries: 4), recordingAuthorityDirectory: folder)
         loop = try EventLoop()
         context = RelayContext(

@@ -5,7 +5,7 @@ import TunnelVisionModel
 /// What the flow keeps of the relay's report: the relay's own failures and the mirror are facts
 /// of their own, never the phone's refusal (no notInspectable, no alert taken for the phone's).
 @Suite struct RelayReportFactsTests {
-    static func report(_ event: RelayEvent?, outcome: RelayOutcome? = nil, presentation: RelayPresentation? = nil) -> RelayReport {
+    static func report(_ event: RelayEvent?, outcome: RelayOutcome? = nil, presentation: ShownLeafKind? = nil) -> RelayReport {
         let leg = RelayPhoneLeg(
             phone: Endpoint(address: IPAddress("10.77.0.2")!, port: 40_000),
             originalDestination: Endpoint(address: IPAddress("198.51.100.30")!, port: 443))

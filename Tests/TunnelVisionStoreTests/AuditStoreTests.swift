@@ -53,7 +53,7 @@ import TunnelVisionModel
         let store = try TemporaryDatabase().open()
         #expect(throws: AuditStoreError.projectNotFound(42)) { try store.updateAuditProject(id: 42, with: projectDraft()) }
         #expect(throws: AuditStoreError.projectNotFound(42)) { try store.deleteAuditProject(id: 42) }
-        #expect(throws: AuditStoreError.projectNotFound(42)) { try store.startAuditSession(sessionDraft(project: 42), at: at(0)) }
+        #expect(throws: AuditStoreError.projectNotFound(42)) { try store.startRecording(sessionDraft(project: 42), at: at(0)) }
         #expect(try store.auditProject(id: 42) == nil)
     }
 }
@@ -62,11 +62,11 @@ import TunnelVisionModel
     @Test func startedSessionReadsBackWithEverythingItDeclared() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         #expect(session.isOpen)
         #expect(session.kind.release == AppRelease(version: "2.4.1", build: "310"))
-        #expect(try store.auditSession(id: session.id) == session)
-        #expect(try store.openAuditSession() == session)
+        #expect(try store.recording(id: session.id) == session)
+        #expect(try store.openRecording() == session)
         #expect(session.environment.deviceModel == "Pixel 8")
         #expect(session.inspection == InspectionConditions(inspectionEnabled: true, caTrusted: false))
         #expect(session.notes == "lab 2")
@@ -75,27 +75,27 @@ import TunnelVisionModel
     @Test func baselineHasNoRelease() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id, kind: .baseline), at: at(1))
-        #expect(try store.auditSession(id: session.id)?.kind == .baseline)
+        let session = try store.startRecording(sessionDraft(project: project.id, kind: .baseline), at: at(1))
+        #expect(try store.recording(id: session.id)?.kind == .baseline)
         #expect(session.kind.release == nil)
     }
 
     @Test func startRefusesWhileOneIsOpenAndNamesIt() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let open = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let open = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         #expect(throws: AuditStoreError.sessionAlreadyOpen(open.id)) {
-            try store.startAuditSession(sessionDraft(project: project.id, kind: .baseline), at: at(2))
+            try store.startRecording(sessionDraft(project: project.id, kind: .baseline), at: at(2))
         }
-        _ = try store.endAuditSession(id: open.id, at: at(3))
-        let next = try store.startAuditSession(sessionDraft(project: project.id), at: at(4))
+        _ = try store.endRecording(id: open.id, at: at(3))
+        let next = try store.startRecording(sessionDraft(project: project.id), at: at(4))
         #expect(next.id != open.id)
     }
 
     @Test func theIndexAloneRefusesASecondOpenSession() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        _ = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        _ = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         // Bypasses the code check: the partial unique index is what holds across writers.
         #expect(throws: HistoryError.self) {
             try store.write { db in
@@ -110,7 +110,7 @@ import TunnelVisionModel
     @Test func aRowThisVersionCannotReadIsAnErrorNamingItNeverLeftOut() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         try store.write { db in
             try db.execute("INSERT INTO audit_allowlist (project_id, position, pattern) VALUES (\(project.id), 9, 'a..b')")
         }
@@ -121,7 +121,7 @@ import TunnelVisionModel
         }
         try store.write { db in try db.execute("UPDATE audit_sessions SET kind = 7 WHERE id = \(session.id)") }
         #expect(throws: HistoryError.unreadableRow(table: "audit_sessions", id: session.id, reason: "unknown kind 7")) {
-            try store.auditSession(id: session.id)
+            try store.recording(id: session.id)
         }
     }
 
@@ -130,24 +130,24 @@ import TunnelVisionModel
         let project = try store.createAuditProject(projectDraft(), at: at(0))
         var draft = sessionDraft(project: project.id)
         draft.gatewayResolvers = [IPAddress("10.77.0.1")!, IPAddress("fd77::1")!]
-        let session = try store.startAuditSession(draft, at: at(1))
-        #expect(try store.auditSession(id: session.id)?.gatewayResolvers == draft.gatewayResolvers)
+        let session = try store.startRecording(draft, at: at(1))
+        #expect(try store.recording(id: session.id)?.gatewayResolvers == draft.gatewayResolvers)
         try store.write { db in try db.execute("UPDATE audit_sessions SET gateway_resolvers = '10.77.0.1,nope' WHERE id = \(session.id)") }
         #expect(throws: HistoryError.unreadableRow(
             table: "audit_sessions", id: session.id, reason: "gateway resolvers \"10.77.0.1,nope\" are not addresses")) {
-            try store.auditSession(id: session.id)
+            try store.recording(id: session.id)
         }
     }
 
     @Test func packetsWithoutARowAreCountedPerMinuteAndReadForASpan() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(0))
         // `instant` is 20 s into a minute: minutes start at at(40), at(100), at(160).
-        try store.recordPacketLoss(3, reason: .queueFull, captureSession: capture.id, at: at(41))
-        try store.recordPacketLoss(4, reason: .queueFull, captureSession: capture.id, at: at(95))
-        try store.recordPacketLoss(5, reason: .batchFailed, captureSession: capture.id, at: at(70))
-        try store.recordPacketLoss(0, reason: .batchFailed, captureSession: capture.id, at: at(80))
-        try store.recordPacketLoss(6, reason: .batchFailed, captureSession: capture.id, at: at(200))
+        try store.recordPacketLoss(3, reason: .queueFull, captureRun: capture.id, at: at(41))
+        try store.recordPacketLoss(4, reason: .queueFull, captureRun: capture.id, at: at(95))
+        try store.recordPacketLoss(5, reason: .batchFailed, captureRun: capture.id, at: at(70))
+        try store.recordPacketLoss(0, reason: .batchFailed, captureRun: capture.id, at: at(80))
+        try store.recordPacketLoss(6, reason: .batchFailed, captureRun: capture.id, at: at(200))
         let rows = try store.access { db in try db.statement("SELECT COUNT(*) FROM packet_losses").firstRow { $0.int64(0) } }
         #expect(rows == 3, "one row per capture session, minute and reason")
         #expect(try store.packetLosses(from: at(60), to: at(99)) == [.queueFull: 7, .batchFailed: 5])
@@ -158,11 +158,11 @@ import TunnelVisionModel
     // Libpcap's totals, kept per capture session; an input without them has none.
     @Test func thePassiveTapsDropsAreKeptPerCaptureSessionAndOnlyForIt() throws {
         let store = try TemporaryDatabase().open()
-        let inline = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
-        let passive = try store.beginCaptureSession(toolVersion: "t", input: "interface:wg0", at: at(5))
-        try store.recordTapDrops(PassiveTapDrops(kernel: 3, interface: 0), captureSession: passive.id)
-        try store.recordTapDrops(PassiveTapDrops(kernel: 4_672, interface: 2), captureSession: passive.id)
-        let sessions = try store.reading { try $0.captureSessions() }
+        let inline = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(0))
+        let passive = try store.beginCaptureRun(toolVersion: "t", input: "interface:wg0", at: at(5))
+        try store.recordTapDrops(PassiveTapDrops(kernel: 3, interface: 0), captureRun: passive.id)
+        try store.recordTapDrops(PassiveTapDrops(kernel: 4_672, interface: 2), captureRun: passive.id)
+        let sessions = try store.reading { try $0.captureRuns() }
         #expect(sessions.map(\.tapDrops) == [nil, PassiveTapDrops(kernel: 4_672, interface: 2)])
         #expect(sessions.first?.id == inline.id)
     }
@@ -170,14 +170,14 @@ import TunnelVisionModel
     @Test func endRules() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(10))
-        #expect(throws: AuditStoreError.dateBeforeSessionStart) { try store.endAuditSession(id: session.id, at: at(9)) }
-        #expect(throws: AuditStoreError.sessionNotFound(999)) { try store.endAuditSession(id: 999, at: at(11)) }
-        let ended = try store.endAuditSession(id: session.id, at: at(10))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(10))
+        #expect(throws: AuditStoreError.dateBeforeSessionStart) { try store.endRecording(id: session.id, at: at(9)) }
+        #expect(throws: AuditStoreError.sessionNotFound(999)) { try store.endRecording(id: 999, at: at(11)) }
+        let ended = try store.endRecording(id: session.id, at: at(10))
         #expect(!ended.isOpen)
         #expect(ended.endedAt?.nanosecondsSinceEpoch == at(10).nanosecondsSinceEpoch)
-        #expect(throws: AuditStoreError.sessionAlreadyEnded(session.id)) { try store.endAuditSession(id: session.id, at: at(12)) }
-        #expect(try store.openAuditSession() == nil)
+        #expect(throws: AuditStoreError.sessionAlreadyEnded(session.id)) { try store.endRecording(id: session.id, at: at(12)) }
+        #expect(try store.openRecording() == nil)
     }
 
     @Test func sessionsOfAProjectNewestFirst() throws {
@@ -186,17 +186,17 @@ import TunnelVisionModel
         let other = try store.createAuditProject(projectDraft("Other"), at: at(0))
         var ids: [Int64] = []
         for start in [10.0, 20.0, 30.0] {
-            let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(start))
-            _ = try store.endAuditSession(id: session.id, at: at(start + 1))
+            let session = try store.startRecording(sessionDraft(project: project.id), at: at(start))
+            _ = try store.endRecording(id: session.id, at: at(start + 1))
             ids.append(session.id)
         }
-        #expect(try store.auditSessions(forProject: project.id).map(\.id) == ids.reversed())
-        #expect(try store.auditSessions(forProject: other.id).isEmpty)
+        #expect(try store.recordings(forProject: project.id).map(\.id) == ids.reversed())
+        #expect(try store.recordings(forProject: other.id).isEmpty)
     }
 
     @Test func deletingAMissingSessionNamesIt() throws {
         let store = try TemporaryDatabase().open()
-        #expect(throws: AuditStoreError.sessionNotFound(7)) { try store.deleteAuditSession(id: 7) }
+        #expect(throws: AuditStoreError.sessionNotFound(7)) { try store.deleteRecording(id: 7) }
     }
 }
 
@@ -204,7 +204,7 @@ import TunnelVisionModel
     @Test func markersGoIntoTheOpenSessionAsTheyHappened() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         let login = try store.addMarker(.loggedIn, toSession: session.id, at: at(5))
         let consent = try store.addMarker(.consentGiven, toSession: session.id, at: at(3))
         let custom = try store.addMarker(.custom("  opened settings "), toSession: session.id, at: at(7))
@@ -217,11 +217,11 @@ import TunnelVisionModel
     @Test func markerRefusals() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(10))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(10))
         #expect(throws: AuditStoreError.emptyMarkerLabel) { try store.addMarker(.custom(" "), toSession: session.id, at: at(11)) }
         #expect(throws: AuditStoreError.dateBeforeSessionStart) { try store.addMarker(.loggedIn, toSession: session.id, at: at(9)) }
         #expect(throws: AuditStoreError.sessionNotFound(99)) { try store.addMarker(.loggedIn, toSession: 99, at: at(11)) }
-        _ = try store.endAuditSession(id: session.id, at: at(12))
+        _ = try store.endRecording(id: session.id, at: at(12))
         #expect(throws: AuditStoreError.sessionAlreadyEnded(session.id)) { try store.addMarker(.loggedIn, toSession: session.id, at: at(13)) }
         #expect(try store.markers(forSession: session.id).isEmpty)
     }
@@ -235,13 +235,13 @@ import TunnelVisionModel
     @Test func markingTheOpenSessionNamesTheRecording() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft("Acme Health"), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         let outcome = try store.addMarkerToOpenSession(.consentGiven, at: at(2))
         guard case .placed(let marker, let recording) = outcome else {
             Issue.record("expected a placed marker, got \(outcome)")
             return
         }
-        #expect(recording == AuditRecording(session: session, projectName: "Acme Health"))
+        #expect(recording == RecordingWithProject(session: session, projectName: "Acme Health"))
         #expect(try store.auditRecording() == recording)
         #expect(try store.markers(forSession: session.id) == [marker])
         #expect(throws: AuditStoreError.emptyMarkerLabel) { try store.addMarkerToOpenSession(.custom(""), at: at(3)) }

@@ -40,9 +40,9 @@ import TunnelVisionModel
             usleep(300_000)
             FileManager.default.createFile(atPath: go, contents: nil)
             let answers = racers.map(Self.finish).sorted()
-            let open = try #require(try store.openAuditSession())
+            let open = try #require(try store.openRecording())
             #expect(answers == ["alreadyOpen \(open.id)", "started \(open.id)"])
-            #expect(try store.auditSessions(forProject: project.id).count == 1)
+            #expect(try store.recordings(forProject: project.id).count == 1)
         }
     }
 
@@ -61,11 +61,11 @@ import TunnelVisionModel
             usleep(300_000)
             FileManager.default.createFile(atPath: go, contents: nil)
             let answers = racers.map(Self.finish)
-            let pixel = try #require(try store.openAuditSession(phone: "pixel"))
-            let iphone = try #require(try store.openAuditSession(phone: "iphone"))
+            let pixel = try #require(try store.openRecording(phone: "pixel"))
+            let iphone = try #require(try store.openRecording(phone: "iphone"))
             #expect(Array(answers[0...1]).sorted() == ["alreadyOpen \(pixel.id)", "started \(pixel.id)"])
             #expect(Array(answers[2...3]).sorted() == ["alreadyOpen \(iphone.id)", "started \(iphone.id)"])
-            #expect(try store.openAuditSessions().count == 2)
+            #expect(try store.openRecordings().count == 2)
         }
     }
 

@@ -7,14 +7,14 @@ import TunnelVisionModel
 @Suite struct DNSAnswerReadTests {
     @Test func theAnswersAreReadInTheOrderWrittenWithTheirFlowsRow() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         let answers = [
             DNSAnswerRecord(timestampNanoseconds: 1, queryName: "api.example", address: IPAddress(v4: 0x5DB8_0001), ttl: 60, flow: 4),
             DNSAnswerRecord(timestampNanoseconds: 2, queryName: "api.example", address: IPAddress(v6High: 0x2001_0DB8 << 32, low: 1), ttl: 60, flow: 4),
         ]
         let rows = try store.write(
             HistoryBatch(flows: [FlowUpsert(handle: 4, rowID: nil, state: udpFlow(port: 53, at: at(1)))], dnsAnswers: answers),
-            captureSession: capture.id)
+            captureRun: capture.id)
         let read = try store.reading { try $0.dnsAnswers() }
         #expect(read == [
             StoredDNSAnswer(flowID: rows[4], queryName: "api.example", address: "93.184.0.1"),

@@ -8,26 +8,26 @@ import TunnelVisionModel
 struct FlowChangeMarkerTests {
     @Test func aReadAfterAMarkerGivesOnlyTheFlowsInsertedOrUpdatedSince() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
-        let ids = try store.insert((0..<5).map { udpFlow(port: UInt16(1_000 + $0), at: at(2 + Double($0))) }, captureSession: capture.id)
-        let all = try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: .start) }
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
+        let ids = try store.insert((0..<5).map { udpFlow(port: UInt16(1_000 + $0), at: at(2 + Double($0))) }, captureRun: capture.id)
+        let all = try store.reading { try $0.flowsChanged(inRecording: session.id, after: .start) }
         #expect(all.flows.map(\.id) == ids)
 
         let marker = try store.reading { try $0.flowChangeMarker() }
         #expect(marker == all.next)
-        #expect(try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: marker) }.flows.isEmpty)
+        #expect(try store.reading { try $0.flowsChanged(inRecording: session.id, after: marker) }.flows.isEmpty)
 
         var later = udpFlow(port: 1_002, at: at(4))
         later.lastSeen = at(20)
         later.packetCount = 9
-        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: ids[2], state: later)]), captureSession: capture.id)
-        let added = try store.insert([udpFlow(port: 2_000, at: at(21))], captureSession: capture.id)
-        let changed = try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: marker) }
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: ids[2], state: later)]), captureRun: capture.id)
+        let added = try store.insert([udpFlow(port: 2_000, at: at(21))], captureRun: capture.id)
+        let changed = try store.reading { try $0.flowsChanged(inRecording: session.id, after: marker) }
         #expect(changed.flows.map(\.id) == [ids[2], added[0]], "the updated flow, then the new one")
         #expect(changed.flows.first?.packetCount == 9)
-        #expect(try store.reading { try $0.flowsChanged(inAuditSession: session.id, after: changed.next) }.flows.isEmpty)
+        #expect(try store.reading { try $0.flowsChanged(inRecording: session.id, after: changed.next) }.flows.isEmpty)
     }
 
     @Test func theReadWalksTheMarkersIndexNotTheSession() throws {
@@ -41,15 +41,15 @@ struct FlowChangeMarkerTests {
 
     @Test func flowsOfAnotherSessionMoveTheMarkerOnButAreNotGiven() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let first = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
-        _ = try store.insert([udpFlow(port: 1, at: at(2))], captureSession: capture.id)
-        _ = try store.endAuditSession(id: first.id, at: at(3))
+        let first = try store.startRecording(sessionDraft(project: project.id), at: at(1))
+        _ = try store.insert([udpFlow(port: 1, at: at(2))], captureRun: capture.id)
+        _ = try store.endRecording(id: first.id, at: at(3))
         let marker = try store.reading { try $0.flowChangeMarker() }
-        let untagged = try store.insert([udpFlow(port: 2, at: at(4))], captureSession: capture.id)
+        let untagged = try store.insert([udpFlow(port: 2, at: at(4))], captureRun: capture.id)
         #expect(untagged.count == 1)
-        let read = try store.reading { try $0.flowsChanged(inAuditSession: first.id, after: marker) }
+        let read = try store.reading { try $0.flowsChanged(inRecording: first.id, after: marker) }
         #expect(read.flows.isEmpty)
         #expect(read.next.value > marker.value)
     }
@@ -57,8 +57,8 @@ struct FlowChangeMarkerTests {
     @Test func aHistoryWrittenBeforeTheMarkerGivesEveryFlowOnceMigrated() throws {
         let db = TemporaryDatabase()
         let step = try #require(Schema.migrations.firstIndex { $0.contains("flows_changed") })
-        let old = try FlowStore(path: db.path, migratingTo: step)
-        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        let old = try History(path: db.path, migratingTo: step)
+        let capture = try old.beginCaptureRun(toolVersion: "0.1", input: "tun:tv0", at: at(0))
         // Rows as the previous version wrote them: its recordings had no phone, its upserts knew
         // no marker (today's writes name columns of later steps).
         let sessionID: Int64 = 1
@@ -82,10 +82,10 @@ struct FlowChangeMarkerTests {
         }
         #expect(ids.count == 3)
         let migrated = try db.open()
-        #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
-        let read = try migrated.reading { try $0.flowsChanged(inAuditSession: sessionID, after: .start) }
+        #expect(try migrated.schemaVersion == History.currentSchemaVersion)
+        let read = try migrated.reading { try $0.flowsChanged(inRecording: sessionID, after: .start) }
         #expect(read.flows.map(\.id) == ids)
-        let more = try migrated.insert([udpFlow(port: 99, at: at(9))], captureSession: capture.id)
-        #expect(try migrated.reading { try $0.flowsChanged(inAuditSession: sessionID, after: read.next) }.flows.map(\.id) == more)
+        let more = try migrated.insert([udpFlow(port: 99, at: at(9))], captureRun: capture.id)
+        #expect(try migrated.reading { try $0.flowsChanged(inRecording: sessionID, after: read.next) }.flows.map(\.id) == more)
     }
 }

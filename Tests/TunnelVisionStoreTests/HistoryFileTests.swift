@@ -24,7 +24,7 @@ import TunnelVisionModel
         _ = try database.open()
         let link = database.folder.appendingPathComponent("linked.sqlite").path
         #expect(symlink(database.path, link) == 0)
-        #expect(throws: HistoryError.symbolicLink(path: link)) { try FlowStore(path: link) }
+        #expect(throws: HistoryError.symbolicLink(path: link)) { try History(path: link) }
     }
 
     @Test func everyConnectionIsDefensiveAndDistrustsTheSchema() throws {

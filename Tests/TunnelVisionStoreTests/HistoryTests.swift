@@ -25,9 +25,9 @@ import TunnelVisionModel
     @Test func everyReadingSurvivesTheRoundTrip() throws {
         let db = TemporaryDatabase()
         let store = try db.open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         let state = Self.richFlow()
-        let id = try store.insert([state], captureSession: capture.id)[0]
+        let id = try store.insert([state], captureRun: capture.id)[0]
         let read = try #require(try store.flow(id: id))
         #expect(read.state.key == state.key)
         #expect(read.sni == state.sni)
@@ -42,12 +42,12 @@ import TunnelVisionModel
 
     @Test func refusalAndQUICReadingsRoundTrip() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         var state = udpFlow(port: 443, at: at(1))
         state.serverTLS = .refused(alert: 70)
         state.quic = QUICReading(version: .v2, end: .server)
         state.serverCertificates = .notSent(.resumedSession)
-        let id = try store.insert([state], captureSession: capture.id)[0]
+        let id = try store.insert([state], captureRun: capture.id)[0]
         let read = try #require(try store.flow(id: id))
         #expect(read.serverTLS == .refused(alert: 70))
         #expect(read.quic == QUICReading(version: .v2, end: .server))
@@ -59,15 +59,15 @@ import TunnelVisionModel
     /// and keeps the earliest first packet.
     @Test func updateMergesByTheRulesOfEachColumn() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         var first = Self.richFlow()
         first.tlsStatus = .notInspectable
-        let id = try store.insert([first], captureSession: capture.id)[0]
+        let id = try store.insert([first], captureRun: capture.id)[0]
         var later = FlowState(key: first.key, firstSeen: at(5), lastSeen: at(9), bytesOut: 600, bytesIn: 5000, packetCount: 12)
         later.tlsStatus = .encrypted
         later.resolvedName = ResolvedName(name: "other.example")
         later.streamOpening = .unrecognised
-        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: later)]), captureSession: capture.id)
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: later)]), captureRun: capture.id)
         let read = try #require(try store.flow(id: id))
         #expect(read.firstSeen.nanosecondsSinceEpoch == at(1).nanosecondsSinceEpoch)
         #expect(read.lastSeen.nanosecondsSinceEpoch == at(9).nanosecondsSinceEpoch)
@@ -78,27 +78,27 @@ import TunnelVisionModel
         #expect(read.clientTLS == first.clientTLS && read.serverTLS == first.serverTLS && read.sni == first.sni)
         // A present reading replaces the old one whole.
         later.serverTLS = .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301), source: .upstreamConnection))
-        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: later)]), captureSession: capture.id)
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: later)]), captureRun: capture.id)
         #expect(try store.flow(id: id)?.serverTLS == later.serverTLS)
     }
 
     @Test func flowsOfASessionComeOldestFirstAndLimited() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(0))
-        let ids = try store.insert([udpFlow(port: 3, at: at(30)), udpFlow(port: 1, at: at(10)), udpFlow(port: 2, at: at(20))], captureSession: capture.id)
-        #expect(try store.flows(inAuditSession: session.id, limit: 10).map(\.id) == [ids[1], ids[2], ids[0]])
-        #expect(try store.flows(inAuditSession: session.id, limit: 2).map(\.id) == [ids[1], ids[2]])
-        #expect(try store.flowCount(inAuditSession: session.id) == 3)
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(0))
+        let ids = try store.insert([udpFlow(port: 3, at: at(30)), udpFlow(port: 1, at: at(10)), udpFlow(port: 2, at: at(20))], captureRun: capture.id)
+        #expect(try store.flows(inRecording: session.id, limit: 10).map(\.id) == [ids[1], ids[2], ids[0]])
+        #expect(try store.flows(inRecording: session.id, limit: 2).map(\.id) == [ids[1], ids[2]])
+        #expect(try store.flowCount(inRecording: session.id) == 3)
     }
 
     @Test func aPacketOfAFlowMissingFromItsBatchIsRefused() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         let packet = PacketRecord(flow: 9, timestampNanoseconds: 1, direction: .outbound, wireLength: 60, location: .notCaptured)
-        #expect(throws: FlowStore.BatchError.packetOfUnlistedFlow(9)) {
-            try store.write(HistoryBatch(packets: [packet]), captureSession: capture.id)
+        #expect(throws: History.BatchError.packetOfUnlistedFlow(9)) {
+            try store.write(HistoryBatch(packets: [packet]), captureRun: capture.id)
         }
     }
 }
@@ -108,27 +108,27 @@ import TunnelVisionModel
     /// outside any session in file 5.
     struct Seeded {
         let db = TemporaryDatabase()
-        let store: FlowStore
-        let session: AuditSession
+        let store: History
+        let session: Recording
         let inside: Int64
         let outside: Int64
 
         init() throws {
             store = try db.open()
             let project = try store.createAuditProject(projectDraft(), at: at(0))
-            let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+            let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
             let outsideRows = try store.write(HistoryBatch(
                 flows: [FlowUpsert(handle: 2, rowID: nil, state: udpFlow(port: 2, at: at(0)))],
                 packets: [PacketRecord(flow: 2, timestampNanoseconds: 5, direction: .outbound, wireLength: 80, location: CaptureLocation(fileSequence: 5, offset: 24))]),
-                captureSession: capture.id)
-            session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+                captureRun: capture.id)
+            session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
             func packet(_ offset: UInt64, file: UInt32, _ direction: Direction = .outbound) -> PacketRecord {
                 PacketRecord(flow: 1, timestampNanoseconds: Int64(offset), direction: direction, wireLength: 100, location: CaptureLocation(fileSequence: file, offset: offset))
             }
             let rows = try store.write(HistoryBatch(
                 flows: [FlowUpsert(handle: 1, rowID: nil, state: udpFlow(port: 1, at: at(2)))],
                 packets: [packet(500, file: 4), packet(24, file: 3, .inbound), packet(300, file: 3), packet(0, file: 0), packet(24, file: 4)]),
-                captureSession: capture.id)
+                captureRun: capture.id)
             inside = rows[1]!
             outside = outsideRows[2]!
         }
@@ -136,7 +136,7 @@ import TunnelVisionModel
 
     @Test func packetCountsArePerFlowAndFileWithNilForNeverCaptured() throws {
         let seeded = try Seeded()
-        let counts = try seeded.store.packetCounts(inAuditSession: seeded.session.id)
+        let counts = try seeded.store.packetCounts(inRecording: seeded.session.id)
         #expect(Set(counts) == [
             SessionPacketCount(flowID: seeded.inside, fileSequence: nil, count: 1),
             SessionPacketCount(flowID: seeded.inside, fileSequence: 3, count: 2),
@@ -146,17 +146,17 @@ import TunnelVisionModel
 
     @Test func capturedPacketsComeOneFileAtATimeByOffset() throws {
         let seeded = try Seeded()
-        let inThree = try seeded.store.capturedPackets(inAuditSession: seeded.session.id, fileSequence: 3)
+        let inThree = try seeded.store.capturedPackets(inRecording: seeded.session.id, fileSequence: 3)
         #expect(inThree.map(\.fileOffset) == [24, 300])
         #expect(inThree.map(\.direction) == [.inbound, .outbound])
-        #expect(try seeded.store.capturedPackets(inAuditSession: seeded.session.id, fileSequence: 4).map(\.fileOffset) == [24, 500])
-        #expect(try seeded.store.capturedPackets(inAuditSession: seeded.session.id, fileSequence: 0).isEmpty)
-        #expect(try seeded.store.capturedPackets(inAuditSession: seeded.session.id, fileSequence: 5).isEmpty)
+        #expect(try seeded.store.capturedPackets(inRecording: seeded.session.id, fileSequence: 4).map(\.fileOffset) == [24, 500])
+        #expect(try seeded.store.capturedPackets(inRecording: seeded.session.id, fileSequence: 0).isEmpty)
+        #expect(try seeded.store.capturedPackets(inRecording: seeded.session.id, fileSequence: 5).isEmpty)
     }
 
     @Test func fileSequencesAreDerivedFromThePacketsAndNeverIncludeZero() throws {
         let seeded = try Seeded()
-        #expect(try seeded.store.captureFileSequences(inAuditSession: seeded.session.id) == [3, 4])
+        #expect(try seeded.store.captureFileSequences(inRecording: seeded.session.id) == [3, 4])
         #expect(try seeded.store.auditEvidenceFileSequences() == [3, 4])
         #expect(try seeded.store.highestCaptureFileSequence() == 5)
     }
@@ -166,9 +166,9 @@ import TunnelVisionModel
         #expect(try seeded.store.prune(before: at(100)) == 1)
         #expect(try seeded.store.flow(id: seeded.outside) == nil)
         #expect(try seeded.store.flow(id: seeded.inside) != nil)
-        #expect(try seeded.store.packetCounts(inAuditSession: seeded.session.id).map(\.count).reduce(0, +) == 5)
+        #expect(try seeded.store.packetCounts(inRecording: seeded.session.id).map(\.count).reduce(0, +) == 5)
         // Once its session is deleted, the flow is no longer evidence and goes too.
-        try seeded.store.deleteAuditSession(id: seeded.session.id)
+        try seeded.store.deleteRecording(id: seeded.session.id)
         #expect(try seeded.store.prune(before: at(100)) == 1)
         #expect(try seeded.store.auditEvidenceFileSequences().isEmpty)
     }
@@ -177,8 +177,8 @@ import TunnelVisionModel
         let seeded = try Seeded()
         try seeded.store.clearAll()
         #expect(try seeded.store.flow(id: seeded.inside) == nil)
-        #expect(try seeded.store.flowCount(inAuditSession: seeded.session.id) == 0)
-        #expect(try seeded.store.auditSession(id: seeded.session.id) == seeded.session)
+        #expect(try seeded.store.flowCount(inRecording: seeded.session.id) == 0)
+        #expect(try seeded.store.recording(id: seeded.session.id) == seeded.session)
         #expect(try seeded.store.auditProjects().count == 1)
     }
 }
@@ -186,34 +186,34 @@ import TunnelVisionModel
 @Suite struct CaptureRecordTests {
     @Test func interruptedCaptureSessionsCloseAtTheirLastPacket() throws {
         let store = try TemporaryDatabase().open()
-        let crashed = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
+        let crashed = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(0))
         var state = udpFlow(port: 1, at: at(1))
         state.lastSeen = at(7)
-        _ = try store.insert([state], captureSession: crashed.id)
-        let empty = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(8))
-        #expect(try store.closeInterruptedCaptureSessions() == [crashed.id, empty.id])
-        let sessions = try store.captureSessions()
+        _ = try store.insert([state], captureRun: crashed.id)
+        let empty = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(8))
+        #expect(try store.closeInterruptedCaptureRuns() == [crashed.id, empty.id])
+        let sessions = try store.captureRuns()
         #expect(sessions.map { $0.endedAt?.nanosecondsSinceEpoch } == [at(7).nanosecondsSinceEpoch, at(8).nanosecondsSinceEpoch])
-        #expect(try store.closeInterruptedCaptureSessions().isEmpty)
+        #expect(try store.closeInterruptedCaptureRuns().isEmpty)
     }
 
     /// What the last tally of a session that never ended left unaccounted is lost,
     /// counted once, at the tally's minute; a session that ended, or was never tallied, loses nothing.
     @Test func anInterruptedCaptureSessionsLastTallyCountsWhatItLostOnceAtItsMinute() throws {
         let store = try TemporaryDatabase().open()
-        let clean = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(0))
-        try store.write(HistoryBatch(), captureSession: clean.id, tally: TapTally(handed: 9, accounted: 2, at: at(1)))
-        try store.endCaptureSession(id: clean.id, at: at(2))
-        let untallied = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(3))
-        let crashed = try store.beginCaptureSession(toolVersion: "t", input: "tun:tv0", at: at(4))
-        _ = try store.insert([udpFlow(port: 1, at: at(5))], captureSession: crashed.id)
-        try store.write(HistoryBatch(), captureSession: crashed.id, tally: TapTally(handed: 50, accounted: 44, at: at(125)))
-        try store.recordTally(TapTally(handed: 61, accounted: 47, at: at(130)), losses: [.queueFull: 3], captureSession: crashed.id)
-        #expect(try store.tally(ofCaptureSession: crashed.id) == TapTally(handed: 61, accounted: 47, at: at(130)))
-        #expect(try store.tally(ofCaptureSession: untallied.id) == nil)
+        let clean = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(0))
+        try store.write(HistoryBatch(), captureRun: clean.id, tally: TapTally(handed: 9, accounted: 2, at: at(1)))
+        try store.endCaptureRun(id: clean.id, at: at(2))
+        let untallied = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(3))
+        let crashed = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(4))
+        _ = try store.insert([udpFlow(port: 1, at: at(5))], captureRun: crashed.id)
+        try store.write(HistoryBatch(), captureRun: crashed.id, tally: TapTally(handed: 50, accounted: 44, at: at(125)))
+        try store.recordTally(TapTally(handed: 61, accounted: 47, at: at(130)), losses: [.queueFull: 3], captureRun: crashed.id)
+        #expect(try store.tally(ofCaptureRun: crashed.id) == TapTally(handed: 61, accounted: 47, at: at(130)))
+        #expect(try store.tally(ofCaptureRun: untallied.id) == nil)
 
-        #expect(try store.closeInterruptedCaptureSessions() == [untallied.id, crashed.id])
-        #expect(try store.closeInterruptedCaptureSessions().isEmpty)
+        #expect(try store.closeInterruptedCaptureRuns() == [untallied.id, crashed.id])
+        #expect(try store.closeInterruptedCaptureRuns().isEmpty)
         let minute = try store.reading { try $0.packetLosses(from: at(120), to: at(179)) }
         #expect(minute == [.queueFull: 3, .daemonStopped: 14])
         #expect(try store.packetLosses(from: at(0), to: at(79)).isEmpty)
@@ -237,7 +237,7 @@ import TunnelVisionModel
         try store.saveDaemonSettings(DaemonSettings(input: "tun:tv0", inspection: true), at: at(0))
         try store.saveDaemonSettings(DaemonSettings(inspection: false), at: at(1))
         #expect(try store.daemonSettings() == DaemonSettings(inspection: false))
-        let beat = DaemonHeartbeat(at: at(2), pid: 42, captureSessionID: 3, input: "tun:tv0", packetsSeen: 10, packetsDropped: 1)
+        let beat = DaemonHeartbeat(at: at(2), pid: 42, captureRunID: 3, input: "tun:tv0", packetsSeen: 10, packetsDropped: 1)
         try store.recordHeartbeat(beat)
         var next = beat
         next.at = at(3)

@@ -13,8 +13,8 @@ struct InspectionModeStoreTests {
         let project = try store.createAuditProject(projectDraft(), at: at(0))
         var draft = sessionDraft(project: project.id)
         draft.inspection = InspectionConditions(mode: mode, caTrusted: true)
-        let session = try store.startAuditSession(draft, at: at(1))
-        let read = try #require(try store.auditSession(id: session.id))
+        let session = try store.startRecording(draft, at: at(1))
+        let read = try #require(try store.recording(id: session.id))
         #expect(read.inspection.mode == mode)
         #expect(read.inspection.inspectionEnabled == mode.inspects)
         #expect(read.validationIssuerFingerprint == nil)
@@ -24,15 +24,15 @@ struct InspectionModeStoreTests {
     func rowsWithoutOrWithAnUnknownMode() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = NULL") }
-        #expect(try store.auditSession(id: session.id)?.inspection.mode == .pinning)
+        #expect(try store.recording(id: session.id)?.inspection.mode == .pinning)
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = NULL, inspection_enabled = 0") }
-        #expect(try store.auditSession(id: session.id)?.inspection.mode == .off)
+        #expect(try store.recording(id: session.id)?.inspection.mode == .off)
         try store.access { try $0.execute("UPDATE audit_sessions SET inspection_mode = 99") }
         // Reads never drop rows: the row is named, not left out.
         #expect(throws: HistoryError.unreadableRow(table: "audit_sessions", id: session.id, reason: "unknown inspection mode 99")) {
-            try store.auditSession(id: session.id)
+            try store.recording(id: session.id)
         }
     }
 
@@ -42,10 +42,10 @@ struct InspectionModeStoreTests {
         let project = try store.createAuditProject(projectDraft(), at: at(0))
         var draft = sessionDraft(project: project.id)
         draft.inspection = InspectionConditions(mode: .validation(.untrustedIssuer), caTrusted: false)
-        let session = try store.startAuditSession(draft, at: at(1))
+        let session = try store.startRecording(draft, at: at(1))
         try store.recordValidationIssuer(sessionID: session.id, fingerprint: String(repeating: "ab", count: 32))
         try store.recordValidationIssuer(sessionID: session.id, fingerprint: String(repeating: "cd", count: 32))
-        #expect(try store.auditSession(id: session.id)?.validationIssuerFingerprint == String(repeating: "ab", count: 32))
+        #expect(try store.recording(id: session.id)?.validationIssuerFingerprint == String(repeating: "ab", count: 32))
     }
 
     struct FactsRow: Sendable, CustomTestStringConvertible {
@@ -80,9 +80,9 @@ struct InspectionModeStoreTests {
     @Test("The relay's facts in flow_relay are read with the flow as its record", arguments: facts)
     func relayFactsAreTheFlowsRecord(_ row: FactsRow) throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         let state = udpFlow(port: 443, at: at(1))
-        let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: state)]), captureSession: capture.id)
+        let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: state)]), captureRun: capture.id)
         let id = try #require(rows[1])
         // Written as words, so that words this version does not know can be written too.
         try store.access { db in
@@ -102,8 +102,8 @@ struct InspectionModeStoreTests {
     @Test("A flow the relay never saw has no record")
     func noFactsNoRecord() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        let id = try store.insert([udpFlow(port: 443, at: at(1))], captureSession: capture.id)[0]
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
+        let id = try store.insert([udpFlow(port: 443, at: at(1))], captureRun: capture.id)[0]
         #expect(try store.flow(id: id)?.relay == nil)
     }
 }

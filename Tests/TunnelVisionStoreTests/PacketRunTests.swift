@@ -11,7 +11,7 @@ import TunnelVisionModel
                      location: CaptureLocation(fileSequence: file, offset: offset))
     }
 
-    func rowCount(_ store: FlowStore, _ table: String) throws -> Int64 {
+    func rowCount(_ store: History, _ table: String) throws -> Int64 {
         try store.access { db in try db.statement("SELECT COUNT(*) FROM \(table)").firstRow { $0.int64(0) } ?? -1 }
     }
 
@@ -19,8 +19,8 @@ import TunnelVisionModel
         let db = TemporaryDatabase()
         let store = try db.open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         let flows = [1, 2].map { FlowUpsert(handle: $0, rowID: nil, state: udpFlow(port: UInt16($0), at: at(2))) }
         let base = at(2).nanosecondsSinceEpoch
         let packets = [
@@ -28,15 +28,15 @@ import TunnelVisionModel
             packet(1, at: base + 9, file: 7, offset: 1664), packet(1, at: base + 11, file: 0, offset: 0, .inbound),
             packet(1, at: base + 12, file: 8, offset: 24), packet(2, at: base + 3, file: 8, offset: 140),
         ]
-        let rows = try store.write(HistoryBatch(flows: flows, packets: packets), captureSession: capture.id)
+        let rows = try store.write(HistoryBatch(flows: flows, packets: packets), captureRun: capture.id)
         #expect(try rowCount(store, "packet_runs") == 5)
         // A second batch of the same flow and file is a run of its own, read back in offset order.
         let later = HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: rows[1], state: udpFlow(port: 1, at: at(2)))],
                                  packets: [packet(1, at: base + 20, file: 7, offset: 1788)])
-        try store.write(later, captureSession: capture.id)
+        try store.write(later, captureRun: capture.id)
         #expect(try rowCount(store, "packet_runs") == 6)
 
-        let inSeven = try store.capturedPackets(inAuditSession: session.id, fileSequence: 7)
+        let inSeven = try store.capturedPackets(inRecording: session.id, fileSequence: 7)
         #expect(inSeven == [
             SessionCapturedPacket(flowID: rows[1]!, timestampNanoseconds: base, direction: .outbound, wireLength: 100, fileOffset: 24),
             SessionCapturedPacket(flowID: rows[2]!, timestampNanoseconds: base + 5, direction: .inbound, wireLength: 1500, fileOffset: 140),
@@ -44,8 +44,8 @@ import TunnelVisionModel
             SessionCapturedPacket(flowID: rows[1]!, timestampNanoseconds: base + 20, direction: .outbound, wireLength: 100, fileOffset: 1788),
         ])
         // A timestamp earlier than its run's first one is told as a negative difference.
-        #expect(try store.capturedPackets(inAuditSession: session.id, fileSequence: 8).map(\.timestampNanoseconds) == [base + 12, base + 3])
-        #expect(Set(try store.packetCounts(inAuditSession: session.id)) == [
+        #expect(try store.capturedPackets(inRecording: session.id, fileSequence: 8).map(\.timestampNanoseconds) == [base + 12, base + 3])
+        #expect(Set(try store.packetCounts(inRecording: session.id)) == [
             SessionPacketCount(flowID: rows[1]!, fileSequence: nil, count: 1), SessionPacketCount(flowID: rows[1]!, fileSequence: 7, count: 3),
             SessionPacketCount(flowID: rows[1]!, fileSequence: 8, count: 1), SessionPacketCount(flowID: rows[2]!, fileSequence: 7, count: 1),
             SessionPacketCount(flowID: rows[2]!, fileSequence: 8, count: 1),
@@ -70,23 +70,23 @@ import TunnelVisionModel
     @Test func aDamagedRunIsNamedRatherThanReadWrong() throws {
         let store = try TemporaryDatabase().open()
         let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        let session = try store.startAuditSession(sessionDraft(project: project.id), at: at(1))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
+        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
         try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: udpFlow(port: 1, at: at(2)))],
-                                     packets: [packet(1, at: 1, file: 3, offset: 24)]), captureSession: capture.id)
+                                     packets: [packet(1, at: 1, file: 3, offset: 24)]), captureRun: capture.id)
         try store.access { db in try db.execute("UPDATE packet_runs SET entries = '[[0,0,100]]'") }
         #expect(throws: HistoryError.unreadableRow(table: "packet_runs", id: 1, reason: "',' expected at byte 9")) {
-            try store.capturedPackets(inAuditSession: session.id, fileSequence: 3)
+            try store.capturedPackets(inRecording: session.id, fileSequence: 3)
         }
     }
 
     @Test func deletingAFlowTakesItsRunsAndTheHighestSequenceCountsThem() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         var old = udpFlow(port: 1, at: at(0))
         old.lastSeen = at(1)
         try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: old)],
-                                     packets: [packet(1, at: 1, file: 41, offset: 24)]), captureSession: capture.id)
+                                     packets: [packet(1, at: 1, file: 41, offset: 24)]), captureRun: capture.id)
         #expect(try store.highestCaptureFileSequence() == 41)
         #expect(try store.prune(before: at(10)) == 1)
         #expect(try rowCount(store, "packet_runs") == 0)

@@ -15,22 +15,22 @@ let phoneB = Phone(
 @Suite struct PhoneTaggingTests {
     struct Lab {
         let db = TemporaryDatabase()
-        let store: FlowStore
+        let store: History
         let project: AuditProject
-        let capture: CaptureSession
+        let capture: CaptureRun
 
         init() throws {
             store = try db.open()
             project = try store.createAuditProject(projectDraft(), at: at(0))
-            capture = try store.beginCaptureSession(toolVersion: "test", input: "test", at: at(0))
+            capture = try store.beginCaptureRun(toolVersion: "test", input: "test", at: at(0))
             try store.addPhone(phoneA, at: at(0))
             try store.addPhone(phoneB, at: at(0))
         }
 
-        func start(_ phone: Phone?, at seconds: Double = 1) throws -> AuditSession {
+        func start(_ phone: Phone?, at seconds: Double = 1) throws -> Recording {
             var draft = sessionDraft(project: project.id)
             draft.phone = phone
-            return try store.startAuditSession(draft, at: at(seconds))
+            return try store.startRecording(draft, at: at(seconds))
         }
 
         /// A flow from CLIENT to a server, written as the engine writes it (client end named).
@@ -42,7 +42,7 @@ let phoneB = Phone(
                 firstSeen: at(2))
             let rows = try store.write(
                 HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: state, client: address)]),
-                captureSession: capture.id, tagging: tagging)
+                captureRun: capture.id, tagging: tagging)
             return rows[1]!
         }
 
@@ -63,16 +63,16 @@ let phoneB = Phone(
         // The gateway's own traffic, and an address of no phone.
         #expect(try lab.tag(of: lab.write(from: "10.77.0.1", port: 40004)) == nil)
         #expect(try lab.tag(of: lab.write(from: "192.0.2.9", port: 40005)) == nil)
-        #expect(try lab.store.flowCount(inAuditSession: session.id) == 2)
+        #expect(try lab.store.flowCount(inRecording: session.id) == 2)
     }
 
     @Test func aFlowWhoseClientIsUnknownJoinsNoPhonesRecording() throws {
         let lab = try Lab()
         let session = try lab.start(phoneA)
         let state = udpFlow(port: 1000, at: at(2))
-        let id = try lab.store.insert([state], captureSession: lab.capture.id)[0]
+        let id = try lab.store.insert([state], captureRun: lab.capture.id)[0]
         #expect(try lab.tag(of: id) == nil)
-        #expect(try lab.store.flowCount(inAuditSession: session.id) == 0)
+        #expect(try lab.store.flowCount(inRecording: session.id) == 0)
     }
 
     @Test func twoPhonesRecordedAtOnceEachTakeTheirOwn() throws {
@@ -80,9 +80,9 @@ let phoneB = Phone(
         let a = try lab.start(phoneA), b = try lab.start(phoneB)
         #expect(try lab.tag(of: lab.write(from: "10.77.0.2", port: 40000)) == a.id)
         #expect(try lab.tag(of: lab.write(from: "fd77::3", port: 40001)) == b.id)
-        #expect(try lab.store.openAuditSessions().map(\.id) == [a.id, b.id])
-        #expect(try lab.store.openAuditSession() == nil)
-        #expect(try lab.store.openAuditSession(phone: "iphone")?.id == b.id)
+        #expect(try lab.store.openRecordings().map(\.id) == [a.id, b.id])
+        #expect(try lab.store.openRecording() == nil)
+        #expect(try lab.store.openRecording(phone: "iphone")?.id == b.id)
     }
 
     /// The relay asks which recording a connection belongs to before the flow is written: the
@@ -92,11 +92,11 @@ let phoneB = Phone(
         let a = try lab.start(phoneA), b = try lab.start(phoneB)
         for (client, port, expected) in [("10.77.0.2", 41000, a.id), ("fd77::3", 41001, b.id), ("10.77.0.1", 41002, nil)]
             as [(String, UInt16, Int64?)] {
-            #expect(try lab.store.openAuditSession(client: IPAddress(client)!)?.id == expected)
+            #expect(try lab.store.openRecording(client: IPAddress(client)!)?.id == expected)
             #expect(try lab.tag(of: lab.write(from: client, port: port)) == expected)
         }
-        _ = try lab.store.endAuditSession(id: a.id, at: at(3))
-        #expect(try lab.store.openAuditSession(client: IPAddress("10.77.0.2")!) == nil)
+        _ = try lab.store.endRecording(id: a.id, at: at(3))
+        #expect(try lab.store.openRecording(client: IPAddress("10.77.0.2")!) == nil)
     }
 
     @Test func anUntaggedFlowOfAPhoneIsTaggedWhenWrittenAgainDuringItsRecording() throws {
@@ -109,7 +109,7 @@ let phoneB = Phone(
             firstSeen: at(2), lastSeen: at(4))
         try lab.store.write(
             HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: id, state: state, client: IPAddress("10.77.0.2")!)]),
-            captureSession: lab.capture.id)
+            captureRun: lab.capture.id)
         #expect(try lab.tag(of: id) == session.id)
     }
 
@@ -117,7 +117,7 @@ let phoneB = Phone(
         let lab = try Lab()
         let session = try lab.start(phoneA)
         #expect(try lab.tag(of: lab.write(from: "10.77.0.2", port: 40000, tagging: .none)) == nil)
-        #expect(try lab.store.flowCount(inAuditSession: session.id) == 0)
+        #expect(try lab.store.flowCount(inRecording: session.id) == 0)
     }
 
     @Test func onePhoneHasOneOpenRecordingAndTheWholeTapExcludesPhones() throws {
@@ -126,7 +126,7 @@ let phoneB = Phone(
         #expect(throws: AuditStoreError.sessionAlreadyOpen(a.id)) { try lab.start(phoneA, at: 2) }
         // A recording of the whole tap would take the other phone's flows too.
         #expect(throws: AuditStoreError.sessionAlreadyOpen(a.id)) { try lab.start(nil, at: 2) }
-        _ = try lab.store.endAuditSession(id: a.id, at: at(3))
+        _ = try lab.store.endRecording(id: a.id, at: at(3))
         let whole = try lab.start(nil, at: 4)
         #expect(throws: AuditStoreError.sessionAlreadyOpen(whole.id)) { try lab.start(phoneB, at: 5) }
     }
@@ -135,10 +135,10 @@ let phoneB = Phone(
         let lab = try Lab()
         let session = try lab.start(phoneA)
         #expect(session.phone == phoneA)
-        _ = try lab.store.endAuditSession(id: session.id, at: at(2))
+        _ = try lab.store.endRecording(id: session.id, at: at(2))
         try lab.store.removePhone(named: "pixel")
         #expect(try lab.store.phones().map(\.phone.name) == ["iphone"])
-        #expect(try lab.store.auditSession(id: session.id)?.phone == phoneA)
+        #expect(try lab.store.recording(id: session.id)?.phone == phoneA)
     }
 
     @Test func aRecordedPhoneIsNotRemovedAndAddressesAreOnePhonesOnly() throws {
@@ -192,9 +192,9 @@ let phoneB = Phone(
     @Test func aSinglePhoneDatabaseMigratesKeepingSessionsAndTags() throws {
         let db = TemporaryDatabase()
         let before = try #require(Schema.migrations.firstIndex { $0.contains("CREATE TABLE phones") })
-        let old = try FlowStore(path: db.path, migratingTo: before)
+        let old = try History(path: db.path, migratingTo: before)
         let project = try old.createAuditProject(projectDraft(), at: at(0))
-        let capture = try old.beginCaptureSession(toolVersion: "0.9", input: "tun:tv0", at: at(0))
+        let capture = try old.beginCaptureRun(toolVersion: "0.9", input: "tun:tv0", at: at(0))
         let session = try old.access { db -> Int64 in
             try db.execute("""
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
@@ -209,21 +209,21 @@ let phoneB = Phone(
             return id
         }
         let migrated = try db.open()
-        #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
+        #expect(try migrated.schemaVersion == History.currentSchemaVersion)
         // sqlite3 as an independent reading of the migrated file.
         let schema = try Self.sqlite3(db.path, ".schema audit_sessions")
         #expect(schema.contains("CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL;"))
         #expect(!schema.contains("audit_sessions_single_open"))
         #expect(try Self.sqlite3(db.path, "SELECT COUNT(*) FROM flows WHERE audit_session_id = \(session)") == "1\n")
-        let open = try #require(try migrated.openAuditSession())
+        let open = try #require(try migrated.openRecording())
         #expect(open.id == session && open.phone == nil)
-        #expect(try migrated.flowCount(inAuditSession: session) == 1)
+        #expect(try migrated.flowCount(inRecording: session) == 1)
         // The old open session records the whole tap: a phone's waits for it.
         try migrated.addPhone(phoneA, at: at(3))
         var draft = sessionDraft(project: project.id)
         draft.phone = phoneA
-        #expect(throws: AuditStoreError.sessionAlreadyOpen(session)) { try migrated.startAuditSession(draft, at: at(4)) }
-        _ = try migrated.endAuditSession(id: session, at: at(5))
-        #expect(try migrated.startAuditSession(draft, at: at(6)).phone == phoneA)
+        #expect(throws: AuditStoreError.sessionAlreadyOpen(session)) { try migrated.startRecording(draft, at: at(4)) }
+        _ = try migrated.endRecording(id: session, at: at(5))
+        #expect(try migrated.startRecording(draft, at: at(6)).phone == phoneA)
     }
 }

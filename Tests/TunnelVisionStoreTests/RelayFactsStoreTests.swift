@@ -20,46 +20,46 @@ import TunnelVisionModel
         draft.inspection = InspectionConditions(
             mode: .pinning, caTrusted: true, caFingerprint: String(repeating: "0f", count: 32), quicDropped: true, keepsKeys: true,
             upstreamMirror: false)
-        let session = try store.startAuditSession(draft, at: at(1))
+        let session = try store.startRecording(draft, at: at(1))
         #expect(session.inspection == draft.inspection)
         #expect(session.inspection.keepsKeys)
-        let capture = try store.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: at(1))
+        let capture = try store.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: at(1))
         let flow = FlowUpsert(handle: 7, rowID: nil, state: udpFlow(port: 5000, at: at(2)))
-        let rows = try store.write(HistoryBatch(flows: [flow], relayFacts: [RelayFactsRecord(flow: 7, facts: Self.facts)]), captureSession: capture.id)
+        let rows = try store.write(HistoryBatch(flows: [flow], relayFacts: [RelayFactsRecord(flow: 7, facts: Self.facts)]), captureRun: capture.id)
         let id = try #require(rows[7])
-        #expect(try store.relayFacts(inAuditSession: session.id) == [id: Self.facts])
+        #expect(try store.relayFacts(inRecording: session.id) == [id: Self.facts])
 
         // A later report of the same flow replaces the earlier one.
         var closed = Self.facts
         closed.event = .closed
         _ = try store.write(HistoryBatch(flows: [FlowUpsert(handle: 7, rowID: id, state: flow.state)],
-                                         relayFacts: [RelayFactsRecord(flow: 7, facts: closed)]), captureSession: capture.id)
-        #expect(try store.relayFacts(inAuditSession: session.id)[id]?.event == .closed)
+                                         relayFacts: [RelayFactsRecord(flow: 7, facts: closed)]), captureRun: capture.id)
+        #expect(try store.relayFacts(inRecording: session.id)[id]?.event == .closed)
     }
 
     /// TLS secrets let anyone who reads the history decrypt what the phone sent: stored only for
     /// a recording started with --keep-keys, never for one that did not ask, nor for an untagged flow.
     @Test(arguments: [false, true]) func theKeyLogIsStoredOnlyForARecordingThatKeepsKeys(keeps: Bool) throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: at(1))
+        let capture = try store.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: at(1))
         // A flow before any recording: tagged with none.
         let untagged = FlowUpsert(handle: 6, rowID: nil, state: udpFlow(port: 4000, at: at(1)))
         let before = try #require(try store.write(
-            HistoryBatch(flows: [untagged], relayFacts: [RelayFactsRecord(flow: 6, facts: Self.facts)]), captureSession: capture.id)[6])
+            HistoryBatch(flows: [untagged], relayFacts: [RelayFactsRecord(flow: 6, facts: Self.facts)]), captureRun: capture.id)[6])
 
         let project = try store.createAuditProject(projectDraft(), at: at(0))
         var draft = sessionDraft(project: project.id)
         draft.inspection = InspectionConditions(
             inspectionEnabled: true, caTrusted: true, caFingerprint: String(repeating: "0f", count: 32), keepsKeys: keeps)
-        let session = try store.startAuditSession(draft, at: at(1))
-        #expect(try store.reading { try $0.auditSession(id: session.id) }?.inspection.keepsKeys == keeps)
+        let session = try store.startRecording(draft, at: at(1))
+        #expect(try store.reading { try $0.recording(id: session.id) }?.inspection.keepsKeys == keeps)
         let flow = FlowUpsert(handle: 7, rowID: nil, state: udpFlow(port: 5000, at: at(2)))
         let id = try #require(try store.write(
-            HistoryBatch(flows: [flow], relayFacts: [RelayFactsRecord(flow: 7, facts: Self.facts)]), captureSession: capture.id)[7])
+            HistoryBatch(flows: [flow], relayFacts: [RelayFactsRecord(flow: 7, facts: Self.facts)]), captureRun: capture.id)[7])
 
         var withoutKeys = Self.facts
         withoutKeys.keyLog = []
-        #expect(try store.relayFacts(inAuditSession: session.id) == [id: keeps ? Self.facts : withoutKeys])
+        #expect(try store.relayFacts(inRecording: session.id) == [id: keeps ? Self.facts : withoutKeys])
         let stored = try store.reading { snapshot in
             try snapshot.db.statement("SELECT flow_id, key_log FROM flow_relay ORDER BY flow_id").rows { ($0.int64(0), $0.text(1)) }
         }
@@ -70,9 +70,9 @@ import TunnelVisionModel
 
     @Test func factsOfAFlowNotInTheBatchAreRefused() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: at(1))
-        #expect(throws: FlowStore.BatchError.self) {
-            try store.write(HistoryBatch(relayFacts: [RelayFactsRecord(flow: 9, facts: Self.facts)]), captureSession: capture.id)
+        let capture = try store.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: at(1))
+        #expect(throws: History.BatchError.self) {
+            try store.write(HistoryBatch(relayFacts: [RelayFactsRecord(flow: 9, facts: Self.facts)]), captureRun: capture.id)
         }
     }
 }

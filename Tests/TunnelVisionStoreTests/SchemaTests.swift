@@ -4,11 +4,11 @@ import TunnelVisionModel
 @testable import TunnelVisionStore
 
 @Suite struct SchemaTests {
-    func columns(_ table: String, _ store: FlowStore) throws -> [String] {
+    func columns(_ table: String, _ store: History) throws -> [String] {
         try store.access { db in try db.statement("SELECT name FROM pragma_table_info(?)").bind(.text(table)).rows { $0.text(0) } }
     }
 
-    func foreignKeys(_ table: String, _ store: FlowStore) throws -> [String] {
+    func foreignKeys(_ table: String, _ store: History) throws -> [String] {
         try store.access { db in
             try db.statement("SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list(?) ORDER BY \"from\"")
                 .bind(.text(table)).rows { "\($0.text(0)) → \($0.text(1)) \($0.text(2))" }
@@ -83,15 +83,15 @@ import TunnelVisionModel
         let keys = try store.access { db in try db.statement("PRAGMA foreign_keys").firstRow { $0.int64(0) } }
         #expect(mode == "wal")
         #expect(keys == 1)
-        #expect(try store.schemaVersion == FlowStore.currentSchemaVersion)
+        #expect(try store.schemaVersion == History.currentSchemaVersion)
     }
 
     /// A database written by the first version (history only) opens, migrates, and keeps its flows.
     @Test func anOlderDatabaseOpensAndMigrates() throws {
         let db = TemporaryDatabase()
-        let old = try FlowStore(path: db.path, migratingTo: 1)
+        let old = try History(path: db.path, migratingTo: 1)
         #expect(try old.schemaVersion == 1)
-        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        let capture = try old.beginCaptureRun(toolVersion: "0.1", input: "tun:tv0", at: at(0))
         try old.access { db in
             try db.execute("""
                 INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen)
@@ -99,8 +99,8 @@ import TunnelVisionModel
                 """)
         }
         let migrated = try db.open()
-        #expect(try migrated.schemaVersion == FlowStore.currentSchemaVersion)
-        #expect(try migrated.flows(inCaptureSession: capture.id).count == 1)
+        #expect(try migrated.schemaVersion == History.currentSchemaVersion)
+        #expect(try migrated.flows(inCaptureRun: capture.id).count == 1)
         let project = try migrated.createAuditProject(projectDraft(), at: at(1))
         #expect(try migrated.auditProject(id: project.id) != nil)
     }
@@ -109,21 +109,21 @@ import TunnelVisionModel
         let db = TemporaryDatabase()
         let store = try db.open()
         try store.access { db in try db.execute("PRAGMA user_version = 99") }
-        #expect(throws: HistoryError.newerSchema(path: db.path, found: 99, supported: FlowStore.currentSchemaVersion)) {
-            try FlowStore(path: db.path)
+        #expect(throws: HistoryError.newerSchema(path: db.path, found: 99, supported: History.currentSchemaVersion)) {
+            try History(path: db.path)
         }
     }
 
     @Test func aFileThatIsNotADatabaseIsCorrupt() throws {
         let db = TemporaryDatabase()
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: db.path))
-        #expect(throws: HistoryError.corrupt(path: db.path)) { try FlowStore(path: db.path) }
+        #expect(throws: HistoryError.corrupt(path: db.path)) { try History(path: db.path) }
     }
 
     @Test func aMissingFolderCannotBeOpened() throws {
         let path = "/nonexistent-\(UUID().uuidString)/history.sqlite"
         #expect {
-            try FlowStore(path: path)
+            try History(path: path)
         } throws: { error in
             if case HistoryError.cannotOpen(let failedPath, _) = error { return failedPath == path }
             return false

@@ -14,7 +14,7 @@ final class TemporaryDatabase {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    func open() throws -> FlowStore { try FlowStore(path: path) }
+    func open() throws -> History { try History(path: path) }
 }
 
 let instant = Date(timeIntervalSince1970: 1_790_000_000)
@@ -29,8 +29,8 @@ func projectDraft(_ name: String = "Acme Health", allow patterns: [String] = [])
         allowlist: patterns.map { AllowlistEntry(pattern: pattern($0), note: nil) })
 }
 
-func sessionDraft(project: Int64, kind: AuditSessionKind = .audit(AppRelease(version: "2.4.1", build: "310"))) -> AuditSessionDraft {
-    AuditSessionDraft(
+func sessionDraft(project: Int64, kind: RecordingKind = .audit(AppRelease(version: "2.4.1", build: "310"))) -> RecordingDraft {
+    RecordingDraft(
         projectID: project, kind: kind,
         environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
         inspection: InspectionConditions(inspectionEnabled: true, caTrusted: false), notes: "lab 2")
@@ -42,11 +42,11 @@ func udpFlow(port: UInt16, at date: Date) -> FlowState {
         firstSeen: date)
 }
 
-extension FlowStore {
+extension History {
     /// Writes flows as new rows in one batch; returns their ids in order.
-    func insert(_ flows: [FlowState], captureSession: Int64) throws -> [Int64] {
+    func insert(_ flows: [FlowState], captureRun: Int64) throws -> [Int64] {
         let upserts = flows.enumerated().map { FlowUpsert(handle: UInt64($0.offset), rowID: nil, state: $0.element) }
-        let rows = try write(HistoryBatch(flows: upserts), captureSession: captureSession)
+        let rows = try write(HistoryBatch(flows: upserts), captureRun: captureRun)
         return upserts.map { rows[$0.handle]! }
     }
 }

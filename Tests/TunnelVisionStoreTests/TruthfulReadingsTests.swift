@@ -17,11 +17,11 @@ struct TruthfulReadingsTests {
 
     @Test func whatAConnectionCarriedIsRaisedAndNeverLowered() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
-        let id = try store.insert([Self.tcpFlow(payload: .noneSinceStart)], captureSession: capture.id)[0]
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
+        let id = try store.insert([Self.tcpFlow(payload: .noneSinceStart)], captureRun: capture.id)[0]
         #expect(try store.flow(id: id)?.tcpPayload == .noneSinceStart)
         for (next, expected) in [(TCPPayloadSighting?.none, TCPPayloadSighting.noneSinceStart), (.carried, .carried), (nil, .carried), (.noneSinceStart, .carried)] {
-            try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: Self.tcpFlow(payload: next))]), captureSession: capture.id)
+            try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: Self.tcpFlow(payload: next))]), captureRun: capture.id)
             #expect(try store.flow(id: id)?.tcpPayload == expected, "after \(String(describing: next))")
         }
     }
@@ -29,10 +29,10 @@ struct TruthfulReadingsTests {
     @Test(arguments: HelloRetryReading.allCases)
     func whichMessageOfARetriedAnswerWasReadRoundTrips(retry: HelloRetryReading) throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         var state = Self.tcpFlow(payload: .carried)
         state.serverTLS = .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301), helloRetry: retry))
-        let id = try store.insert([state], captureSession: capture.id)[0]
+        let id = try store.insert([state], captureRun: capture.id)[0]
         #expect(try store.flow(id: id)?.serverTLS?.negotiation?.helloRetry == retry)
     }
 
@@ -40,8 +40,8 @@ struct TruthfulReadingsTests {
     @Test func aRetryStoredBeforeTheyWereToldApartIsMarkedSoAndPayloadIsUnknown() throws {
         let db = TemporaryDatabase()
         let step = try #require(Schema.migrations.firstIndex { $0.contains("tcp_payload") })
-        let old = try FlowStore(path: db.path, migratingTo: step)
-        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        let old = try History(path: db.path, migratingTo: step)
+        let capture = try old.beginCaptureRun(toolVersion: "0.1", input: "tun:tv0", at: at(0))
         try old.access { db in
             try db.execute("""
                 INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen,
@@ -63,21 +63,21 @@ struct ContinuationStoreTests {
     @Test(arguments: FlowContinuation.allCases)
     func aContinuationRoundTripsAndStays(kind: FlowContinuation) throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureSession(toolVersion: "t", input: "i", at: at(0))
+        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         var state = TruthfulReadingsTests.tcpFlow(payload: .carried)
         state.continuation = kind
-        let id = try store.insert([state], captureSession: capture.id)[0]
+        let id = try store.insert([state], captureRun: capture.id)[0]
         #expect(try store.flow(id: id)?.continuation == kind)
         state.continuation = nil
-        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: state)]), captureSession: capture.id)
+        try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: id, state: state)]), captureRun: capture.id)
         #expect(try store.flow(id: id)?.continuation == kind)
     }
 
     @Test func aFlowStoredBeforeTheStepIsNoContinuation() throws {
         let db = TemporaryDatabase()
         let step = try #require(Schema.migrations.firstIndex { $0.contains("ADD COLUMN continuation") })
-        let old = try FlowStore(path: db.path, migratingTo: step)
-        let capture = try old.beginCaptureSession(toolVersion: "0.1", input: "tun:tv0", at: at(0))
+        let old = try History(path: db.path, migratingTo: step)
+        let capture = try old.beginCaptureRun(toolVersion: "0.1", input: "tun:tv0", at: at(0))
         try old.access { db in
             try db.execute("""
                 INSERT INTO flows (session, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen)

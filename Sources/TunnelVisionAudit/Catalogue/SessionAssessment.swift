@@ -80,7 +80,7 @@ public struct SessionAssessment: Sendable, Hashable {
 
     public init(
         catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
-        session: AuditSession, markers: [SessionMarker]
+        session: Recording, markers: [SessionMarker]
     ) {
         self.init(
             catalogue: catalogue,

@@ -45,7 +45,7 @@ public enum ConsentAssessment: Sendable, Hashable {
     /// A baseline session records no app to consent to.
     case notApplicable
 
-    public init(of flow: StoredFlow, sessionKind: AuditSessionKind, consent: ConsentInterval?) {
+    public init(of flow: StoredFlow, sessionKind: RecordingKind, consent: ConsentInterval?) {
         guard case .audit = sessionKind else { self = .notApplicable; return }
         guard let consent else { self = .notAssessed(.noConsentMarker); return }
         // The first packet decides, also for a flow that began before the session did.

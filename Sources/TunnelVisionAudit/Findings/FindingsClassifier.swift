@@ -5,7 +5,7 @@ import TunnelVisionModel
 public enum FindingsClassifier {
     public static func classify(
         flows: [StoredFlow], project: AuditProject,
-        session: AuditSession, markers: [SessionMarker],
+        session: Recording, markers: [SessionMarker],
         policy: FindingsPolicy
     ) -> SessionFindings {
         let consent = ConsentInterval(markers: markers, sessionID: session.id)
@@ -43,7 +43,7 @@ public enum FindingsClassifier {
     /// `refusals` is what the recording's flows so far say of the CA's acceptance: a refusal is
     /// pinning only beside another host's acceptance.
     public static func findings(
-        of flow: StoredFlow, project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
+        of flow: StoredFlow, project: AuditProject, session: Recording, markers: [SessionMarker], policy: FindingsPolicy,
         refusals: PinningRefusalContext
     ) -> [FindingEvidence] {
         let consent = ConsentInterval(markers: markers, sessionID: session.id)
@@ -60,7 +60,7 @@ private struct FlowOutcomes {
     let consent: CheckOutcome<ConsentGap>
     let validation: CheckOutcome<CertificateValidationGap>
 
-    init(of flow: StoredFlow, project: AuditProject, session: AuditSession, consent interval: ConsentInterval?, policy: FindingsPolicy,
+    init(of flow: StoredFlow, project: AuditProject, session: Recording, consent interval: ConsentInterval?, policy: FindingsPolicy,
          refusals: PinningRefusalContext) {
         // The order of the statements a single flow proves: cleartext, TLS version,
         // destination, pinning, consent, certificate validation.

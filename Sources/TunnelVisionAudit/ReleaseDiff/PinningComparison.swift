@@ -37,7 +37,7 @@ public enum PinningComparison: Sendable, Hashable {
 struct SessionPinningResults {
     private(set) var byHost: [String: HostPinningResult] = [:]
 
-    init(flows: [StoredFlow], session: AuditSession) {
+    init(flows: [StoredFlow], session: Recording) {
         let context = PinningRefusalContext(flows: flows, conditions: session.inspection)
         for flow in flows {
             switch PinningAssessment(of: flow, conditions: session.inspection) {

@@ -18,8 +18,8 @@ public struct ReleaseDiff: Sendable, Hashable {
         case stillOpen(sessionID: Int64)
     }
 
-    public let earlier: AuditSession
-    public let later: AuditSession
+    public let earlier: Recording
+    public let later: Recording
     /// The later session's domains first, then the earlier's, each by first appearance.
     public let domains: [DomainComparison]
     public let earlierUnnamedFlowIDs: [Int64]
@@ -28,8 +28,8 @@ public struct ReleaseDiff: Sendable, Hashable {
     /// Which session is later is decided by when each started (a tie by the larger id),
     /// never by the argument order or the release text. Needs every flow of both sessions.
     public init(
-        between first: AuditSession, flows firstFlows: [StoredFlow],
-        and second: AuditSession, flows secondFlows: [StoredFlow],
+        between first: Recording, flows firstFlows: [StoredFlow],
+        and second: Recording, flows secondFlows: [StoredFlow],
         project: AuditProject
     ) throws(Refusal) {
         if let refusal = Self.refusal(first, second, project: project) { throw refusal }
@@ -60,7 +60,7 @@ public struct ReleaseDiff: Sendable, Hashable {
         self.laterUnnamedFlowIDs = laterDomains.unnamedFlowIDs
     }
 
-    private static func refusal(_ first: AuditSession, _ second: AuditSession, project: AuditProject) -> Refusal? {
+    private static func refusal(_ first: Recording, _ second: Recording, project: AuditProject) -> Refusal? {
         if first.id == second.id { return .sameSession }
         if first.projectID != second.projectID { return .differentProjects }
         if first.projectID != project.id { return .notTheSessionsProject }

@@ -56,7 +56,7 @@ public enum ValidationComparison: Sendable, Hashable {
 struct SessionValidationResults {
     private(set) var byHost: [String: HostValidationResult] = [:]
 
-    init(flows: [StoredFlow], session: AuditSession) {
+    init(flows: [StoredFlow], session: Recording) {
         for flow in flows {
             switch CertificateValidationAssessment(of: flow, conditions: session.inspection) {
             case .accepted(let defect, let host):

@@ -49,7 +49,7 @@ extension FindingsCommand {
 
 /// A session with everything a classification reads: its project, markers and every flow.
 struct SessionEvidence {
-    let session: AuditSession
+    let session: Recording
     let project: AuditProject
     let markers: [SessionMarker]
     let flows: [StoredFlow]
@@ -79,6 +79,6 @@ struct SessionEvidence {
         }
         return SessionEvidence(
             session: session, project: project, markers: try store.markers(forSession: sessionID),
-            flows: try store.flows(inAuditSession: sessionID, limit: Int.max))
+            flows: try store.flows(inRecording: sessionID, limit: Int.max))
     }
 }

@@ -61,7 +61,7 @@ enum FlowsCommand {
 
 /// A session and its flows as read in one visit.
 struct FlowSnapshot {
-    let session: AuditSession
+    let session: Recording
     let project: AuditProject?
     let markers: [SessionMarker]
     let flowCount: Int
@@ -77,7 +77,7 @@ struct FlowSnapshot {
         session named: Int64?, phone: String? = nil, limit: Int, newest: Bool = false, library: ControlLibrary
     ) throws(ControlError) -> FlowSnapshot {
         try library.read { store in
-            let session: AuditSession
+            let session: Recording
             if let named {
                 session = try SessionReference.session(named, in: store)
             } else {
@@ -86,11 +86,11 @@ struct FlowSnapshot {
             return FlowSnapshot(
                 session: session, project: try store.auditProject(id: session.projectID),
                 markers: try store.markers(forSession: session.id),
-                flowCount: try store.flowCount(inAuditSession: session.id),
-                flows: newest ? try store.newestFlows(inAuditSession: session.id, limit: limit)
-                    : try store.flows(inAuditSession: session.id, limit: limit),
+                flowCount: try store.flowCount(inRecording: session.id),
+                flows: newest ? try store.newestFlows(inRecording: session.id, limit: limit)
+                    : try store.flows(inRecording: session.id, limit: limit),
                 marker: try store.flowChangeMarker(),
-                relayFacts: try store.relayFacts(inAuditSession: session.id))
+                relayFacts: try store.relayFacts(inRecording: session.id))
         }
     }
 

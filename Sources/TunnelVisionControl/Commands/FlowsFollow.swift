@@ -20,7 +20,7 @@ struct FlowsFollow {
     /// What the view knows between two reads: the newest flows, how many there are, and where
     /// the last read stopped. Flow ids only grow, so a flow above `highestID` is a new one.
     struct View {
-        var session: AuditSession
+        var session: Recording
         let projectName: String
         var flowCount: Int
         var newest: [StoredFlow]
@@ -62,9 +62,9 @@ struct FlowsFollow {
             }
             Thread.sleep(forTimeInterval: Self.interval)
             do throws(ControlError) {
-                let (session, changed, next) = try context.library.read { store throws -> (AuditSession?, [StoredFlow], FlowChangeMarker) in
-                    let (flows, next) = try store.flowsChanged(inAuditSession: sessionID, after: view.marker)
-                    return (try store.auditSession(id: sessionID), flows, next)
+                let (session, changed, next) = try context.library.read { store throws -> (Recording?, [StoredFlow], FlowChangeMarker) in
+                    let (flows, next) = try store.flowsChanged(inRecording: sessionID, after: view.marker)
+                    return (try store.recording(id: sessionID), flows, next)
                 }
                 guard let session else { throw ControlError.refusal(.sessionNotFound(sessionID)) }
                 view.session = session

@@ -107,7 +107,7 @@ enum ProjectCommands {
 
     static func list(_ context: CommandContext) throws(ControlError) {
         let rows = try context.library.read { store in
-            try store.auditProjects().map { ($0, try store.auditSessions(forProject: $0.id).count) }
+            try store.auditProjects().map { ($0, try store.recordings(forProject: $0.id).count) }
         }
         if context.wantsJSON {
             context.emit(rows.map { JSONShape.Project($0.0, sessionCount: $0.1) })
@@ -126,8 +126,8 @@ enum ProjectCommands {
     static func show(_ context: CommandContext) throws(ControlError) {
         let (project, sessions) = try context.library.read { store in
             let project = try context.project(in: store)
-            let sessions = try store.auditSessions(forProject: project.id).map {
-                AuditTables.SessionRow(session: $0, projectName: project.name, flowCount: try store.flowCount(inAuditSession: $0.id))
+            let sessions = try store.recordings(forProject: project.id).map {
+                AuditTables.SessionRow(session: $0, projectName: project.name, flowCount: try store.flowCount(inRecording: $0.id))
             }
             return (project, sessions)
         }
@@ -168,7 +168,7 @@ enum ProjectCommands {
         let library = context.library
         let (project, sessions) = try library.read { store in
             let project = try context.project(in: store)
-            return (project, try store.auditSessions(forProject: project.id).count)
+            return (project, try store.recordings(forProject: project.id).count)
         }
         try context.confirm(Wording.confirmProjectDeletion(project, sessions: sessions))
         try library.visit { store in try store.deleteAuditProject(id: project.id) }
@@ -229,7 +229,7 @@ enum ProjectCommands {
 
     /// Compares the name as the store will keep it (trimmed), so that "Acme Health " cannot
     /// slip past the check and become a second "Acme Health".
-    private static func refuseTakenName(_ typed: String, except id: Int64?, in store: FlowStore) throws {
+    private static func refuseTakenName(_ typed: String, except id: Int64?, in store: History) throws {
         let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         if try store.auditProjects().contains(where: { $0.name == name && $0.id != id }) {
             throw ControlError.refusal(.projectNameTaken(name))

@@ -111,11 +111,11 @@ enum SessionCommands {
             let settings = try? store.daemonSettings()
             let inspection = try conditions.inspection(
                 daemonSettings: settings, daemonRunning: running, requested: requested)
-            let draft = AuditSessionDraft(
+            let draft = RecordingDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
                 inspection: inspection, gatewayResolvers: settings?.resolverAddresses ?? [],
                 notes: arguments.value(StartOption.notes) ?? "", phone: phone)
-            return (try store.startAuditSession(draft, at: now), project)
+            return (try store.startRecording(draft, at: now), project)
         }
         if context.wantsJSON {
             context.emit(JSONShape.Session(session, projectName: project.name, flowCount: 0, markers: []))
@@ -137,9 +137,9 @@ enum SessionCommands {
                 id = try OpenRecordingReference.session(
                     phone: context.arguments.value(StartOption.phone), purpose: .end, in: store).id
             }
-            let session = try store.endAuditSession(id: id, at: now)
+            let session = try store.endRecording(id: id, at: now)
             let project = try store.auditProject(id: session.projectID)
-            return (session, project?.name ?? "", try store.flowCount(inAuditSession: id))
+            return (session, project?.name ?? "", try store.flowCount(inRecording: id))
         }
         if context.wantsJSON {
             context.emit(JSONShape.Session(session, projectName: projectName, flowCount: flows))
@@ -154,8 +154,8 @@ enum SessionCommands {
                 ?? store.auditProjects()
             var rows: [AuditTables.SessionRow] = []
             for project in projects {
-                for session in try store.auditSessions(forProject: project.id) {
-                    rows.append(.init(session: session, projectName: project.name, flowCount: try store.flowCount(inAuditSession: session.id)))
+                for session in try store.recordings(forProject: project.id) {
+                    rows.append(.init(session: session, projectName: project.name, flowCount: try store.flowCount(inRecording: session.id)))
                 }
             }
             return rows.sorted { ($0.session.startedAt, $0.session.id) > ($1.session.startedAt, $1.session.id) }
@@ -174,7 +174,7 @@ enum SessionCommands {
         let (session, projectName, flows, markers) = try context.library.read { store in
             let session = try SessionReference.session(id, in: store)
             let project = try store.auditProject(id: session.projectID)
-            return (session, project?.name ?? "", try store.flowCount(inAuditSession: id), try store.markers(forSession: id))
+            return (session, project?.name ?? "", try store.flowCount(inRecording: id), try store.markers(forSession: id))
         }
         if context.wantsJSON {
             context.emit(JSONShape.Session(session, projectName: projectName, flowCount: flows, markers: markers))
@@ -189,10 +189,10 @@ enum SessionCommands {
         let library = context.library
         let (session, projectName, flows) = try library.read { store in
             let session = try SessionReference.session(id, in: store)
-            return (session, try store.auditProject(id: session.projectID)?.name ?? "", try store.flowCount(inAuditSession: id))
+            return (session, try store.auditProject(id: session.projectID)?.name ?? "", try store.flowCount(inRecording: id))
         }
         try context.confirm(Wording.confirmSessionDeletion(session, project: projectName, flows: flows))
-        try library.visit { store in try store.deleteAuditSession(id: id) }
+        try library.visit { store in try store.deleteRecording(id: id) }
         context.say(Wording.sessionDeleted(session, project: projectName))
     }
 
@@ -204,7 +204,7 @@ enum SessionCommands {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    private static func sessionKind(_ context: CommandContext) throws(ControlError) -> AuditSessionKind {
+    private static func sessionKind(_ context: CommandContext) throws(ControlError) -> RecordingKind {
         let arguments = context.arguments
         let release = arguments.value(StartOption.release)
         let build = arguments.value(StartOption.build)

@@ -26,7 +26,7 @@ enum StatusCommand {
             status = try DaemonStatus.read(library: library)
         }
         let now = context.invocation.clock()
-        let rates = DaemonStatus.rates(between: earlier, and: status.heartbeat, captureSession: status.captureSession)
+        let rates = DaemonStatus.rates(between: earlier, and: status.heartbeat, captureRun: status.captureRun)
         if context.wantsJSON {
             context.emit(JSONShape.Status(status, rates: rates, now: now, database: library.location.path))
             return

@@ -12,7 +12,7 @@ import TunnelVisionStore
 public final class ClosedRecordingKeeper<Value: Sendable>: @unchecked Sendable {
     /// What a kept value was made from.
     struct Basis: Equatable {
-        let session: AuditSession
+        let session: Recording
         let project: AuditProject?
         let markers: [SessionMarker]
         let catalogue: RequirementCatalogue?
@@ -49,8 +49,8 @@ public final class ClosedRecordingKeeper<Value: Sendable>: @unchecked Sendable {
             let project = try store.auditProject(id: session.projectID)
             let basis = Basis(
                 session: session, project: project, markers: try store.markers(forSession: id), catalogue: nil,
-                flowCount: try store.flowCount(inAuditSession: id))
-            let changed = try earlier.map { try !store.flowsChanged(inAuditSession: id, after: $0.marker).flows.isEmpty } ?? true
+                flowCount: try store.flowCount(inRecording: id))
+            let changed = try earlier.map { try !store.flowsChanged(inRecording: id, after: $0.marker).flows.isEmpty } ?? true
             return (basis, changed, try store.flowChangeMarker())
         }
         let catalogue = try basis.project.map { project throws(ControlError) in try CatalogueCommands.catalogue(for: project) }

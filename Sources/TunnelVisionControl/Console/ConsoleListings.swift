@@ -33,7 +33,7 @@ public enum ConsoleListings {
 
     public static func projects(library: ControlLibrary, zone: TimeZone = .current) throws(ControlError) -> Listing {
         let rows = try library.read { store in
-            try store.auditProjects().map { (project: $0, sessions: try store.auditSessions(forProject: $0.id).count) }
+            try store.auditProjects().map { (project: $0, sessions: try store.recordings(forProject: $0.id).count) }
         }
         let lines = AuditTables.projects(rows, zone: zone).lines()
         return Listing(
@@ -47,8 +47,8 @@ public enum ConsoleListings {
             let projects = try store.auditProjects().filter { projectID == nil || $0.id == projectID }
             var rows: [AuditTables.SessionRow] = []
             for project in projects {
-                for session in try store.auditSessions(forProject: project.id) {
-                    rows.append(.init(session: session, projectName: project.name, flowCount: try store.flowCount(inAuditSession: session.id)))
+                for session in try store.recordings(forProject: project.id) {
+                    rows.append(.init(session: session, projectName: project.name, flowCount: try store.flowCount(inRecording: session.id)))
                 }
             }
             return rows.sorted { ($0.session.startedAt, $0.session.id) > ($1.session.startedAt, $1.session.id) }
@@ -73,7 +73,7 @@ public enum ConsoleListings {
     public static func session(_ id: Int64, library: ControlLibrary) throws(ControlError) -> SessionFacts {
         let (session, kept) = try library.read { store in
             let session = try SessionReference.session(id, in: store)
-            let kept = try store.relayFacts(inAuditSession: id).values.contains { !$0.keyLog.isEmpty }
+            let kept = try store.relayFacts(inRecording: id).values.contains { !$0.keyLog.isEmpty }
             return (session, kept)
         }
         let others = try sessions(projectID: session.projectID, library: library).lines.filter { $0.id != id }

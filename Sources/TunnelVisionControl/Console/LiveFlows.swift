@@ -73,15 +73,15 @@ public enum LiveFlows {
     public static func changes(
         sessionID: Int64, after marker: FlowChangeMarker, library: ControlLibrary, zone: TimeZone = .current
     ) throws(ControlError) -> Change {
-        typealias Read = (session: AuditSession?, project: AuditProject?, markers: [SessionMarker], flows: [StoredFlow], next: FlowChangeMarker, headline: String?)
+        typealias Read = (session: Recording?, project: AuditProject?, markers: [SessionMarker], flows: [StoredFlow], next: FlowChangeMarker, headline: String?)
         let read = try library.read { store throws -> Read in
-            let (flows, next) = try store.flowsChanged(inAuditSession: sessionID, after: marker)
-            guard let session = try store.auditSession(id: sessionID) else { return (nil, nil, [], [], next, nil) }
+            let (flows, next) = try store.flowsChanged(inRecording: sessionID, after: marker)
+            guard let session = try store.recording(id: sessionID) else { return (nil, nil, [], [], next, nil) }
             let markers = try store.markers(forSession: sessionID)
             // The headline is read again only when it changed: a new flow, or the end.
             guard !flows.isEmpty || !session.isOpen else { return (session, nil, markers, flows, next, nil) }
             let project = try store.auditProject(id: session.projectID)
-            let count = try store.flowCount(inAuditSession: sessionID)
+            let count = try store.flowCount(inRecording: sessionID)
             return (session, project, markers, flows, next,
                     Wording.flowsHeadline(session, project: project?.name ?? "", flows: count, zone: zone))
         }
@@ -120,19 +120,19 @@ public enum LiveFlows {
 /// What a row says beyond `tvctl flows`: whose phone, and what the flow proves so far, by the
 /// audit's own rules and in the words of `tvctl findings --json` (a finding's statement).
 struct RowJudge {
-    let session: AuditSession
+    let session: Recording
     let project: AuditProject?
     let markers: [SessionMarker]
     let policy: FindingsPolicy?
     let phones: [RegisteredPhone]
     let refusals: PinningRefusalContext
 
-    init(session: AuditSession, project: AuditProject?, markers: [SessionMarker], library: ControlLibrary) throws(ControlError) {
+    init(session: Recording, project: AuditProject?, markers: [SessionMarker], library: ControlLibrary) throws(ControlError) {
         self.session = session
         // A refusal is judged beside every acceptance the recording holds so far, not only the
         // rows this push carries.
         let flows = session.inspection.inspectionEnabled
-            ? try library.read { store in try store.flows(inAuditSession: session.id) } : []
+            ? try library.read { store in try store.flows(inRecording: session.id) } : []
         refusals = PinningRefusalContext(flows: flows, conditions: session.inspection)
         self.project = project
         self.markers = markers
@@ -141,11 +141,11 @@ struct RowJudge {
     }
 
     /// A recording of the whole tap has flows of every phone: each is known by its address.
-    static func phones(for session: AuditSession, library: ControlLibrary) throws(ControlError) -> [RegisteredPhone] {
+    static func phones(for session: Recording, library: ControlLibrary) throws(ControlError) -> [RegisteredPhone] {
         session.phone != nil ? [] : try library.read { store in try store.phones() }
     }
 
-    static func phone(of flow: StoredFlow, session: AuditSession, phones: [RegisteredPhone]) -> String {
+    static func phone(of flow: StoredFlow, session: Recording, phones: [RegisteredPhone]) -> String {
         if let name = session.phone?.name { return name }
         let ends = [flow.key.endpointA.address, flow.key.endpointB.address]
         return phones.first { registered in registered.phone.addresses.contains { ends.contains($0) } }?.phone.name ?? AuditTables.none

@@ -15,18 +15,18 @@ struct AuditFixture {
 
     struct Seeded {
         let project: AuditProject
-        let baseline: AuditSession
-        let audit: AuditSession
+        let baseline: Recording
+        let audit: Recording
         let flowCount: Int
     }
 
     static let release = AppRelease(version: "2.4.1", build: "310")
 
-    func seed(into store: FlowStore) throws -> Seeded {
+    func seed(into store: History) throws -> Seeded {
         if try store.auditProjects().contains(where: { $0.name == projectName }) {
             throw ControlError.refusal(.projectNameTaken(projectName))
         }
-        let capture = try store.beginCaptureSession(toolVersion: toolVersion, input: "fixture", at: start)
+        let capture = try store.beginCaptureRun(toolVersion: toolVersion, input: "fixture", at: start)
         var handles = FlowHandle(1)
         var written = 0
         func write(_ plan: [FixtureFlows.Planned], from origin: Date) throws {
@@ -34,7 +34,7 @@ struct AuditFixture {
                 defer { handles += 1 }
                 return FlowUpsert(handle: handles, rowID: nil, state: planned.state(origin.addingTimeInterval(planned.offset)))
             }
-            try store.write(HistoryBatch(flows: upserts, packets: upserts.flatMap(Self.packets)), captureSession: capture.id)
+            try store.write(HistoryBatch(flows: upserts, packets: upserts.flatMap(Self.packets)), captureRun: capture.id)
             written += upserts.count
         }
 
@@ -47,20 +47,20 @@ struct AuditFixture {
         try write(FixtureFlows.before, from: start)
 
         let baselineStart = start.addingTimeInterval(10 * 60)
-        let baseline = try store.startAuditSession(draft(project, .baseline), at: baselineStart)
+        let baseline = try store.startRecording(draft(project, .baseline), at: baselineStart)
         try write(FixtureFlows.baseline, from: baselineStart)
-        let baselineEnded = try store.endAuditSession(id: baseline.id, at: baselineStart.addingTimeInterval(5 * 60))
+        let baselineEnded = try store.endRecording(id: baseline.id, at: baselineStart.addingTimeInterval(5 * 60))
         try write(FixtureFlows.between, from: baselineStart.addingTimeInterval(6 * 60))
 
         let auditStart = start.addingTimeInterval(30 * 60)
-        let audit = try store.startAuditSession(draft(project, .audit(Self.release)), at: auditStart)
+        let audit = try store.startRecording(draft(project, .audit(Self.release)), at: auditStart)
         try write(FixtureFlows.audit, from: auditStart)
         for (offset, kind) in Self.markers {
             _ = try store.addMarker(kind, toSession: audit.id, at: auditStart.addingTimeInterval(offset))
         }
-        let auditEnded = try store.endAuditSession(id: audit.id, at: auditStart.addingTimeInterval(5 * 60))
+        let auditEnded = try store.endRecording(id: audit.id, at: auditStart.addingTimeInterval(5 * 60))
         try write(FixtureFlows.after, from: auditStart.addingTimeInterval(6 * 60))
-        try store.endCaptureSession(id: capture.id, at: auditStart.addingTimeInterval(10 * 60))
+        try store.endCaptureRun(id: capture.id, at: auditStart.addingTimeInterval(10 * 60))
         return Seeded(project: project, baseline: baselineEnded, audit: auditEnded, flowCount: written)
     }
 
@@ -69,9 +69,9 @@ struct AuditFixture {
         (60, .consentGiven), (80, .loggedIn), (200, .custom("opened the diary")), (260, .loggedOut),
     ]
 
-    private func draft(_ project: AuditProject, _ kind: AuditSessionKind) -> AuditSessionDraft {
+    private func draft(_ project: AuditProject, _ kind: RecordingKind) -> RecordingDraft {
         let conditions = RecordingConditions(deviceModel: "Pixel 8", osVersion: "Android 15", caTrusted: false)
-        return AuditSessionDraft(
+        return RecordingDraft(
             projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: toolVersion),
             inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false), gatewayResolvers: [FixtureFlows.resolver],
             notes: "Seeded by tvctl fixture.")

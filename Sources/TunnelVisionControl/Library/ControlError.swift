@@ -107,7 +107,7 @@ public struct OpenRecordingName: Sendable, Equatable {
     public let sessionID: Int64
     public let phone: String?
 
-    public init(_ session: AuditSession) {
+    public init(_ session: Recording) {
         sessionID = session.id
         phone = session.phone?.name
     }

@@ -17,7 +17,7 @@ public struct ControlLibrary: Sendable {
     /// One visit to the history. Only a command that seeds a history may create the file:
     /// every other command would leave an empty database behind a mistyped path.
     public func visit<Result>(
-        creatingHistory: Bool = false, _ body: (FlowStore) throws -> Result
+        creatingHistory: Bool = false, _ body: (History) throws -> Result
     ) throws(ControlError) -> Result {
         if !creatingHistory {
             switch HistoryAccess.standing(of: location) {
@@ -33,7 +33,7 @@ public struct ControlLibrary: Sendable {
         // writable by the group, or the next member of it is locked out: the daemon's umask.
         umask(0o007)
         do {
-            let store = try FlowStore(path: location.path)
+            let store = try History(path: location.path)
             return try body(store)
         } catch {
             throw classify(error)

@@ -13,7 +13,7 @@ struct DaemonStatus {
     static let silenceLimit: TimeInterval = 10
 
     let heartbeat: DaemonHeartbeat?
-    let captureSession: CaptureSession?
+    let captureRun: CaptureRun?
     let inspectionEnabled: Bool
     /// The CA the running relay signs with; nil when it was not running with one.
     let inspectingCAFingerprint: String?
@@ -22,8 +22,8 @@ struct DaemonStatus {
     let recorderBacklog: RecorderBacklog?
     let recorderWaitMilliseconds: Int?
     /// Every open recording (one per phone), oldest first, with its flow count.
-    let recordings: [(recording: AuditRecording, flows: Int)]
-    var recording: AuditRecording? { recordings.first?.recording }
+    let recordings: [(recording: RecordingWithProject, flows: Int)]
+    var recording: RecordingWithProject? { recordings.first?.recording }
     var recordingFlows: Int { recordings.first?.flows ?? 0 }
     let captureFiles: [CaptureFile]
     let historyBytes: UInt64
@@ -42,14 +42,14 @@ struct DaemonStatus {
             // Its own read: the store's reads cannot nest inside one another.
             let heartbeat = try store.latestHeartbeat()
             return try store.reading { snapshot in
-                let capture = try heartbeat?.captureSessionID.flatMap { id in
-                    try snapshot.captureSessions().first { $0.id == id }
+                let capture = try heartbeat?.captureRunID.flatMap { id in
+                    try snapshot.captureRuns().first { $0.id == id }
                 }
                 let recordings = try snapshot.auditRecordings().map {
-                    (recording: $0, flows: try snapshot.flowCount(inAuditSession: $0.session.id))
+                    (recording: $0, flows: try snapshot.flowCount(inRecording: $0.session.id))
                 }
                 return DaemonStatus(
-                    heartbeat: heartbeat, captureSession: capture,
+                    heartbeat: heartbeat, captureRun: capture,
                     inspectionEnabled: settings?.inspectionEnabled ?? false,
                     inspectingCAFingerprint: settings?.inspectingCAFingerprint, relayPort: settings?.relayPort,
                     recorderBacklog: settings?.recorderBacklog, recorderWaitMilliseconds: settings?.recorderWaitMilliseconds,
@@ -69,17 +69,17 @@ struct DaemonStatus {
         let basis: String
     }
 
-    static func rates(between earlier: DaemonHeartbeat?, and later: DaemonHeartbeat?, captureSession: CaptureSession?) -> Rates? {
+    static func rates(between earlier: DaemonHeartbeat?, and later: DaemonHeartbeat?, captureRun: CaptureRun?) -> Rates? {
         guard let later else { return nil }
-        if let earlier, later.at > earlier.at, later.captureSessionID == earlier.captureSessionID,
+        if let earlier, later.at > earlier.at, later.captureRunID == earlier.captureRunID,
            later.packetsSeen >= earlier.packetsSeen, later.bytesSeen >= earlier.bytesSeen {
             let seconds = later.at.timeIntervalSince(earlier.at)
             return Rates(
                 packetsPerSecond: Double(later.packetsSeen - earlier.packetsSeen) / seconds,
                 bytesPerSecond: Double(later.bytesSeen - earlier.bytesSeen) / seconds, basis: "heartbeats")
         }
-        guard let captureSession, later.at > captureSession.startedAt else { return nil }
-        let seconds = later.at.timeIntervalSince(captureSession.startedAt)
+        guard let captureRun, later.at > captureRun.startedAt else { return nil }
+        let seconds = later.at.timeIntervalSince(captureRun.startedAt)
         return Rates(
             packetsPerSecond: Double(later.packetsSeen) / seconds, bytesPerSecond: Double(later.bytesSeen) / seconds,
             basis: "captureSession")

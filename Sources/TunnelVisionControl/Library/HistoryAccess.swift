@@ -15,7 +15,7 @@ enum HistoryAccess {
         case notWritableByItsOwner
         /// The file system is mounted read-only.
         case readOnlyFileSystem
-        /// A link in place of the history, which is never followed (`FlowStore`).
+        /// A link in place of the history, which is never followed (`History`).
         case symbolicLink
     }
 

@@ -19,7 +19,7 @@ public struct OpenSessionMarking: Sendable {
 
     /// The marker as placed and where; a refusal when nothing is recording, or when several
     /// phones are and none was named.
-    public func mark(_ kind: SessionMarkerKind, at instant: Date) throws(ControlError) -> (SessionMarker, AuditRecording) {
+    public func mark(_ kind: SessionMarkerKind, at instant: Date) throws(ControlError) -> (SessionMarker, RecordingWithProject) {
         let outcome: OpenSessionMarkerOutcome
         do {
             outcome = try library.visit { store in try store.addMarkerToOpenSession(kind, phone: phone, at: instant) }
@@ -39,7 +39,7 @@ public struct OpenSessionMarking: Sendable {
 
     /// What a marker would go into now, named; nil when nothing is recording, a refusal when
     /// several phones are and none was named.
-    public func recording() throws(ControlError) -> AuditRecording? {
+    public func recording() throws(ControlError) -> RecordingWithProject? {
         let recordings = try library.visit { store in try store.auditRecordings() }
         let candidates = phone.map { name in recordings.filter { $0.session.phone?.name == name } } ?? recordings
         guard candidates.count <= 1 else {

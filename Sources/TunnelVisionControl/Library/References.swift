@@ -5,12 +5,12 @@ import TunnelVisionStore
 public protocol AuditReading {
     func auditProjects() throws -> [AuditProject]
     func auditProject(id: Int64) throws -> AuditProject?
-    func auditSession(id: Int64) throws -> AuditSession?
-    func openAuditSessions() throws -> [AuditSession]
+    func recording(id: Int64) throws -> Recording?
+    func openRecordings() throws -> [Recording]
     func phones() throws -> [RegisteredPhone]
 }
 
-extension FlowStore: AuditReading {}
+extension History: AuditReading {}
 extension HistorySnapshot: AuditReading {}
 
 /// A project as typed: its id, or its name when no other project has it.
@@ -46,8 +46,8 @@ public enum SessionReference {
     }
 
     /// The session, or a refusal that names the id.
-    public static func session(_ id: Int64, in store: some AuditReading) throws -> AuditSession {
-        guard let session = try store.auditSession(id: id) else { throw ControlError.refusal(.sessionNotFound(id)) }
+    public static func session(_ id: Int64, in store: some AuditReading) throws -> Recording {
+        guard let session = try store.recording(id: id) else { throw ControlError.refusal(.sessionNotFound(id)) }
         return session
     }
 }
@@ -57,8 +57,8 @@ public enum SessionReference {
 public enum OpenRecordingReference {
     public static func session(
         phone: String?, purpose: OpenRecordingPurpose, in store: some AuditReading
-    ) throws -> AuditSession {
-        let open = try store.openAuditSessions()
+    ) throws -> Recording {
+        let open = try store.openRecordings()
         if let phone {
             guard let session = open.first(where: { $0.phone?.name == phone }) else {
                 throw ControlError.refusal(.phoneNotRecording(phone, purpose: purpose))

@@ -19,7 +19,7 @@ enum AuditPages {
     }
 
     static func session(
-        _ session: AuditSession, projectName: String, flows: Int, markers: [SessionMarker], zone: TimeZone, style: TextStyle
+        _ session: Recording, projectName: String, flows: Int, markers: [SessionMarker], zone: TimeZone, style: TextStyle
     ) -> Page {
         var page = Page(style: style)
         page.heading(Wording.sessionTitle(session, project: projectName))

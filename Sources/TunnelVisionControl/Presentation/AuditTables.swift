@@ -29,7 +29,7 @@ enum AuditTables {
     }
 
     struct SessionRow {
-        let session: AuditSession
+        let session: Recording
         let projectName: String
         let flowCount: Int
     }

@@ -38,7 +38,7 @@ enum FindingsPresentation {
     }
 
     static func page(
-        _ assessment: SessionAssessment, session: AuditSession, projectName: String, flows: Int, style: TextStyle
+        _ assessment: SessionAssessment, session: Recording, projectName: String, flows: Int, style: TextStyle
     ) -> Page {
         let catalogue = assessment.catalogue
         var page = Page(style: style)

@@ -45,7 +45,7 @@ public enum JSONShape {
         public let isOpen: Bool
         public let flowCount: Int?
 
-        init(_ session: AuditSession, projectName: String, flowCount: Int? = nil, markers: [SessionMarker]? = nil) {
+        init(_ session: Recording, projectName: String, flowCount: Int? = nil, markers: [SessionMarker]? = nil) {
             self.session = EvidenceSessionDocument.Session(session, markers: markers)
             projectID = session.projectID
             self.projectName = projectName

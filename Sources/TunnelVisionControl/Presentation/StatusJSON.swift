@@ -75,7 +75,7 @@ extension JSONShape {
             daemon = Daemon(
                 running: status.isRunning(at: now), pid: beat?.pid, heartbeatAt: beat.map { Formatting.iso8601($0.at) },
                 heartbeatAgeSeconds: beat.map { (now.timeIntervalSince($0.at) * 1000).rounded() / 1000 })
-            capture = status.captureSession.map {
+            capture = status.captureRun.map {
                 Capture(sessionID: $0.id, startedAt: Formatting.iso8601($0.startedAt), input: $0.input, toolVersion: $0.toolVersion,
                         kernelDropped: $0.tapDrops?.kernel, interfaceDropped: $0.tapDrops?.interface)
             }

@@ -8,8 +8,8 @@ enum StatusPage {
         _ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, zone: TimeZone, database: String, style: TextStyle
     ) -> Page {
         var facts: [(String, String)] = [("Daemon", Wording.daemon(status.heartbeat, running: status.isRunning(at: now), now: now, zone: zone))]
-        if let capture = status.captureSession {
-            facts.append(("Capture", Wording.captureSession(capture, zone: zone)))
+        if let capture = status.captureRun {
+            facts.append(("Capture", Wording.captureRun(capture, zone: zone)))
             if let drops = capture.tapDrops { facts.append(("Tap drops", Wording.tapDrops(drops))) }
         }
         if let heartbeat = status.heartbeat {
@@ -18,7 +18,7 @@ enum StatusPage {
         if let rates {
             facts.append(("Rates", Wording.rates(rates)))
         }
-        if let backlog = status.recorderBacklog, status.captureSession.map({ $0.inputKind == .tun }) ?? true {
+        if let backlog = status.recorderBacklog, status.captureRun.map({ $0.inputKind == .tun }) ?? true {
             facts.append(("Under load", Wording.underLoad(backlog, waitMilliseconds: status.recorderWaitMilliseconds)))
         }
         facts.append(("Inspection", Wording.inspection(status, running: status.isRunning(at: now))))
@@ -61,7 +61,7 @@ extension Wording {
             : "not running: its last heartbeat was at \(Formatting.dateTime(heartbeat.at, in: zone)), \(age) ago"
     }
 
-    static func captureSession(_ capture: CaptureSession, zone: TimeZone) -> String {
+    static func captureRun(_ capture: CaptureRun, zone: TimeZone) -> String {
         "session \(capture.id) since \(Formatting.dateTime(capture.startedAt, in: zone)), input \(capture.input), TunnelVision \(capture.toolVersion)"
     }
 
@@ -93,7 +93,7 @@ extension Wording {
         return "\(Int(rates.packetsPerSecond.rounded())) packets/s, \(Formatting.bytes(UInt64(max(0, rates.bytesPerSecond))))/s \(basis)"
     }
 
-    static func recording(_ recording: AuditRecording, flows: Int, now: Date, zone: TimeZone) -> String {
+    static func recording(_ recording: RecordingWithProject, flows: Int, now: Date, zone: TimeZone) -> String {
         let session = recording.session
         let phone = session.phone.map { " of phone \(quoted($0.name))" } ?? ""
         return "session \(session.id)\(phone), \(self.recording(project: recording.projectName, kind: session.kind)), "

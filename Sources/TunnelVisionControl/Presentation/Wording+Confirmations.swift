@@ -11,7 +11,7 @@ extension Wording {
     static func shown(_ text: String) -> String { TerminalText.visible(text) }
 
     /// "2.4.1 (310)", or "baseline".
-    public static func release(of kind: AuditSessionKind) -> String {
+    public static func release(of kind: RecordingKind) -> String {
         switch kind {
         case .baseline: "baseline"
         case .audit(let release): "\(shown(release.version)) (\(shown(release.build)))"
@@ -19,7 +19,7 @@ extension Wording {
     }
 
     /// "Acme Health 2.4.1 (310)".
-    public static func recording(project: String, kind: AuditSessionKind) -> String {
+    public static func recording(project: String, kind: RecordingKind) -> String {
         shown(project) + " " + release(of: kind)
     }
 
@@ -34,7 +34,7 @@ extension Wording {
     }
 
     /// "consent given at 14:03:07 in session 7, Acme Health 2.4.1 (310)".
-    public static func markerPlaced(_ marker: SessionMarker, in recording: AuditRecording, zone: TimeZone) -> String {
+    public static func markerPlaced(_ marker: SessionMarker, in recording: RecordingWithProject, zone: TimeZone) -> String {
         "\(Wording.marker(marker.kind)) at \(Formatting.time(marker.date, in: zone)) in session \(recording.session.id), "
             + self.recording(project: recording.projectName, kind: recording.session.kind)
     }
@@ -63,7 +63,7 @@ extension Wording {
         "Delete project \(project.id), \(shown(project.name)), with its \(plural(sessions, "session")) and their markers? [y/N] "
     }
 
-    static func sessionStarted(_ session: AuditSession, project: String) -> String {
+    static func sessionStarted(_ session: Recording, project: String) -> String {
         let conditions = session.inspection
         let inspection: String = switch conditions.mode {
         case .off: "off"
@@ -88,17 +88,17 @@ extension Wording {
         "Wrote the inspection CA certificate to \(path) (SHA-256 \(certificate.colonFingerprint)): install it on the test phone as a CA certificate."
     }
 
-    static func sessionEnded(_ session: AuditSession, project: String, flows: Int, zone: TimeZone) -> String {
+    static func sessionEnded(_ session: Recording, project: String, flows: Int, zone: TimeZone) -> String {
         let end = session.endedAt.map { Formatting.time($0, in: zone) } ?? "?"
         return "Ended session \(session.id), \(recording(project: project, kind: session.kind)), at \(end) "
             + "with \(plural(flows, "flow"))."
     }
 
-    static func sessionDeleted(_ session: AuditSession, project: String) -> String {
+    static func sessionDeleted(_ session: Recording, project: String) -> String {
         "Deleted session \(session.id), \(recording(project: project, kind: session.kind)); its flows are kept, untagged."
     }
 
-    static func confirmSessionDeletion(_ session: AuditSession, project: String, flows: Int) -> String {
+    static func confirmSessionDeletion(_ session: Recording, project: String, flows: Int) -> String {
         "Delete session \(session.id), \(recording(project: project, kind: session.kind)), with its markers? "
             + "Its \(plural(flows, "flow")) stay in the history without it. [y/N] "
     }
@@ -110,7 +110,7 @@ extension Wording {
 
     static let interactiveKeys = "c consent · l login · o logout · q quit"
 
-    static func interactivePrompt(_ recording: AuditRecording) -> String {
+    static func interactivePrompt(_ recording: RecordingWithProject) -> String {
         "Marking session \(recording.session.id), \(self.recording(project: recording.projectName, kind: recording.session.kind)) — \(interactiveKeys)"
     }
 
@@ -120,7 +120,7 @@ extension Wording {
         "Nothing can be marked: " + continuing(sentence(for: problem))
     }
 
-    static func followEnded(_ session: AuditSession, zone: TimeZone) -> String {
+    static func followEnded(_ session: Recording, zone: TimeZone) -> String {
         let end = session.endedAt.map { Formatting.time($0, in: zone) } ?? "?"
         return "Session \(session.id) ended at \(end)."
     }

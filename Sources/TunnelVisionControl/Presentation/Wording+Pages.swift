@@ -17,12 +17,12 @@ extension Wording {
     }
 
     /// "Session 7, Acme Health 2.4.1 (310)".
-    static func sessionTitle(_ session: AuditSession, project: String) -> String {
+    static func sessionTitle(_ session: Recording, project: String) -> String {
         "Session \(session.id), \(recording(project: project, kind: session.kind))"
     }
 
     /// "Session 7, Acme Health 2.4.1 (310): 1,234 flows, recording since 14:02:11."
-    static func flowsHeadline(_ session: AuditSession, project: String, flows: Int, zone: TimeZone) -> String {
+    static func flowsHeadline(_ session: Recording, project: String, flows: Int, zone: TimeZone) -> String {
         let state = session.endedAt.map { "recorded \(Formatting.dateTime(session.startedAt, in: zone)) to \(Formatting.time($0, in: zone))" }
             ?? "recording since \(Formatting.time(session.startedAt, in: zone))"
         return "\(sessionTitle(session, project: project)): \(plural(flows, "flow")), \(state)."
@@ -54,7 +54,7 @@ extension Wording {
 
     // MARK: Phrases of facts
 
-    static func recorded(_ kind: AuditSessionKind) -> String {
+    static func recorded(_ kind: RecordingKind) -> String {
         kind.release == nil ? "baseline, without the app" : "release \(release(of: kind))"
     }
 

@@ -25,7 +25,7 @@ public struct EvidenceBundle: Sendable, Hashable {
 
     /// Classifies the session from all of its flows, in the history's order.
     public init(
-        project: AuditProject, session: AuditSession, markers: [SessionMarker],
+        project: AuditProject, session: Recording, markers: [SessionMarker],
         flows: [StoredFlow], catalogue: RequirementCatalogue,
         exportedWith: String, exportedAt: Date, relayFacts: [Int64: RelayFacts] = [:],
         keyLog: EvidenceKeyLog = EvidenceKeyLog(included: false, flows: 0), signature: EvidenceSignatureNote = .unsigned,
@@ -102,12 +102,12 @@ public struct EvidenceRelayEvent: Sendable, Hashable {
     public let alert: UInt8?
     public let upstreamVerified: Bool?
     /// What the phone was shown.
-    public let presented: RelayPresentation?
+    public let presented: ShownLeafKind?
     public let connections: Int
 
     static func events(of flows: [StoredFlow], facts: [Int64: RelayFacts]) -> [EvidenceRelayEvent] {
         struct Key: Hashable {
-            let host: String?, decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, verified: Bool?, presented: RelayPresentation?
+            let host: String?, decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, verified: Bool?, presented: ShownLeafKind?
         }
         var counts: [Key: Int] = [:]
         for flow in flows {

@@ -114,7 +114,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// Absent where they were not read (a list of sessions).
         public let markers: [Marker]?
 
-        public init(_ session: AuditSession, markers: [SessionMarker]?, endedAt: Date? = nil) {
+        public init(_ session: Recording, markers: [SessionMarker]?, endedAt: Date? = nil) {
             id = session.id
             kind = AuditSerialization.code(of: session.kind).name
             release = session.kind.release.map { Release(version: $0.version, build: $0.build) }
@@ -154,7 +154,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let timestamp: EvidenceTimestampNote
 
     init(
-        project: AuditProject, session: AuditSession, endedAt: Date, markers: [SessionMarker],
+        project: AuditProject, session: Recording, endedAt: Date, markers: [SessionMarker],
         catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog, signature: EvidenceSignatureNote,
         timestamp: EvidenceTimestampNote
     ) {

@@ -45,7 +45,7 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     /// A passive-tap capture session that overlaps the recording, with libpcap's drop counts for
     /// the whole of it: packets that never reached the tap, so neither row nor bytes.
     public struct PassiveTapDrops: Encodable, Sendable, Hashable {
-        public let captureSession: Int64
+        public let captureRun: Int64
         public let input: String
         public let startedAt: Date
         public let endedAt: Date?
@@ -54,11 +54,11 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
 
         /// The field keeps its published name whatever the property is called.
         private enum CodingKeys: String, CodingKey {
-            case captureSession = "captureSession", input, startedAt, endedAt, kernelDropped, interfaceDropped
+            case captureRun = "captureSession", input, startedAt, endedAt, kernelDropped, interfaceDropped
         }
 
-        public init(_ session: CaptureSession) {
-            captureSession = session.id
+        public init(_ session: CaptureRun) {
+            captureRun = session.id
             input = session.input
             startedAt = session.startedAt
             endedAt = session.endedAt
@@ -127,7 +127,7 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     }
 
     /// This document with the passive-tap capture sessions that overlap the session's span.
-    public func noting(passiveTapSessions sessions: [CaptureSession]) -> EvidenceCaptureDocument {
+    public func noting(passiveTapSessions sessions: [CaptureRun]) -> EvidenceCaptureDocument {
         let tapped = sessions.filter { $0.tapDrops != nil }
         guard !tapped.isEmpty else { return self }
         var noted = self

@@ -26,7 +26,7 @@ public struct EvidenceReportLimits: Sendable, Hashable {
 }
 
 public enum EvidenceReportError: Error, Sendable, Hashable {
-    case captureOfAnotherSession(captureSessionID: Int64, sessionID: Int64)
+    case captureOfAnotherSession(captureRunID: Int64, sessionID: Int64)
 }
 
 /// What report.pdf says, before anything is drawn: which sections, which rows, which sentence
@@ -42,7 +42,7 @@ public struct EvidenceReport: Sendable, Hashable {
         bundle: EvidenceBundle, capture: EvidenceCaptureDocument, limits: EvidenceReportLimits
     ) throws(EvidenceReportError) {
         guard capture.sessionID == bundle.sessionID else {
-            throw .captureOfAnotherSession(captureSessionID: capture.sessionID, sessionID: bundle.sessionID)
+            throw .captureOfAnotherSession(captureRunID: capture.sessionID, sessionID: bundle.sessionID)
         }
         let session = bundle.session
         title = EvidenceWording.Report.title

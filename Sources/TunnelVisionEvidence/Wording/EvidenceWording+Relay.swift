@@ -5,7 +5,7 @@ extension EvidenceWording.Report {
     public static let relayHeading = "The inspection relay"
 
     /// One connection's end at the relay, from its decision, its event and what it showed the phone.
-    public static func relayEvent(decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, presented: RelayPresentation? = nil) -> String {
+    public static func relayEvent(decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, presented: ShownLeafKind? = nil) -> String {
         if presented == .mirroredUntrustedIssuer, event == .closed || event == nil {
             return "Inspected: the phone sent application data over a certificate of an untrusted issuer, shown because the server's own did not verify"
         }
@@ -46,7 +46,7 @@ extension EvidenceWording.Report {
             : "shown to the phone with the relay's certificate all the same (upstream_mirror off)"
     }
 
-    public static func upstreamVerification(_ verified: Bool?, presented: RelayPresentation? = nil) -> String {
+    public static func upstreamVerification(_ verified: Bool?, presented: ShownLeafKind? = nil) -> String {
         switch (verified, presented) {
         case (false?, .mirroredUntrustedIssuer?):
             return "did not verify against the relay's trust store, so the phone was shown a certificate of an untrusted issuer in its place: the phone's own validation decided, as without the relay"

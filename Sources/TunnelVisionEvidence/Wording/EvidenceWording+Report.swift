@@ -211,10 +211,10 @@ extension EvidenceWording.Report {
     public static func passiveTapDrops(_ drops: EvidenceCaptureDocument.PassiveTapDrops) -> String {
         let dropped = drops.kernelDropped &+ drops.interfaceDropped
         guard dropped > 0 else {
-            return "The passive tap (\(drops.input), capture session \(drops.captureSession)) recorded in this session's span, "
+            return "The passive tap (\(drops.input), capture session \(drops.captureRun)) recorded in this session's span, "
                 + "and libpcap counted no packet dropped by the kernel or the interface over that capture session."
         }
-        return "The passive tap (\(drops.input), capture session \(drops.captureSession)) recorded in this session's span: "
+        return "The passive tap (\(drops.input), capture session \(drops.captureRun)) recorded in this session's span: "
             + "over that capture session the capture missed \(drops.kernelDropped) packets the kernel dropped "
             + "and \(drops.interfaceDropped) packets the interface dropped, as libpcap counts them; they have neither row nor bytes, "
             + "and some may fall outside this session."

@@ -30,14 +30,14 @@ enum EvidenceCaptureWriter {
         let files = try snapshot.captureFiles()
         let seals = EvidenceCaptureSeals(files: files, seals: try snapshot.captureSeals(), publicKey: sealKey)
         var chain: EvidenceCaptureChain?
-        var counts = try snapshot.packetCounts(inAuditSession: bundle.sessionID)
+        var counts = try snapshot.packetCounts(inRecording: bundle.sessionID)
         if let later { counts = cut(counts, less: later.perFile) }
         let end = later?.end.nanosecondsSinceEpoch ?? .max
         let document = try write(
             for: bundle, packetCounts: counts,
             sources: EvidenceCaptureSources(files: files, directory: captureDirectory),
             capturedPackets: {
-                try snapshot.capturedPackets(inAuditSession: bundle.sessionID, fileSequence: $0).filter { $0.timestampNanoseconds <= end }
+                try snapshot.capturedPackets(inRecording: bundle.sessionID, fileSequence: $0).filter { $0.timestampNanoseconds <= end }
             },
             into: archive, application: application, tlsKeyLog: tlsKeyLog,
             beforeCopying: { sequences, sources in chain = try seals.check(sequences: sequences, sources: sources) }

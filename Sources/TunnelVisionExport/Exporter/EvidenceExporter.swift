@@ -12,12 +12,12 @@ import TunnelVisionStore
 public struct EvidenceExporter: Sendable {
     /// The caller's history: the exporter never opens one, so a mistyped path is the caller's
     /// to refuse, and one export reads one store.
-    public let history: FlowStore
+    public let history: History
     public let captureDirectory: URL?
     /// Where catalogues are looked up; nil: RequirementCatalogueLibrary's own directory.
     public let catalogues: URL?
 
-    public init(history: FlowStore, captureDirectory: URL?, catalogues: URL? = nil) {
+    public init(history: History, captureDirectory: URL?, catalogues: URL? = nil) {
         self.history = history
         self.captureDirectory = captureDirectory
         self.catalogues = catalogues
@@ -98,18 +98,18 @@ public struct EvidenceExporter: Sendable {
             // The daemon's published key; a malformed or foreign one counts as none, and links then cannot be checked.
             let sealKey = try? CaptureSealKey(besideHistory: history.path).trustedPublicKey()
             return try history.reading { snapshot in
-                guard let session = try snapshot.auditSession(id: sessionID),
+                guard let session = try snapshot.recording(id: sessionID),
                       let project = try snapshot.auditProject(id: session.projectID) else { throw EvidenceExportError.sessionNotFound }
                 // Asked for keys the recording never kept: a bundle "exported with keys" holding none would mislead.
                 if withKeys, !session.inspection.keepsKeys { throw EvidenceExportError.keysNotKept }
                 // The phone↔relay secrets, in flow order: only with --with-keys do they leave the history.
-                let relayFacts = try snapshot.relayFacts(inAuditSession: sessionID)
+                let relayFacts = try snapshot.relayFacts(inRecording: sessionID)
                 let keyed = relayFacts.sorted { $0.key < $1.key }.filter { !$0.value.keyLog.isEmpty }
                 // An ended session is held up to its end: what its flows carried later is only counted.
-                let later = try session.endedAt.map { try snapshot.packets(after: $0, inAuditSession: sessionID) }
+                let later = try session.endedAt.map { try snapshot.packets(after: $0, inRecording: sessionID) }
                 let bundle = try EvidenceBundle(
                     project: project, session: session, markers: try snapshot.markers(forSession: sessionID),
-                    flows: try snapshot.flows(inAuditSession: sessionID).map { later?.cut($0) ?? $0 }, catalogue: try catalogue(for: project),
+                    flows: try snapshot.flows(inRecording: sessionID).map { later?.cut($0) ?? $0 }, catalogue: try catalogue(for: project),
                     exportedWith: exportedWith, exportedAt: now, relayFacts: relayFacts,
                     keyLog: EvidenceKeyLog(included: withKeys, flows: keyed.count), signature: sealing.note,
                     timestamp: sealing.timestampNote)
@@ -128,7 +128,7 @@ public struct EvidenceExporter: Sendable {
                 // What crossed the tap without a row is no connection's: counted for the session's span.
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
                 // The passive tap counts its drops per capture session: each one the session's span meets.
-                let tapped = try snapshot.captureSessions().filter {
+                let tapped = try snapshot.captureRuns().filter {
                     $0.startedAt <= bundle.sessionEnd && ($0.endedAt ?? .distantFuture) >= session.startedAt
                 }
                 return (bundle, capture.counting(packetsWithoutRow: losses).noting(passiveTapSessions: tapped), archive)

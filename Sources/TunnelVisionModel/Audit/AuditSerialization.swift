@@ -13,7 +13,7 @@ public enum AuditSerialization {
         case custom = 3
     }
 
-    public static func code(of kind: AuditSessionKind) -> SessionKindCode {
+    public static func code(of kind: RecordingKind) -> SessionKindCode {
         switch kind {
         case .baseline: .baseline
         case .audit: .audit
@@ -31,7 +31,7 @@ public enum AuditSerialization {
     }
 
     /// Nil when the stored row is not one this version can read.
-    public static func sessionKind(code: Int64, version: String?, build: String?) -> AuditSessionKind? {
+    public static func sessionKind(code: Int64, version: String?, build: String?) -> RecordingKind? {
         switch SessionKindCode(rawValue: code) {
         case .baseline: return .baseline
         case .audit:

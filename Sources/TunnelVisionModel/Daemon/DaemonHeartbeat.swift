@@ -4,7 +4,7 @@ import Foundation
 public struct DaemonHeartbeat: Sendable, Hashable {
     public var at: Date
     public var pid: Int32
-    public var captureSessionID: Int64?
+    public var captureRunID: Int64?
     public var input: String
     public var packetsSeen: UInt64
     public var bytesSeen: UInt64
@@ -23,13 +23,13 @@ public struct DaemonHeartbeat: Sendable, Hashable {
     public var relayReportsUnmatched: UInt64?
 
     public init(
-        at: Date, pid: Int32, captureSessionID: Int64?, input: String, packetsSeen: UInt64 = 0, bytesSeen: UInt64 = 0,
+        at: Date, pid: Int32, captureRunID: Int64?, input: String, packetsSeen: UInt64 = 0, bytesSeen: UInt64 = 0,
         packetsRecorded: UInt64 = 0, packetsNotCaptured: UInt64 = 0, packetsDropped: UInt64 = 0, queueDepth: Int = 0,
         captureBytes: UInt64 = 0
     ) {
         self.at = at
         self.pid = pid
-        self.captureSessionID = captureSessionID
+        self.captureRunID = captureRunID
         self.input = input
         self.packetsSeen = packetsSeen
         self.bytesSeen = bytesSeen

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One run of the capture daemon (or one offline import): the scope of a flow's 5-tuple.
-public struct CaptureSession: Sendable, Hashable, Identifiable {
+public struct CaptureRun: Sendable, Hashable, Identifiable {
     public let id: Int64
     public let startedAt: Date
     public let endedAt: Date?

@@ -42,7 +42,7 @@ public enum RelayEventKind: Sendable, Hashable, CaseIterable, NamedByCase {
 }
 
 /// What a phone-leg connection was shown (`flow_relay.presented`).
-public enum RelayPresentation: Sendable, Hashable, CaseIterable, NamedByCase {
+public enum ShownLeafKind: Sendable, Hashable, CaseIterable, NamedByCase {
     /// The installed CA's leaf for the announced name.
     case installedAuthority
     /// The recording's defect (a validation recording).
@@ -71,14 +71,14 @@ public struct RelayFacts: Sendable, Hashable {
     /// SSLKEYLOGFILE lines of the phone↔relay leg, without line ends.
     public var keyLog: [String]
     /// Nil when no leaf was minted.
-    public var presented: RelayPresentation?
+    public var presented: ShownLeafKind?
     /// The name as the phone sent it, when it differs from the flow's (a trailing dot).
     public var serverNameAsSent: String?
 
     public init(
         decision: RelayDecisionKind, event: RelayEventKind? = nil, alert: UInt8? = nil, reason: String? = nil,
         upstreamVerified: Bool? = nil, upstreamVerification: String? = nil, upstreamApplicationProtocol: String? = nil,
-        keyLog: [String] = [], presented: RelayPresentation? = nil, serverNameAsSent: String? = nil
+        keyLog: [String] = [], presented: ShownLeafKind? = nil, serverNameAsSent: String? = nil
     ) {
         self.presented = presented
         self.serverNameAsSent = serverNameAsSent

@@ -57,7 +57,7 @@ extension RelayVerdict {
     /// Read from the relay's facts: its decision, its event and the alert, and what was
     /// presented. Nil when they say the connection was accepted over the relay's own leaf, ended
     /// normally, or was never decided.
-    public init?(decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, presented: RelayPresentation? = nil) {
+    public init?(decision: RelayDecisionKind, event: RelayEventKind?, alert: UInt8?, presented: ShownLeafKind? = nil) {
         switch decision {
         case .spliced(let reason):
             self = .spliced(reason)

@@ -80,7 +80,7 @@ extension RelayConnection {
     }
 
     /// On the loop, once the recording's presentation was read (nil: it could not be).
-    func presentationArrived(_ asked: RecordingPresentation?) {
+    func presentationArrived(_ asked: RequestedLeaf?) {
         guard stage == .presenting, let minter = context.minter, let name = report.serverName else { return }
         // Back to the upstream handshake's stage while the answer is prepared: a failure from here
         // is one before the answer, and every way out sets its own stage.
@@ -96,7 +96,7 @@ extension RelayConnection {
         do {
             let now = Int(MonotonicClock.wallNanoseconds() / 1_000_000_000)
             let upstreamVerified = report.upstream?.certificateVerified ?? false
-            let presented: PresentedLeaf
+            let presented: ShownLeaf
             if !upstreamVerified, context.configuration.mirrorsUnverifiedUpstream {
                 // Inspection must not lower the phone's own validation: a server it would refuse
                 // is shown as a certificate it refuses too.
@@ -110,7 +110,7 @@ extension RelayConnection {
             }
             presentsDefect = presented.defect != nil
             outcome.presentsMirror = presented.mirrorsUpstream
-            report.presentation = RelayPresentation(presented, upstreamVerified: upstreamVerified)
+            report.presentation = ShownLeafKind(presented, upstreamVerified: upstreamVerified)
             context.observer.relayDidPresent(presented, on: leg)
         } catch {
             apply(outcome.failed("the leaf for \(name) could not be minted: \(error)"))

@@ -5,13 +5,13 @@ final class RelayContext {
     let configuration: RelayConfiguration
     let policy: InspectionPolicy
     let tls: RelayTLS
-    let minter: PresentationMinter?
+    let minter: RequestedLeafMinter?
     let observer: RelayObserver
     let loop: EventLoop
     var refusals: RefusalMemory
     let upstreamSessions: UpstreamSessions
     /// The observer's presentation, asked off the loop.
-    let presentations: PresentationReads
+    let presentations: RequestedLeafReads
     /// Ciphertext between a socket and a memory BIO.
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
@@ -25,7 +25,7 @@ final class RelayContext {
 
     static let chunk = 64 * 1024
 
-    init(configuration: RelayConfiguration, tls: RelayTLS, minter: PresentationMinter?, observer: RelayObserver, loop: EventLoop) {
+    init(configuration: RelayConfiguration, tls: RelayTLS, minter: RequestedLeafMinter?, observer: RelayObserver, loop: EventLoop) {
         self.configuration = configuration
         dial = { [mark = configuration.upstreamSocketMark] in Sockets.connect(to: $0, mark: mark) }
         policy = InspectionPolicy(
@@ -37,7 +37,7 @@ final class RelayContext {
         self.loop = loop
         refusals = RefusalMemory(capacity: configuration.limits.refusalMemoryEntries)
         upstreamSessions = UpstreamSessions(capacity: configuration.limits.leafCacheEntries)
-        presentations = PresentationReads(observer: observer, wake: { [loop] in loop.signal() })
+        presentations = RequestedLeafReads(observer: observer, wake: { [loop] in loop.signal() })
         wireBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
         plainBuffer = .allocate(byteCount: Self.chunk, alignment: 16)
     }

@@ -14,7 +14,7 @@ struct SQLiteFailure: Error, Sendable, Equatable {
 /// SQLITE_TRANSIENT: SQLite copies the bound bytes before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// One connection. Not thread-safe on its own: `FlowStore` serialises access to it.
+/// One connection. Not thread-safe on its own: `History` serialises access to it.
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
@@ -79,7 +79,7 @@ final class SQLiteConnection {
     /// Runs the body in a transaction, rolled back when it throws. IMMEDIATE takes the write
     /// lock up front, so the busy timeout applies instead of a deadlock-avoiding SQLITE_BUSY.
     /// Inside another transaction it is a savepoint of that one, so that several store calls
-    /// can form one transaction (`FlowStore.inOneTransaction`).
+    /// can form one transaction (`History.inOneTransaction`).
     func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
         let nested = sqlite3_get_autocommit(handle) == 0
         try execute(nested ? "SAVEPOINT nested" : immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")

@@ -9,14 +9,14 @@ struct DaemonLogTests {
     func priorities() {
         #expect(DaemonMessage.captureSuspended(cause: "disk full").priority == .error)
         #expect(DaemonMessage.batchRefused(cause: "locked").priority == .error)
-        #expect(DaemonMessage.lostWithoutCleanStop(captureSession: 1, packets: 5).priority == .error)
-        #expect(DaemonMessage.lostWithoutCleanStop(captureSession: 1, packets: 5).text
+        #expect(DaemonMessage.lostWithoutCleanStop(captureRun: 1, packets: 5).priority == .error)
+        #expect(DaemonMessage.lostWithoutCleanStop(captureRun: 1, packets: 5).text
             == "capture session 1 lost at least 5 packets the tap had handed over, queued or in a batch not yet committed "
             + "when the daemon stopped; counted as daemonStopped")
         #expect(DaemonMessage.heartbeatFailed(cause: "locked").priority == .error)
         #expect(DaemonMessage.cutTornTail(path: "/x.pcap", bytes: 24).priority == .warning)
         #expect(DaemonMessage.recorderBehind(packets: 3).priority == .warning)
-        #expect(DaemonMessage.started(input: "tun tv0", captureSession: 1, directory: "/c").priority == .info)
+        #expect(DaemonMessage.started(input: "tun tv0", captureRun: 1, directory: "/c").priority == .info)
         #expect(DaemonMessage.stopped(packets: 1, notCaptured: 0).priority == .info)
         // syslog's numbers, which journald reads from the "<N>" in front of a line.
         #expect([DaemonLogPriority.error, .warning, .notice, .info].map(\.rawValue) == [3, 4, 5, 6])

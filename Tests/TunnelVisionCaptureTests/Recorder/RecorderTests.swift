@@ -21,8 +21,8 @@ private struct Bench {
     let counters = DatapathCounters()
     let engine = OneFlowEngine()
     let history: WatchedHistory
-    let audit: AuditSession
-    let session: CaptureSession
+    let audit: Recording
+    let session: CaptureRun
     let lines = LogLines()
     let recorder: Recorder
     let sealKey = Ed25519Key.generate()!
@@ -34,12 +34,12 @@ private struct Bench {
         mkdir(captures, 0o700)
         history = try WatchedHistory(path: directory.file("history.sqlite"))
         let project = try history.store.createAuditProject(AuditProjectDraft(name: "Acme Health"), at: Date(nanosecondsSinceEpoch: base - 10))
-        audit = try history.store.startAuditSession(AuditSessionDraft(
+        audit = try history.store.startRecording(RecordingDraft(
             projectID: project.id, kind: .baseline,
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
             inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)), at: Date(nanosecondsSinceEpoch: base - 5))
         queues = RecorderQueues(packetSlots: slots, packetCapacity: 2048)
-        session = try history.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: Date(nanosecondsSinceEpoch: base))
+        session = try history.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: Date(nanosecondsSinceEpoch: base))
         let files = CaptureFileConfiguration(directory: captures, rotationBytes: rotationBytes)
         let writer = try CaptureFileWriter(configuration: files, highestSequenceInHistory: try history.highestCaptureFileSequence())
         recorder = Recorder(queues: queues, counters: counters, writer: writer, engine: engine, history: history, session: session,
@@ -60,7 +60,7 @@ private struct Bench {
 
     /// The session's packet rows per file (nil: not captured), as the store reads them back.
     func rowsPerFile() throws -> [UInt32?: Int] {
-        try history.store.reading { try $0.packetCounts(inAuditSession: audit.id) }
+        try history.store.reading { try $0.packetCounts(inRecording: audit.id) }
             .reduce(into: [:]) { $0[$1.fileSequence, default: 0] += $1.count }
     }
 }
@@ -81,7 +81,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         let files = try bench.history.captureFiles()
         #expect(files.count == 1 && files[0].closedAt != nil)
         #expect(try bench.rowsPerFile() == [files[0].sequence: 40])
-        let rows = try bench.history.store.reading { try $0.capturedPackets(inAuditSession: bench.audit.id, fileSequence: files[0].sequence) }
+        let rows = try bench.history.store.reading { try $0.capturedPackets(inRecording: bench.audit.id, fileSequence: files[0].sequence) }
         let reader = try CaptureFileReader(path: files[0].path)
         #expect(try rows.map { try reader.record(at: $0.fileOffset).bytes } == sent)
         #expect(rows.map(\.timestampNanoseconds) == sent.indices.map { base + Int64($0) * 1_000 })
@@ -105,7 +105,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         let files = try bench.history.captureFiles()
         #expect(files.count == 1)
         #expect(try bench.rowsPerFile() == [files[0].sequence: 900])
-        let rows = try bench.history.store.reading { try $0.capturedPackets(inAuditSession: bench.audit.id, fileSequence: files[0].sequence) }
+        let rows = try bench.history.store.reading { try $0.capturedPackets(inRecording: bench.audit.id, fileSequence: files[0].sequence) }
         let reader = try CaptureFileReader(path: files[0].path)
         #expect(try rows.map { try reader.record(at: $0.fileOffset).bytes } == sent)
         #expect(bench.engine.processed.map(\.bytes) == sent)
@@ -155,25 +155,25 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         cadence.commitNanoseconds = 3_600_000_000_000
         cadence.heartbeatNanoseconds = 2_000_000
         let bench = try Bench(cadence: cadence)
-        let reader = try FlowStore(path: bench.directory.file("history.sqlite"))
+        let reader = try History(path: bench.directory.file("history.sqlite"))
         let id = bench.session.id
         let recorder = bench.recorder
         let done = DaemonThread.start(name: "test-recorder") { recorder.run() }
         for index in 0..<10 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
-        try waitUntil { try reader.tally(ofCaptureSession: id)?.accounted == 10 }
+        try waitUntil { try reader.tally(ofCaptureRun: id)?.accounted == 10 }
         for index in 10..<15 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
-        try waitUntil { try reader.tally(ofCaptureSession: id).map { $0.handed == 15 && $0.accounted == 10 } ?? false }
+        try waitUntil { try reader.tally(ofCaptureRun: id).map { $0.handed == 15 && $0.accounted == 10 } ?? false }
         bench.history.freeze()
         for index in 15..<18 { bench.offer(packet(index), at: base + Int64(index) * 1_000) }
         recorder.stop()
         done.join()
 
-        let rows = try reader.reading { try $0.packetCounts(inAuditSession: bench.audit.id) }.reduce(0) { $0 + $1.count }
+        let rows = try reader.reading { try $0.packetCounts(inRecording: bench.audit.id) }.reduce(0) { $0 + $1.count }
         #expect(rows == 10)
-        #expect(try reader.closeInterruptedCaptureSessions() == [id])
+        #expect(try reader.closeInterruptedCaptureRuns() == [id])
         let losses = try reader.packetLosses(from: Date(nanosecondsSinceEpoch: base), to: Date().addingTimeInterval(60))
         #expect(losses == [.daemonStopped: 15 - UInt64(rows)])
-        #expect(try reader.closeInterruptedCaptureSessions().isEmpty)
+        #expect(try reader.closeInterruptedCaptureRuns().isEmpty)
     }
 
     /// A clean stop leaves its tally whole: nothing handed over is unaccounted.
@@ -181,7 +181,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         let bench = try Bench(slots: 8)
         for index in 0..<20 { bench.offer(packet(index, size: 500), at: base + Int64(index)) }
         bench.finish()
-        let tally = try #require(try bench.history.store.tally(ofCaptureSession: bench.session.id))
+        let tally = try #require(try bench.history.store.tally(ofCaptureRun: bench.session.id))
         #expect(tally.handed == 20 && tally.unaccounted == 0)
     }
 
@@ -252,7 +252,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
 
     @Test func withoutEvidenceRetentionHoldsTheSizeLimitAtEachRotation() throws {
         let bench = try Bench(slots: 256, rotationBytes: 4_096, retention: RetentionLimits(maximumBytes: 10_000))
-        _ = try bench.history.store.deleteAuditSession(id: bench.audit.id)
+        _ = try bench.history.store.deleteRecording(id: bench.audit.id)
         for index in 0..<100 { bench.offer(packet(index), at: base + Int64(index)) }
         bench.finish()
 

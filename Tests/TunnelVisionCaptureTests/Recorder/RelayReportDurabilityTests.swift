@@ -23,12 +23,12 @@ import TunnelVisionStore
         let path = directory.file("history.sqlite")
         let history = try WatchedHistory(path: path)
         let start = Date()
-        let session = try history.beginCaptureSession(toolVersion: "test", input: "tun:tv0", at: start)
+        let session = try history.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: start)
         let writer = try CaptureFileWriter(
             configuration: CaptureFileConfiguration(directory: captures, rotationBytes: 64 << 20),
             highestSequenceInHistory: try history.highestCaptureFileSequence())
         let inbox = RelayInbox()
-        let engine = RecordingFlowEngine(
+        let engine = RecorderFlowEngine(
             configuration: FlowEngineConfiguration(clientNetworks: [try #require(IPNetwork("fd77::/64"))]), relay: inbox)
         var cadence = RecorderCadence()
         cadence.commitNanoseconds = 60_000_000_000
@@ -45,8 +45,8 @@ import TunnelVisionStore
         counters.packetsSeen.add(1, ordering: .relaxed)
         packet.withUnsafeBytes { queues.offer($0, wireLength: packet.count, timestampNanoseconds: MonotonicClock.wall(), counters: counters) }
 
-        let afterCrash = try FlowStore(path: path)
-        func committed() throws -> [StoredFlow] { try afterCrash.reading { try $0.flows(inCaptureSession: session.id) } }
+        let afterCrash = try History(path: path)
+        func committed() throws -> [StoredFlow] { try afterCrash.reading { try $0.flows(inCaptureRun: session.id) } }
         Thread.sleep(forTimeInterval: 0.3)
         #expect(try committed().isEmpty, "without a report nothing is committed before the cadence")
 

@@ -25,7 +25,7 @@ struct RelayUnmatchedReportTests {
     @Test("A report for a flow the tap never saw is counted once its patience is over; other messages are not reports")
     func counted() throws {
         let inbox = RelayInbox()
-        let engine = RecordingFlowEngine(configuration: FlowEngineConfiguration(), relay: inbox)
+        let engine = RecorderFlowEngine(configuration: FlowEngineConfiguration(), relay: inbox)
         let report = try Self.report(port: 58_439)
         inbox.relayWillAnswer(report.phoneLeg)
         inbox.relayDidReport(report)
@@ -41,8 +41,8 @@ struct RelayUnmatchedReportTests {
     @Test("The heartbeat keeps the relay's counts, and a heartbeat without a relay keeps none")
     func heartbeat() throws {
         let directory = try TemporaryDirectory()
-        let store = try FlowStore(path: directory.file("history.sqlite"))
-        var beat = DaemonHeartbeat(at: Date(timeIntervalSince1970: 1_700_000_000), pid: 7, captureSessionID: nil, input: "tun:tv0")
+        let store = try History(path: directory.file("history.sqlite"))
+        var beat = DaemonHeartbeat(at: Date(timeIntervalSince1970: 1_700_000_000), pid: 7, captureRunID: nil, input: "tun:tv0")
         try store.recordHeartbeat(beat)
         let none = try #require(try store.latestHeartbeat())
         #expect(none.relayConnections == nil && none.relayRefusedAtCeiling == nil && none.relayReportsUnmatched == nil)

@@ -42,14 +42,14 @@ final class OneFlowEngine: PacketEngine {
 /// packet the batch points at — the order the recorder promises — and it can refuse the
 /// evidence list, as an unreadable database would.
 final class WatchedHistory: CaptureHistory {
-    let store: FlowStore
+    let store: History
     private(set) var pointersMissingFromFiles = 0
     private(set) var batches = 0
     private(set) var deletedFiles: [UInt32] = []
     private(set) var prunedBefore: [Date] = []
     private(set) var heartbeats: [DaemonHeartbeat] = []
 
-    init(path: String) throws { store = try FlowStore(path: path) }
+    init(path: String) throws { store = try History(path: path) }
 
     /// Once set, nothing more is written, as when the daemon is killed: the history stays as its
     /// last transaction left it.
@@ -59,16 +59,16 @@ final class WatchedHistory: CaptureHistory {
         if frozen.load(ordering: .acquiring) { throw HistoryError.diskFull(path: store.path) }
     }
 
-    func closeInterruptedCaptureSessions() throws -> [Int64] { try store.closeInterruptedCaptureSessions() }
-    func tally(ofCaptureSession id: Int64) throws -> TapTally? { try store.tally(ofCaptureSession: id) }
-    func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession {
-        try store.beginCaptureSession(toolVersion: toolVersion, input: input, at: date)
+    func closeInterruptedCaptureRuns() throws -> [Int64] { try store.closeInterruptedCaptureRuns() }
+    func tally(ofCaptureRun id: Int64) throws -> TapTally? { try store.tally(ofCaptureRun: id) }
+    func beginCaptureRun(toolVersion: String, input: String, at date: Date) throws -> CaptureRun {
+        try store.beginCaptureRun(toolVersion: toolVersion, input: input, at: date)
     }
-    func endCaptureSession(id: Int64, at date: Date) throws {
+    func endCaptureRun(id: Int64, at date: Date) throws {
         try refuseOnceFrozen()
-        try store.endCaptureSession(id: id, at: date)
+        try store.endCaptureRun(id: id, at: date)
     }
-    func write(_ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging, tally: TapTally?) throws -> [FlowHandle: Int64] {
+    func write(_ batch: HistoryBatch, captureRun: Int64, tagging: RecordingTagging, tally: TapTally?) throws -> [FlowHandle: Int64] {
         try refuseOnceFrozen()
         let files = Dictionary(uniqueKeysWithValues: try store.captureFiles().map { ($0.sequence, $0.path) })
         for packet in batch.packets where packet.location.isCaptured {
@@ -79,7 +79,7 @@ final class WatchedHistory: CaptureHistory {
         }
         batches += 1
         if refusesBatches { throw HistoryError.diskFull(path: store.path) }
-        return try store.write(batch, captureSession: captureSession, tally: tally)
+        return try store.write(batch, captureRun: captureRun, tally: tally)
     }
     func recordCaptureFile(_ file: CaptureFile) throws {
         try refuseOnceFrozen()
@@ -110,16 +110,16 @@ final class WatchedHistory: CaptureHistory {
     func checkpoint() throws { try store.checkpoint() }
     /// While set, every batch is refused, as a history whose disk filled up would.
     var refusesBatches = false
-    func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
+    func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureRun: Int64, at date: Date) throws {
         try refuseOnceFrozen()
-        try store.recordPacketLoss(packets, reason: reason, captureSession: captureSession, at: date)
+        try store.recordPacketLoss(packets, reason: reason, captureRun: captureRun, at: date)
     }
-    func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws {
+    func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureRun: Int64) throws {
         try refuseOnceFrozen()
-        try store.recordTally(tally, losses: losses, captureSession: captureSession)
+        try store.recordTally(tally, losses: losses, captureRun: captureRun)
     }
-    func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
-        try store.recordTapDrops(drops, captureSession: captureSession)
+    func recordTapDrops(_ drops: PassiveTapDrops, captureRun: Int64) throws {
+        try store.recordTapDrops(drops, captureRun: captureRun)
     }
 }
 

@@ -4,13 +4,13 @@ import TunnelVisionStore
 
 /// Flows written the way the daemon writes them, for tests that need traffic tvctl did not seed.
 struct TrafficWriter {
-    let store: FlowStore
-    let captureSession: Int64
+    let store: History
+    let captureRun: Int64
     private var nextHandle: FlowHandle = 1_000
 
-    init(store: FlowStore, at date: Date) throws {
+    init(store: History, at date: Date) throws {
         self.store = store
-        captureSession = try store.beginCaptureSession(toolVersion: "test", input: "test", at: date).id
+        captureRun = try store.beginCaptureRun(toolVersion: "test", input: "test", at: date).id
     }
 
     /// Writes one TLS flow to the host with the negotiated version; returns its row id.
@@ -26,7 +26,7 @@ struct TrafficWriter {
             clientTLS: ClientTLSOffer(versionsForm: .listed, versions: [.tls13, .tls12]), streamOpening: .tlsHandshake)
         let handle = nextHandle
         nextHandle += 1
-        let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: handle, rowID: nil, state: state)]), captureSession: captureSession)
+        let rows = try store.write(HistoryBatch(flows: [FlowUpsert(handle: handle, rowID: nil, state: state)]), captureRun: captureRun)
         guard let row = rows[handle] else { throw TestFailure("the store gave the flow no row") }
         return row
     }
@@ -34,12 +34,12 @@ struct TrafficWriter {
 
 let fixtureStart = Date(timeIntervalSince1970: 1_790_845_200)  // 2026-10-01T09:00:00Z
 
-func release(_ version: String, _ build: String) -> AuditSessionKind {
+func release(_ version: String, _ build: String) -> RecordingKind {
     .audit(AppRelease(version: version, build: build))
 }
 
-func sessionDraft(project: Int64, kind: AuditSessionKind) -> AuditSessionDraft {
-    AuditSessionDraft(
+func sessionDraft(project: Int64, kind: RecordingKind) -> RecordingDraft {
+    RecordingDraft(
         projectID: project, kind: kind,
         environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: TunnelVisionBuild.version),
         inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false))

@@ -170,7 +170,7 @@ final class ScratchHistory {
         for suffix in ["", "-signing", "-seal"] { try? FileManager.default.removeItem(atPath: folder.path + suffix) }
     }
 
-    func open() throws -> FlowStore { try FlowStore(path: path) }
+    func open() throws -> History { try History(path: path) }
 
     /// The fixture seeded by tvctl itself, at a fixed instant so that tables can be compared whole.
     static func seeded() throws -> ScratchHistory {

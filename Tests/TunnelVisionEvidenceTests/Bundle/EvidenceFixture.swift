@@ -29,8 +29,8 @@ enum EvidenceFixture {
             createdAt: start.addingTimeInterval(-86_400))
     }()
 
-    static func session(endedAt: Date? = end, projectID: Int64 = 3) -> AuditSession {
-        AuditSession(
+    static func session(endedAt: Date? = end, projectID: Int64 = 3) -> Recording {
+        Recording(
             id: 7, projectID: projectID, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
             inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true),

@@ -45,7 +45,7 @@ struct EvidenceReportTests {
 
     @Test func refusesTheCaptureOfAnotherSession() throws {
         let bundle = try Fixture.bundle()
-        #expect(throws: EvidenceReportError.captureOfAnotherSession(captureSessionID: 8, sessionID: 7)) {
+        #expect(throws: EvidenceReportError.captureOfAnotherSession(captureRunID: 8, sessionID: 7)) {
             try EvidenceReport(bundle: bundle, capture: Self.capture(sessionID: 8), limits: .bundled)
         }
     }

@@ -6,7 +6,7 @@ import TunnelVisionModel
 /// call: WAL, foreign keys on, and a busy timeout so that two processes wait for each other
 /// instead of seeing "database is locked".
 // Unchecked: the one connection is only ever touched with `lock` held.
-public final class FlowStore: @unchecked Sendable {
+public final class History: @unchecked Sendable {
     public let path: String
     private let connection: SQLiteConnection
     // Recursive: the calls inside `inOneTransaction` take it again.

@@ -3,10 +3,10 @@ import Foundation
 /// The observer's `presentation(for:)` asked on a thread of its own. The daemon answers it from
 /// the history, which another writer may hold for seconds: asked on the loop, that wait would
 /// stall every connection of every phone. A connection waiting for its answer waits alone.
-final class PresentationReads: @unchecked Sendable {
+final class RequestedLeafReads: @unchecked Sendable {
     struct Answer {
         let connection: RelayConnection
-        let presentation: RecordingPresentation?
+        let presentation: RequestedLeaf?
     }
 
     private let observer: RelayObserver

@@ -7,14 +7,14 @@ import TunnelVisionModel
 /// The leaves of each inspection mode, judged by `openssl verify` (not our code) against the
 /// installed CA, as a client that trusts it would judge them.
 @Suite("The leaf each inspection mode presents")
-struct PresentationMinterTests {
+struct RequestedLeafMinterTests {
     static let host = "api.acme.example"
     static let began = Date(timeIntervalSince1970: 1_790_000_000)
 
     final class Lab {
         let folder: URL
         let installed: CertificateAuthority
-        let minter: PresentationMinter
+        let minter: RequestedLeafMinter
 
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-presentation-\(UUID().uuidString)")
@@ -22,7 +22,7 @@ struct PresentationMinterTests {
             let files = CertificateAuthorityFiles(
                 keyPath: folder.appendingPathComponent("ca.key").path, certificatePath: folder.appendingPathComponent("ca.pem").path)
             installed = try CertificateAuthority.create(files)
-            minter = PresentationMinter(
+            minter = RequestedLeafMinter(
                 installed: try LeafMinter(authority: installed, cacheEntries: 8), recordingAuthorityDirectory: folder.path)
         }
 
@@ -36,7 +36,7 @@ struct PresentationMinterTests {
         }
 
         /// What `openssl verify` prints and whether it accepted, trusting only `caFile`.
-        func verify(_ leaf: Leaf, caFile: String? = nil, hostname: String? = PresentationMinterTests.host) throws -> (ok: Bool, output: String) {
+        func verify(_ leaf: Leaf, caFile: String? = nil, hostname: String? = RequestedLeafMinterTests.host) throws -> (ok: Bool, output: String) {
             var arguments = ["verify", "-CAfile", caFile ?? folder.appendingPathComponent("ca.pem").path]
             if let hostname { arguments += ["-verify_hostname", hostname] }
             arguments.append(try write(leaf))
@@ -53,8 +53,8 @@ struct PresentationMinterTests {
         }
     }
 
-    static func presentation(_ mode: InspectionMode, session: Int64 = 41) -> RecordingPresentation {
-        RecordingPresentation(mode: mode, sessionID: session, startedAt: began)
+    static func presentation(_ mode: InspectionMode, session: Int64 = 41) -> RequestedLeaf {
+        RequestedLeaf(mode: mode, sessionID: session, startedAt: began)
     }
 
     static var now: Int { Int(began.timeIntervalSince1970) + 600 }
@@ -76,7 +76,7 @@ struct PresentationMinterTests {
         let (leaf, presented) = try lab.minter.mirrorLeaf(for: Self.host, now: wall)
         #expect(presented.mirrorsUpstream && presented.defect == .untrustedIssuer && presented.name == Self.host)
         #expect(presented.issuerFingerprint != lab.installed.fingerprint)
-        #expect(RelayPresentation(presented, upstreamVerified: false) == .mirroredUntrustedIssuer)
+        #expect(ShownLeafKind(presented, upstreamVerified: false) == .mirroredUntrustedIssuer)
         let refused = try lab.verify(leaf)
         #expect(!refused.ok && refused.output.contains("unable to get local issuer certificate"), "\(refused.output)")
         // One issuer for the run: the next mirror chains to the same one.
@@ -95,14 +95,14 @@ struct PresentationMinterTests {
         let refused = try lab.verify(leaf)
         #expect(!refused.ok && refused.output.contains("unable to get local issuer certificate"), "\(refused.output)")
         // The recording's CA is the only one it chains to, and it is the one the fingerprint names.
-        let files = PresentationMinter.recordingAuthorityFiles(sessionID: 41, in: lab.folder.path)
+        let files = RequestedLeafMinter.recordingAuthorityFiles(sessionID: 41, in: lab.folder.path)
         let accepted = try lab.verify(leaf, caFile: files.certificatePath)
         #expect(accepted.ok, "\(accepted.output)")
         #expect(try CertificateAuthority.load(files).fingerprint == presented.issuerFingerprint)
         let keyMode = try FileManager.default.attributesOfItem(atPath: files.keyPath)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
         // A second minter (the daemon restarted) signs with the same CA; another recording gets its own.
-        let again = PresentationMinter(installed: try LeafMinter(authority: lab.installed, cacheEntries: 8), recordingAuthorityDirectory: lab.folder.path)
+        let again = RequestedLeafMinter(installed: try LeafMinter(authority: lab.installed, cacheEntries: 8), recordingAuthorityDirectory: lab.folder.path)
         let (_, second) = try again.leaf(for: Self.host, presentation: Self.presentation(.validation(.untrustedIssuer)), now: wall)
         #expect(second.issuerFingerprint == presented.issuerFingerprint)
         let (_, other) = try again.leaf(

@@ -10,7 +10,7 @@ public struct AppRelease: Sendable, Hashable {
     }
 }
 
-public enum AuditSessionKind: Sendable, Hashable {
+public enum RecordingKind: Sendable, Hashable {
     /// Recorded without the audited app: it has no release, so it never enters a diff.
     case baseline
     case audit(AppRelease)
@@ -87,10 +87,10 @@ public struct InspectionConditions: Sendable, Hashable {
     public var supportsPinningEvidence: Bool { mode == .pinning && caTrusted }
 }
 
-public struct AuditSession: Sendable, Hashable, Identifiable {
+public struct Recording: Sendable, Hashable, Identifiable {
     public let id: Int64
     public let projectID: Int64
-    public let kind: AuditSessionKind
+    public let kind: RecordingKind
     public let environment: AuditEnvironment
     public let inspection: InspectionConditions
     /// The phone's resolvers on the gateway, as the daemon's settings named them when the session
@@ -108,7 +108,7 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     public let phone: Phone?
 
     public init(
-        id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
+        id: Int64, projectID: Int64, kind: RecordingKind, environment: AuditEnvironment,
         inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], startedAt: Date, endedAt: Date?, notes: String,
         validationIssuerFingerprint: String? = nil, phone: Phone? = nil
     ) {
@@ -129,9 +129,9 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
 }
 
 /// Everything of a session but what the store assigns: the row id and the instants.
-public struct AuditSessionDraft: Sendable, Hashable {
+public struct RecordingDraft: Sendable, Hashable {
     public var projectID: Int64
-    public var kind: AuditSessionKind
+    public var kind: RecordingKind
     public var environment: AuditEnvironment
     public var inspection: InspectionConditions
     public var gatewayResolvers: [IPAddress]
@@ -140,7 +140,7 @@ public struct AuditSessionDraft: Sendable, Hashable {
     public var phone: Phone?
 
     public init(
-        projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
+        projectID: Int64, kind: RecordingKind, environment: AuditEnvironment,
         inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], notes: String = "", phone: Phone? = nil
     ) {
         self.phone = phone
@@ -172,20 +172,20 @@ public struct SessionMarker: Sendable, Hashable, Identifiable {
 }
 
 /// The open session with its project's name: what a control needs to say where it would mark.
-public struct AuditRecording: Sendable, Hashable {
-    public let session: AuditSession
+public struct RecordingWithProject: Sendable, Hashable {
+    public let session: Recording
     public let projectName: String
 
-    public init(session: AuditSession, projectName: String) {
+    public init(session: Recording, projectName: String) {
         self.session = session
         self.projectName = projectName
     }
 }
 
 public enum OpenSessionMarkerOutcome: Sendable, Hashable {
-    case placed(SessionMarker, in: AuditRecording)
+    case placed(SessionMarker, in: RecordingWithProject)
     /// Not an error: nothing was placed because nothing is being recorded.
     case noOpenSession
     /// Nothing was placed: several phones are being recorded and none was named.
-    case severalOpen([AuditRecording])
+    case severalOpen([RecordingWithProject])
 }

@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionModel
 
 /// What the daemon tells tvctl through the database: its settings and a heartbeat.
-extension FlowStore {
+extension History {
     /// Replaces the daemon's settings with these, as of the instant.
     public func saveDaemonSettings(_ settings: DaemonSettings, at date: Date) throws {
         try write { db in
@@ -32,7 +32,7 @@ extension FlowStore {
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(
-                    .date(beat.at), .integer(Int64(beat.pid)), .optionalInteger(beat.captureSessionID), .text(beat.input),
+                    .date(beat.at), .integer(Int64(beat.pid)), .optionalInteger(beat.captureRunID), .text(beat.input),
                     .integer(Int64(clamping: beat.packetsSeen)), .integer(Int64(clamping: beat.bytesSeen)),
                     .integer(Int64(clamping: beat.packetsRecorded)), .integer(Int64(clamping: beat.packetsNotCaptured)),
                     .integer(Int64(clamping: beat.packetsDropped)), .integer(Int64(beat.queueDepth)),
@@ -52,7 +52,7 @@ extension FlowStore {
                     relay_reports_unmatched FROM daemon_heartbeat WHERE id = 1
                 """).firstRow { row in
                 var beat = DaemonHeartbeat(
-                    at: row.date(0), pid: Int32(truncatingIfNeeded: row.int64(1)), captureSessionID: row.int64OrNil(2),
+                    at: row.date(0), pid: Int32(truncatingIfNeeded: row.int64(1)), captureRunID: row.int64OrNil(2),
                     input: row.text(3), packetsSeen: UInt64(clamping: row.int64(4)), bytesSeen: UInt64(clamping: row.int64(5)),
                     packetsRecorded: UInt64(clamping: row.int64(6)), packetsNotCaptured: UInt64(clamping: row.int64(7)),
                     packetsDropped: UInt64(clamping: row.int64(8)), queueDepth: Int(row.int64(9)),

@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionModel
 
 /// Capture file records, retention and clearing.
-extension FlowStore {
+extension History {
     /// Inserts the file's record, or replaces it (a file is recorded when opened and again when closed).
     public func recordCaptureFile(_ file: CaptureFile) throws {
         try write { db in
@@ -76,7 +76,7 @@ extension FlowStore {
     }
 }
 
-extension FlowStore {
+extension History {
     /// `PRAGMA quick_check`: the pages, indexes and their rows agree. Damage is `corrupt`, so that
     /// nothing is read out of a history that would answer with the wrong rows.
     public func checkIntegrity() throws {

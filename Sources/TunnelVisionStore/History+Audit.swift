@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionModel
 
 /// Projects, sessions and markers: the audit half of the store.
-extension FlowStore {
+extension History {
     public func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws -> AuditProject {
         let name = try Self.validName(draft.name)
         try Self.checkAllowlist(draft.allowlist)
@@ -47,7 +47,7 @@ extension FlowStore {
         }
     }
 
-    public func startAuditSession(_ draft: AuditSessionDraft, at date: Date) throws -> AuditSession {
+    public func startRecording(_ draft: RecordingDraft, at date: Date) throws -> Recording {
         try write { db in
             guard try AuditQueries.projectExists(draft.projectID, db: db) else {
                 throw AuditStoreError.projectNotFound(draft.projectID)
@@ -100,7 +100,7 @@ extension FlowStore {
         }
     }
 
-    public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
+    public func endRecording(id: Int64, at date: Date) throws -> Recording {
         try write { db in
             guard let session = try AuditQueries.session(id: id, db: db) else { throw AuditStoreError.sessionNotFound(id) }
             guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
@@ -111,7 +111,7 @@ extension FlowStore {
     }
 
     /// Open or ended: its markers go, its flows are untagged, and tagging stops.
-    public func deleteAuditSession(id: Int64) throws {
+    public func deleteRecording(id: Int64) throws {
         try write { db in
             try db.statement("DELETE FROM audit_sessions WHERE id = ?").bind(.integer(id)).run()
             guard db.changes == 1 else { throw AuditStoreError.sessionNotFound(id) }
@@ -119,34 +119,34 @@ extension FlowStore {
     }
 
     /// The only open session: nil when none is open or when several phones are being recorded.
-    public func openAuditSession() throws -> AuditSession? {
-        try reading { try $0.openAuditSession() }
+    public func openRecording() throws -> Recording? {
+        try reading { try $0.openRecording() }
     }
 
     /// Every open session, oldest first.
-    public func openAuditSessions() throws -> [AuditSession] {
-        try reading { try $0.openAuditSessions() }
+    public func openRecordings() throws -> [Recording] {
+        try reading { try $0.openRecordings() }
     }
 
-    public func openAuditSession(phone: String) throws -> AuditSession? {
-        try reading { try $0.openAuditSession(phone: phone) }
+    public func openRecording(phone: String) throws -> Recording? {
+        try reading { try $0.openRecording(phone: phone) }
     }
 
     /// The recording a connection from CLIENT belongs to, by the rule tagging follows.
-    public func openAuditSession(client: IPAddress) throws -> AuditSession? {
-        try reading { try $0.openAuditSession(client: client) }
+    public func openRecording(client: IPAddress) throws -> Recording? {
+        try reading { try $0.openRecording(client: client) }
     }
 
-    public func auditRecordings() throws -> [AuditRecording] {
+    public func auditRecordings() throws -> [RecordingWithProject] {
         try reading { try $0.auditRecordings() }
     }
 
-    public func auditSession(id: Int64) throws -> AuditSession? {
-        try reading { try $0.auditSession(id: id) }
+    public func recording(id: Int64) throws -> Recording? {
+        try reading { try $0.recording(id: id) }
     }
 
-    public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
-        try reading { try $0.auditSessions(forProject: projectID) }
+    public func recordings(forProject projectID: Int64) throws -> [Recording] {
+        try reading { try $0.recordings(forProject: projectID) }
     }
 
     /// Markers go into an open session only, at or after its start.
@@ -175,7 +175,7 @@ extension FlowStore {
         }
     }
 
-    public func auditRecording() throws -> AuditRecording? {
+    public func auditRecording() throws -> RecordingWithProject? {
         try reading { try $0.auditRecording() }
     }
 
@@ -215,7 +215,7 @@ extension FlowStore {
     }
 
     private static func insertMarker(
-        _ kind: SessionMarkerKind, into session: AuditSession, at date: Date, db: SQLiteConnection
+        _ kind: SessionMarkerKind, into session: Recording, at date: Date, db: SQLiteConnection
     ) throws -> SessionMarker {
         guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(session.id) }
         guard date.nanosecondsSinceEpoch >= session.startedAt.nanosecondsSinceEpoch else { throw AuditStoreError.dateBeforeSessionStart }

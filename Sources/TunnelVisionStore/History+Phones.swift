@@ -2,7 +2,7 @@ import Foundation
 import TunnelVisionModel
 
 /// The gateway's phones: who may be recorded, and by which addresses their traffic is known.
-extension FlowStore {
+extension History {
     /// Records a phone the administrator has just added to WireGuard. Every address and key is
     /// one phone's only: a second phone on the same address would make tagging ambiguous.
     @discardableResult

@@ -2,68 +2,68 @@ import Foundation
 import TunnelVisionModel
 
 /// What the capture daemon writes: capture sessions, flows with their packets, DNS answers.
-extension FlowStore {
+extension History {
     /// One per daemon start (or offline import): the scope within which a 5-tuple is one flow.
-    public func beginCaptureSession(toolVersion: String, input: String, at date: Date) throws -> CaptureSession {
+    public func beginCaptureRun(toolVersion: String, input: String, at date: Date) throws -> CaptureRun {
         try write { db in
             try db.statement("INSERT INTO capture_sessions (started_at, ended_at, tool_version, input) VALUES (?, NULL, ?, ?)")
                 .bind(.date(date), .text(toolVersion), .text(input))
                 .run()
-            return CaptureSession(id: db.lastInsertedRowID, startedAt: date, endedAt: nil, toolVersion: toolVersion, input: input)
+            return CaptureRun(id: db.lastInsertedRowID, startedAt: date, endedAt: nil, toolVersion: toolVersion, input: input)
         }
     }
 
     /// Adds packets the tap saw and the history never got to the minute `date` falls in.
-    public func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date) throws {
+    public func recordPacketLoss(_ packets: UInt64, reason: PacketLossReason, captureRun: Int64, at date: Date) throws {
         guard packets > 0 else { return }
-        try write { db in try Self.addPacketLoss(packets, reason: reason, captureSession: captureSession, at: date, in: db) }
+        try write { db in try Self.addPacketLoss(packets, reason: reason, captureRun: captureRun, at: date, in: db) }
     }
 
     /// In one transaction: the losses counted since the last tally, at its minute, and the tally
     /// that accounts for them — so that a crash between the two can never count them twice.
-    public func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureSession: Int64) throws {
+    public func recordTally(_ tally: TapTally, losses: [PacketLossReason: UInt64], captureRun: Int64) throws {
         try write { db in
             for (reason, packets) in losses.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where packets > 0 {
-                try Self.addPacketLoss(packets, reason: reason, captureSession: captureSession, at: tally.at, in: db)
+                try Self.addPacketLoss(packets, reason: reason, captureRun: captureRun, at: tally.at, in: db)
             }
-            try Self.saveTally(tally, captureSession: captureSession, in: db)
+            try Self.saveTally(tally, captureRun: captureRun, in: db)
         }
     }
 
     /// The passive tap's drop counts so far: libpcap's totals since the tap opened.
-    public func recordTapDrops(_ drops: PassiveTapDrops, captureSession: Int64) throws {
+    public func recordTapDrops(_ drops: PassiveTapDrops, captureRun: Int64) throws {
         try write { db in
             try db.statement("UPDATE capture_sessions SET kernel_dropped = ?, interface_dropped = ? WHERE id = ?")
-                .bind(.integer(Int64(clamping: drops.kernel)), .integer(Int64(clamping: drops.interface)), .integer(captureSession))
+                .bind(.integer(Int64(clamping: drops.kernel)), .integer(Int64(clamping: drops.interface)), .integer(captureRun))
                 .run()
         }
     }
 
     private static func addPacketLoss(
-        _ packets: UInt64, reason: PacketLossReason, captureSession: Int64, at date: Date, in db: SQLiteConnection
+        _ packets: UInt64, reason: PacketLossReason, captureRun: Int64, at date: Date, in db: SQLiteConnection
     ) throws {
         try db.statement("""
             INSERT INTO packet_losses (capture_session, minute, reason, packets) VALUES (?, ?, ?, ?)
             ON CONFLICT (capture_session, minute, reason) DO UPDATE SET packets = packets + excluded.packets
             """)
-            .bind(.integer(captureSession), .integer(date.nanosecondsSinceEpoch.flooredToMinute), .integer(reason.rawValue),
+            .bind(.integer(captureRun), .integer(date.nanosecondsSinceEpoch.flooredToMinute), .integer(reason.rawValue),
                   .integer(Int64(clamping: packets)))
             .run()
     }
 
-    private static func saveTally(_ tally: TapTally, captureSession: Int64, in db: SQLiteConnection) throws {
+    private static func saveTally(_ tally: TapTally, captureRun: Int64, in db: SQLiteConnection) throws {
         try db.statement("UPDATE capture_sessions SET packets_handed = ?, packets_accounted = ?, counted_at = ? WHERE id = ?")
             .bind(.integer(Int64(clamping: tally.handed)), .integer(Int64(clamping: tally.accounted)), .date(tally.at),
-                  .integer(captureSession))
+                  .integer(captureRun))
             .run()
     }
 
     /// The last tally of a capture session; nil when none was written.
-    public func tally(ofCaptureSession id: Int64) throws -> TapTally? {
-        try reading { try $0.tally(ofCaptureSession: id) }
+    public func tally(ofCaptureRun id: Int64) throws -> TapTally? {
+        try reading { try $0.tally(ofCaptureRun: id) }
     }
 
-    public func endCaptureSession(id: Int64, at date: Date) throws {
+    public func endCaptureRun(id: Int64, at date: Date) throws {
         try write { db in
             try db.statement("UPDATE capture_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
                 .bind(.date(date), .integer(id))
@@ -75,14 +75,14 @@ extension FlowStore {
     /// start, when it recorded none), and what its last tally left unaccounted is counted as lost
     /// (`daemonStopped`) at the tally's minute, in the same transaction. Returns the ids it closed.
     @discardableResult
-    public func closeInterruptedCaptureSessions() throws -> [Int64] {
+    public func closeInterruptedCaptureRuns() throws -> [Int64] {
         try write { db in
             let open = try db.statement("""
                 SELECT id, packets_handed - packets_accounted, counted_at FROM capture_sessions WHERE ended_at IS NULL
                 """).rows { ($0.int64(0), $0.isNull(2) ? 0 : $0.int64(1), $0.isNull(2) ? nil : $0.int64(2)) }
             for (id, unaccounted, countedAt) in open {
                 if let countedAt, unaccounted > 0 {
-                    try Self.addPacketLoss(UInt64(unaccounted), reason: .daemonStopped, captureSession: id,
+                    try Self.addPacketLoss(UInt64(unaccounted), reason: .daemonStopped, captureRun: id,
                                            at: Date(nanosecondsSinceEpoch: countedAt), in: db)
                 }
                 try db.statement("""
@@ -95,8 +95,8 @@ extension FlowStore {
         }
     }
 
-    public func captureSessions() throws -> [CaptureSession] {
-        try reading { try $0.captureSessions() }
+    public func captureRuns() throws -> [CaptureRun] {
+        try reading { try $0.captureRuns() }
     }
 
     /// A batch that breaks its own contract: a programming error of the writer, not of the user.
@@ -110,7 +110,7 @@ extension FlowStore {
     /// With `tally`, the capture session's tally is written in the same transaction.
     @discardableResult
     public func write(
-        _ batch: HistoryBatch, captureSession: Int64, tagging: RecordingTagging = .openRecordings, tally: TapTally? = nil
+        _ batch: HistoryBatch, captureRun: Int64, tagging: RecordingTagging = .openRecordings, tally: TapTally? = nil
     ) throws -> [FlowHandle: Int64] {
         guard !batch.isEmpty || tally != nil else { return [:] }
         return try write { db in
@@ -123,7 +123,7 @@ extension FlowStore {
                 // An update never writes the 5-tuple: its addresses are not spelt out again.
                 let statement = upsert.rowID == nil ? insert : update
                 statement.reset()
-                try statement.bind(upsert.rowID ?? captureSession, at: 1)
+                try statement.bind(upsert.rowID ?? captureRun, at: 1)
                 try statement.bind(FlowColumns.values(of: upsert.state, withKey: upsert.rowID == nil), from: 2)
                 try statement.bind(FlowColumns.taggingValues(upsert, tagging), from: Int32(tagged))
                 try statement.run()
@@ -152,7 +152,7 @@ extension FlowStore {
                 guard let flowID = rows[record.flow] else { throw BatchError.packetOfUnlistedFlow(record.flow) }
                 try RelayFactsColumns.upsert(record.facts, flowID: flowID, in: db)
             }
-            if let tally { try Self.saveTally(tally, captureSession: captureSession, in: db) }
+            if let tally { try Self.saveTally(tally, captureRun: captureRun, in: db) }
             return rows
         }
     }

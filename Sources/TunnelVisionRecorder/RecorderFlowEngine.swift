@@ -3,7 +3,7 @@ import TunnelVisionModel
 import TunnelVisionWire
 
 /// The flow engine as the recorder drives it: raw IP packets, on the recorder's thread only.
-public final class RecordingFlowEngine: PacketEngine {
+public final class RecorderFlowEngine: PacketEngine {
     private var engine: FlowEngine
     /// The relay's messages, applied between packets so that the flag on a flow's server side
     /// is set before the packets our TLS server sends are read.
@@ -13,7 +13,7 @@ public final class RecordingFlowEngine: PacketEngine {
     private var unapplied: [RelayInbox.Message] = []
     static let unappliedPatience: Int64 = 10_000_000_000
     /// How long a message waits for its flow before it is counted as matching none.
-    var unappliedPatienceNanoseconds = RecordingFlowEngine.unappliedPatience
+    var unappliedPatienceNanoseconds = RecorderFlowEngine.unappliedPatience
     private var unappliedGivenUp = 0
     private var reportsGivenUp = 0
 

@@ -12,7 +12,7 @@ import TunnelVisionModel
 /// - expired: signed by the installed CA, for the announced name, its validity over a day
 ///   before the recording began.
 /// Defective leaves are not cached: each costs one P-256 signature.
-final class PresentationMinter {
+final class RequestedLeafMinter {
     let installed: LeafMinter
     private let recordingAuthorityDirectory: String
     private var recordingAuthority: (sessionID: Int64, authority: CertificateAuthority)?
@@ -29,7 +29,7 @@ final class PresentationMinter {
         self.recordingAuthorityDirectory = recordingAuthorityDirectory
     }
 
-    func leaf(for name: String, presentation: RecordingPresentation, now: Int) throws(RelayError) -> (Leaf, PresentedLeaf) {
+    func leaf(for name: String, presentation: RequestedLeaf, now: Int) throws(RelayError) -> (Leaf, ShownLeaf) {
         let key = installed.leafKey
         let authority: CertificateAuthority
         let leaf: Leaf
@@ -38,7 +38,7 @@ final class PresentationMinter {
         switch presentation.mode.defect {
         case nil:
             let cached = try installed.leaf(for: name, now: now)
-            return (cached, PresentedLeaf(
+            return (cached, ShownLeaf(
                 defect: nil, name: name, issuerFingerprint: installed.authority.fingerprint,
                 notBefore: cached.notAfter - LeafMinter.lifetime, notAfter: cached.notAfter))
         case .untrustedIssuer:
@@ -59,7 +59,7 @@ final class PresentationMinter {
             start = end - Self.expiredLifetime
             leaf = try LeafMinter.sign(name, key: key, issuer: authority, from: start, to: end)
         }
-        return (leaf, PresentedLeaf(
+        return (leaf, ShownLeaf(
             defect: presentation.mode.defect, name: shownName, issuerFingerprint: authority.fingerprint,
             notBefore: start, notAfter: leaf.notAfter))
     }
@@ -67,7 +67,7 @@ final class PresentationMinter {
     /// In place of what the recording asks, when the server's own certificate did not verify: a
     /// leaf for the announced name from an issuer no phone trusts, so that the phone refuses it as
     /// it would have refused the server's (a phone that accepts any certificate accepts both).
-    func mirrorLeaf(for name: String, now: Int) throws(RelayError) -> (Leaf, PresentedLeaf) {
+    func mirrorLeaf(for name: String, now: Int) throws(RelayError) -> (Leaf, ShownLeaf) {
         let authority: CertificateAuthority
         if let held = mirrorAuthority {
             authority = held
@@ -78,7 +78,7 @@ final class PresentationMinter {
         }
         let start = now - LeafMinter.backdating
         let leaf = try LeafMinter.sign(name, key: installed.leafKey, issuer: authority, from: start, to: start + LeafMinter.lifetime)
-        return (leaf, PresentedLeaf(
+        return (leaf, ShownLeaf(
             defect: .untrustedIssuer, name: name, issuerFingerprint: authority.fingerprint,
             notBefore: start, notAfter: leaf.notAfter, mirrorsUpstream: true))
     }

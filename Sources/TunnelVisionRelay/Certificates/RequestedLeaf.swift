@@ -3,7 +3,7 @@ import TunnelVisionModel
 
 /// What the recording open for a phone asks the relay to present. The daemon reads it from the
 /// database when a connection arrives (the database is the message, as for tagging).
-public struct RecordingPresentation: Sendable, Hashable {
+public struct RequestedLeaf: Sendable, Hashable {
     public let mode: InspectionMode
     /// The recording: a validation recording's untrusted issuer is its own and no other's.
     public let sessionID: Int64?
@@ -17,11 +17,11 @@ public struct RecordingPresentation: Sendable, Hashable {
     }
 
     /// No recording asks for anything else: leaves of the installed CA for the announced name.
-    public static let installedAuthority = RecordingPresentation(mode: .pinning, sessionID: nil, startedAt: nil)
+    public static let installedAuthority = RequestedLeaf(mode: .pinning, sessionID: nil, startedAt: nil)
 }
 
 /// The certificate the phone was shown on one connection, reported with it.
-public struct PresentedLeaf: Sendable, Hashable {
+public struct ShownLeaf: Sendable, Hashable {
     /// The defect it carried; nil for a leaf of the installed CA for the announced name.
     public let defect: CertificateDefect?
     /// Its only subject alternative name (and common name).
@@ -45,9 +45,9 @@ public struct PresentedLeaf: Sendable, Hashable {
     }
 }
 
-extension RelayPresentation {
+extension ShownLeafKind {
     /// What the phone is shown with this leaf, given whether the server's own certificate verified.
-    init(_ leaf: PresentedLeaf, upstreamVerified: Bool) {
+    init(_ leaf: ShownLeaf, upstreamVerified: Bool) {
         if leaf.mirrorsUpstream { self = .mirroredUntrustedIssuer; return }
         if !upstreamVerified { self = .unverifiedUpstreamNotMirrored; return }
         switch leaf.defect {
@@ -61,6 +61,6 @@ extension RelayPresentation {
 
 extension RelayObserver {
     /// Without a database to read, every connection is shown the installed CA's leaf.
-    public func presentation(for leg: RelayPhoneLeg) -> RecordingPresentation? { .installedAuthority }
-    public func relayDidPresent(_ leaf: PresentedLeaf, on leg: RelayPhoneLeg) {}
+    public func presentation(for leg: RelayPhoneLeg) -> RequestedLeaf? { .installedAuthority }
+    public func relayDidPresent(_ leaf: ShownLeaf, on leg: RelayPhoneLeg) {}
 }
