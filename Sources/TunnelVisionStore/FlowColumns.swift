@@ -73,13 +73,13 @@ enum FlowColumns {
         [.optionalText(upsert.client?.description), .bool(tagging == .openRecordings)]
     }
 
-    /// `?1` is the capture session; the columns follow from `?2`, then the tagging values.
+    /// `?1` is the capture run; the columns follow from `?2`, then the tagging values.
     /// Whatever recording is open for the flow's phone when it is first written tags it.
     static let insertSQL: String = {
         let names = all.map(\.name).joined(separator: ", ")
         let values = all.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
         return """
-            INSERT INTO flows (session, \(names), audit_session_id, changed)
+            INSERT INTO flows (capture_run, \(names), audit_session_id, changed)
             VALUES (?1, \(values), \(openRecordingSQL), \(nextChange))
             """
     }()

@@ -61,7 +61,7 @@ extension History {
             try db.statement("DELETE FROM dns_answers WHERE flow_id IS NULL AND ts < ?").bind(.date(date)).run()
             try db.execute("""
                 DELETE FROM capture_sessions WHERE ended_at IS NOT NULL
-                    AND NOT EXISTS (SELECT 1 FROM flows WHERE flows.session = capture_sessions.id)
+                    AND NOT EXISTS (SELECT 1 FROM flows WHERE flows.capture_run = capture_sessions.id)
                 """)
             return removed
         }

@@ -51,7 +51,7 @@ extension HistorySnapshot {
     }
 
     public func flows(inCaptureRun id: Int64) throws -> [StoredFlow] {
-        try db.statement("SELECT \(FlowColumns.selectList) FROM flows WHERE session = ? ORDER BY first_seen, id")
+        try db.statement("SELECT \(FlowColumns.selectList) FROM flows WHERE capture_run = ? ORDER BY first_seen, id")
             .bind(.integer(id))
             .rows(FlowColumns.flow)
     }
@@ -89,20 +89,17 @@ extension HistorySnapshot {
             .bind(.integer(Int64(fileSequence)), .integer(id))
             .forEachRow { row in
                 let flowID = row.int64(1)
-                let entries: [PacketRuns.Entry]
+                let entries: [SessionCapturedPacket]
                 do {
                     entries = try row.withTextBytes(5) { text throws(PacketRuns.Unreadable) in
                         try PacketRuns.entries(
-                            text, firstTimestamp: row.int64(2), firstOffset: row.int64(3), count: Int(clamping: row.int64(4)))
+                            text, flowID: flowID, firstTimestamp: row.int64(2), firstOffset: row.int64(3),
+                            count: Int(clamping: row.int64(4)))
                     }
                 } catch let unreadable as PacketRuns.Unreadable {
                     throw HistoryError.unreadableRow(table: "packet_runs", id: row.int64(0), reason: unreadable.reason)
                 }
-                for entry in entries where entry.fileOffset != 0 {
-                    packets.append(SessionCapturedPacket(
-                        flowID: flowID, timestampNanoseconds: entry.timestampNanoseconds, direction: entry.direction,
-                        wireLength: entry.wireLength, fileOffset: entry.fileOffset))
-                }
+                packets += entries.lazy.filter { $0.fileOffset != 0 }
             }
         // Runs interleave in a file (one per flow and batch): the copy wants one ascending pass.
         packets.sort { ($0.fileOffset, $0.flowID, $0.timestampNanoseconds) < ($1.fileOffset, $1.flowID, $1.timestampNanoseconds) }

@@ -77,14 +77,6 @@ enum PacketRuns {
         var text: [UInt8] { entries + [UInt8(ascii: "]")] }
     }
 
-    /// One packet read back out of a run.
-    struct Entry: Equatable {
-        let timestampNanoseconds: Int64
-        let direction: Direction
-        let wireLength: UInt32
-        let fileOffset: UInt64
-    }
-
     /// Why a run's text could not be read: a damaged history, named by the run's row.
     struct Unreadable: Error {
         let reason: String
@@ -93,10 +85,10 @@ enum PacketRuns {
     /// Reads a run's entries exactly as `Run` writes them (and as migration 11's
     /// json_group_array does): every number range-checked, nothing else accepted.
     static func entries(
-        _ text: UnsafeBufferPointer<UInt8>, firstTimestamp: Int64, firstOffset: Int64, count expected: Int
-    ) throws(Unreadable) -> [Entry] {
+        _ text: UnsafeBufferPointer<UInt8>, flowID: Int64, firstTimestamp: Int64, firstOffset: Int64, count expected: Int
+    ) throws(Unreadable) -> [SessionCapturedPacket] {
         var reader = EntryReader(bytes: text)
-        var entries: [Entry] = []
+        var entries: [SessionCapturedPacket] = []
         entries.reserveCapacity(max(0, min(expected, text.count / 8)))
         try reader.expect("[")
         if reader.peek == UInt8(ascii: "]") {
@@ -113,7 +105,7 @@ enum PacketRuns {
                     throw Unreadable(reason: "direction \(direction)")
                 }
                 guard let wireLength = UInt32(exactly: length) else { throw Unreadable(reason: "wire length \(length)") }
-                entries.append(Entry(timestampNanoseconds: timestamp, direction: way, wireLength: wireLength, fileOffset: UInt64(position)))
+                entries.append(SessionCapturedPacket(flowID: flowID, timestampNanoseconds: timestamp, direction: way, wireLength: wireLength, fileOffset: UInt64(position)))
                 if reader.peek == UInt8(ascii: ",") { reader.position += 1; continue }
                 try reader.expect("]")
                 break

@@ -341,5 +341,12 @@ enum Schema {
         """
         ALTER TABLE audit_sessions ADD COLUMN ca_store TEXT;
         """,
+        // A flow's capture run is named as such: "session" in the history means the recording
+        // (`audit_session_id`) and nothing else.
+        """
+        ALTER TABLE flows RENAME COLUMN session TO capture_run;
+        DROP INDEX flows_session;
+        CREATE INDEX flows_capture_run ON flows (capture_run);
+        """,
     ]
 }

@@ -101,7 +101,7 @@ import TunnelVisionModel
         #expect(appended && !tooEarly && !offsetBefore)
         let text = run.text
         #expect(String(decoding: text, as: UTF8.self) == "[[0,0,100,0],[5,0,100,\(Int64.max - 24)]]")
-        let read = try text.withUnsafeBufferPointer { try PacketRuns.entries($0, firstTimestamp: .max - 5, firstOffset: 24, count: 2) }
+        let read = try text.withUnsafeBufferPointer { try PacketRuns.entries($0, flowID: 7, firstTimestamp: .max - 5, firstOffset: 24, count: 2) }
         #expect(read.map(\.timestampNanoseconds) == [.max - 5, .max])
         #expect(read.map(\.fileOffset) == [24, UInt64(Int64.max)])
 
@@ -111,19 +111,19 @@ import TunnelVisionModel
         ]
         for sample in refused {
             #expect(throws: PacketRuns.Unreadable.self, "\(sample)") {
-                try Array(sample.utf8).withUnsafeBufferPointer { try PacketRuns.entries($0, firstTimestamp: 0, firstOffset: 24, count: 1) }
+                try Array(sample.utf8).withUnsafeBufferPointer { try PacketRuns.entries($0, flowID: 7, firstTimestamp: 0, firstOffset: 24, count: 1) }
             }
         }
         #expect(throws: PacketRuns.Unreadable.self) {
-            try Array("[[0,0,1,0]]".utf8).withUnsafeBufferPointer { try PacketRuns.entries($0, firstTimestamp: 0, firstOffset: 0, count: 2) }
+            try Array("[[0,0,1,0]]".utf8).withUnsafeBufferPointer { try PacketRuns.entries($0, flowID: 7, firstTimestamp: 0, firstOffset: 0, count: 2) }
         }
         #expect(throws: PacketRuns.Unreadable.self) {
-            try Array("[[1,0,1,0]]".utf8).withUnsafeBufferPointer { try PacketRuns.entries($0, firstTimestamp: .max, firstOffset: 0, count: 1) }
+            try Array("[[1,0,1,0]]".utf8).withUnsafeBufferPointer { try PacketRuns.entries($0, flowID: 7, firstTimestamp: .max, firstOffset: 0, count: 1) }
         }
         let extreme = try Array("[[-9223372036854775808,1,4294967295,0]]".utf8).withUnsafeBufferPointer {
-            try PacketRuns.entries($0, firstTimestamp: 0, firstOffset: 0, count: 1)
+            try PacketRuns.entries($0, flowID: 7, firstTimestamp: 0, firstOffset: 0, count: 1)
         }
-        #expect(extreme == [PacketRuns.Entry(timestampNanoseconds: .min, direction: .inbound, wireLength: .max, fileOffset: 0)])
+        #expect(extreme == [SessionCapturedPacket(flowID: 7, timestampNanoseconds: .min, direction: .inbound, wireLength: .max, fileOffset: 0)])
     }
 
     @Test func decimalsAreWrittenAsSwiftPrintsThem() {

@@ -58,6 +58,9 @@ import TunnelVisionModel
         #expect(try foreignKeys("audit_sessions", store) == ["project_id → audit_projects CASCADE"])
         #expect(try foreignKeys("audit_markers", store) == ["session_id → audit_sessions CASCADE"])
         #expect(try foreignKeys("flows", store).contains("audit_session_id → audit_sessions SET NULL"))
+        // The capture run a flow belongs to is named so, not "session" (the recording's word).
+        #expect(try columns("flows", store).prefix(2) == ["id", "capture_run"])
+        #expect(try foreignKeys("flows", store).contains("capture_run → capture_sessions NO ACTION"))
     }
 
     @Test func indexesOfSchemaV6() throws {
@@ -70,6 +73,8 @@ import TunnelVisionModel
         #expect(byName["audit_sessions_single_open"] == nil)
         #expect(byName["audit_sessions_open_per_phone"] ==
             "CREATE UNIQUE INDEX audit_sessions_open_per_phone ON audit_sessions (IFNULL(phone_name, '')) WHERE ended_at IS NULL")
+        #expect(byName["flows_session"] == nil)
+        #expect(byName["flows_capture_run"] == "CREATE INDEX flows_capture_run ON flows (capture_run)")
         #expect(byName["flows_audit_session"] == "CREATE INDEX flows_audit_session ON flows (audit_session_id, first_seen)")
         let unique = try store.access { db in
             try db.statement("SELECT \"unique\", partial FROM pragma_index_list('audit_allowlist')").rows { ($0.bool(0), $0.bool(1)) }

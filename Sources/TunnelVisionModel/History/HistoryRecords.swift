@@ -185,7 +185,9 @@ public struct SessionPacketCount: Sendable, Hashable {
     }
 }
 
-/// A packet of a session whose bytes are in one capture file.
+/// A packet-index entry as the history reads it back: the flow's row, when, which way, how long on
+/// the wire, and its offset in the capture file its run names (0: not captured). Written, before
+/// the flow has a row, as a `PacketRecord`.
 public struct SessionCapturedPacket: Sendable, Hashable {
     public let flowID: Int64
     public let timestampNanoseconds: Int64

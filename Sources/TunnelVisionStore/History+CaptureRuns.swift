@@ -1,7 +1,7 @@
 import Foundation
 import TunnelVisionModel
 
-/// What the capture daemon writes: capture sessions, flows with their packets, DNS answers.
+/// What the capture daemon writes: capture runs, flows with their packets, DNS answers.
 extension History {
     /// One per daemon start (or offline import): the scope within which a 5-tuple is one flow.
     public func beginCaptureRun(toolVersion: String, input: String, at date: Date) throws -> CaptureRun {
@@ -87,7 +87,7 @@ extension History {
                 }
                 try db.statement("""
                     UPDATE capture_sessions SET ended_at = MAX(started_at,
-                        COALESCE((SELECT MAX(last_seen) FROM flows WHERE session = ?1), started_at))
+                        COALESCE((SELECT MAX(last_seen) FROM flows WHERE capture_run = ?1), started_at))
                     WHERE id = ?1
                     """).bind(.integer(id)).run()
             }
