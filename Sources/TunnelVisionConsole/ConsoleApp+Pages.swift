@@ -173,7 +173,7 @@ extension ConsoleApp {
     }
 
     private func diff(_ id: Int64, against: Int64?, pages: Pages) throws(ControlError) -> String {
-        guard let against else { throw .refusal(.sessionNotFound(0)) }
+        guard let against else { throw .refusal(.audit(.sessionNotFound(0))) }
         let compared = runner.run(["diff", "--", String(against), String(id)])
         return pages.layout(title: "Session \(against) → \(id)") { page in
             Pages.output(&page, compared.said, id: "diff")

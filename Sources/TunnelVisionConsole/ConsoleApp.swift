@@ -172,7 +172,7 @@ public final class ConsoleApp: @unchecked Sendable {
         do throws(ControlError) {
             let facts = try ConsoleListings.session(id, library: library)
             guard facts.isOpen else {
-                return .init(status: 1, output: "", refusal: ControlError.refusal(.sessionAlreadyEnded(id)).sentence)
+                return .init(status: 1, output: "", refusal: ControlError.refusal(.audit(.sessionAlreadyEnded(id))).sentence)
             }
             return runner.run(["mark"] + CommandRunner.options([("phone", facts.phoneName)]) + ["--", word], at: now)
         } catch {

@@ -109,7 +109,7 @@ public final class FlowFeed: @unchecked Sendable {
                 }
             } catch {
                 // A busy history is asked again at the next tick; a deleted session ends its pages.
-                if case .refusal(.sessionNotFound) = error {
+                if case .refusal(.audit(.sessionNotFound)) = error {
                     watch.followers.values.forEach { $0.push(FeedEvent.ended()); $0.close() }
                     watches[sessionID] = nil
                 }

@@ -59,9 +59,10 @@ struct ErrorClassificationTests {
             .cannotOpen(path: "p", detail: "d"), .failed(path: "p", detail: "d"),
         ]
         let refusals: [Refusal] = [
-            .emptyProjectName, .duplicateAllowlistPattern("x"), .projectNotFound("x"), .projectNameAmbiguous("x", ids: [1, 2]),
-            .projectNameTaken("x"), .patternNotInAllowlist("x", project: "y"), .sessionNotFound(1), .sessionAlreadyOpen(1),
-            .sessionAlreadyEnded(1), .dateBeforeSessionStart, .emptyMarkerLabel, .noOpenRecording(purpose: .mark),
+            .audit(.emptyProjectName), .audit(.duplicateAllowlistPattern("x")), .audit(.projectNotFound(1)), .projectNotFound("x"),
+            .projectNameAmbiguous("x", ids: [1, 2]), .projectNameTaken("x"), .patternNotInAllowlist("x", project: "y"),
+            .audit(.sessionNotFound(1)), .audit(.sessionAlreadyOpen(1)), .audit(.sessionAlreadyEnded(1)),
+            .audit(.dateBeforeSessionStart), .audit(.emptyMarkerLabel), .noOpenRecording(purpose: .mark),
             .noOpenRecording(purpose: .end), .noOpenRecording(purpose: .flows), .deletionDeclined,
             .diff(.sameSession(1)), .diff(.differentProjects), .diff(.baseline(sessionID: 1)), .diff(.stillOpen(sessionID: 1)),
             .catalogue(.notInstalled(identifier: "x")), .catalogue(.unusable(identifier: "x", reason: "r")),

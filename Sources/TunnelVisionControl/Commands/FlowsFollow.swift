@@ -66,14 +66,14 @@ struct FlowsFollow {
                     let (flows, next) = try store.flowsChanged(inRecording: sessionID, after: view.marker)
                     return (try store.recording(id: sessionID), flows, next)
                 }
-                guard let session else { throw ControlError.refusal(.sessionNotFound(sessionID)) }
+                guard let session else { throw ControlError.refusal(.audit(.sessionNotFound(sessionID))) }
                 view.session = session
                 view.marker = next
                 fresh = view.fold(changed)
             } catch {
                 fresh = []
                 context.invocation.console.writeError("tvctl: " + error.sentence + "\n")
-                if case .refusal(.sessionNotFound) = error { return }
+                if case .refusal(.audit(.sessionNotFound)) = error { return }
             }
         }
     }

@@ -85,7 +85,7 @@ public enum LiveFlows {
             return (session, project, markers, flows, next,
                     Wording.flowsHeadline(session, project: project?.name ?? "", flows: count, zone: zone))
         }
-        guard let session = read.session else { throw .refusal(.sessionNotFound(sessionID)) }
+        guard let session = read.session else { throw .refusal(.audit(.sessionNotFound(sessionID))) }
         guard !read.flows.isEmpty else {
             return Change(isOpen: session.isOpen, headline: read.headline ?? "", rows: [], marker: read.next, markers: read.markers)
         }

@@ -37,17 +37,13 @@ public enum ControlError: Error, Sendable, Equatable {
 
 /// A rule of the audit model or of the command said no; nothing was changed.
 public enum Refusal: Sendable, Equatable {
-    case emptyProjectName
-    case duplicateAllowlistPattern(String)
+    /// A rule of the audit model the history keeps, as the history said it.
+    case audit(AuditStoreError)
+    /// No project by this name or id (a name is looked up here, an id by the history).
     case projectNotFound(String)
     case projectNameAmbiguous(String, ids: [Int64])
     case projectNameTaken(String)
     case patternNotInAllowlist(String, project: String)
-    case sessionNotFound(Int64)
-    case sessionAlreadyOpen(Int64)
-    case sessionAlreadyEnded(Int64)
-    case dateBeforeSessionStart
-    case emptyMarkerLabel
     /// `mark`, `session end` and `flows` without a session need an open recording.
     case noOpenRecording(purpose: OpenRecordingPurpose)
     case deletionDeclined

@@ -103,14 +103,11 @@ extension HistoryProblem {
 extension Refusal {
     init(_ error: AuditStoreError) {
         switch error {
-        case .emptyProjectName: self = .emptyProjectName
-        case .duplicateAllowlistPattern(let pattern): self = .duplicateAllowlistPattern(pattern)
+        // A project is named by the person as text; the history's id is one way of naming it.
         case .projectNotFound(let id): self = .projectNotFound(String(id))
-        case .sessionNotFound(let id): self = .sessionNotFound(id)
-        case .sessionAlreadyOpen(let id): self = .sessionAlreadyOpen(id)
-        case .sessionAlreadyEnded(let id): self = .sessionAlreadyEnded(id)
-        case .dateBeforeSessionStart: self = .dateBeforeSessionStart
-        case .emptyMarkerLabel: self = .emptyMarkerLabel
+        case .emptyProjectName, .duplicateAllowlistPattern, .sessionNotFound, .sessionAlreadyOpen, .sessionAlreadyEnded,
+             .dateBeforeSessionStart, .emptyMarkerLabel:
+            self = .audit(error)
         }
     }
 }

@@ -47,7 +47,7 @@ public enum SessionReference {
 
     /// The session, or a refusal that names the id.
     public static func session(_ id: Int64, in store: some AuditReading) throws -> Recording {
-        guard let session = try store.recording(id: id) else { throw ControlError.refusal(.sessionNotFound(id)) }
+        guard let session = try store.recording(id: id) else { throw ControlError.refusal(.audit(.sessionNotFound(id))) }
         return session
     }
 }
