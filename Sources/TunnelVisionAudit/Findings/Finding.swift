@@ -123,4 +123,8 @@ public struct Finding: Sendable, Hashable {
     public let flowIDs: [Int64]
 
     public var kind: FindingKind { evidence.kind }
+
+    /// F1, F2…: the identifier of the finding at `index` of a recording's findings, in the order
+    /// they happened. The bundle and tvctl both number findings by this one rule.
+    public static func identifier(at index: Int) -> String { "F\(index + 1)" }
 }

@@ -4,11 +4,9 @@ import TunnelVisionModel
 /// How the findings of a session are shown: per requirement, per finding, per check.
 /// Findings are numbered F1, F2… in the order they happened, as in an evidence bundle.
 enum FindingsPresentation {
-    static func identifier(ofFindingAt index: Int) -> String { "F\(index + 1)" }
-
     /// The identifiers of the findings among all of the session's.
     static func identifiers(of subset: [Finding], in all: [Finding]) -> [String] {
-        subset.compactMap { finding in all.firstIndex(of: finding).map(identifier(ofFindingAt:)) }
+        subset.compactMap { finding in all.firstIndex(of: finding).map(Finding.identifier(at:)) }
     }
 
     static func verdict(_ verdict: RequirementVerdict) -> String {
@@ -84,7 +82,7 @@ enum FindingsPresentation {
         var table = TextTable([.init("ID"), .init("KIND"), .init("ABOUT"), .init("FLOWS", .right), .init("FLOW IDS")])
         for (index, finding) in findings.enumerated() {
             table.append([
-                identifier(ofFindingAt: index), finding.kind.rawValue, subject(of: finding.evidence),
+                Finding.identifier(at: index), finding.kind.rawValue, subject(of: finding.evidence),
                 String(finding.flowIDs.count), flowIDs(finding.flowIDs),
             ])
         }

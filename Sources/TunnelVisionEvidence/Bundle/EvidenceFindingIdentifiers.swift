@@ -11,7 +11,7 @@ public struct EvidenceFindingIdentifiers: Sendable, Hashable {
         var byFinding: [Finding: String] = [:]
         var byFlow: [Int64: [String]] = [:]
         for (index, finding) in findings.enumerated() {
-            let id = "F\(index + 1)"
+            let id = Finding.identifier(at: index)
             byFinding[finding] = id
             for flow in finding.flowIDs where byFlow[flow]?.last != id {
                 byFlow[flow, default: []].append(id)
