@@ -12,7 +12,24 @@ public enum Wording {
     static func sentence(for refusal: Refusal) -> String {
         switch refusal {
         case .audit(let rule):
-            sentence(for: rule)
+            switch rule {
+            case .emptyProjectName:
+                "A project needs a name: give one that is not empty."
+            case .duplicateAllowlistPattern(let pattern):
+                "The allowlist already has \(shown(pattern)): give each pattern once."
+            case .projectNotFound(let id):
+                sentence(for: .projectNotFound(String(id)))
+            case .sessionNotFound(let id):
+                "There is no session \(id): 'tvctl session list' shows the sessions there are."
+            case .sessionAlreadyOpen(let id):
+                "Session \(id) is still recording: end it first with 'tvctl session end \(id)'."
+            case .sessionAlreadyEnded(let id):
+                "Session \(id) has already ended: start a new recording with 'tvctl session start'."
+            case .dateBeforeSessionStart:
+                "This computer's clock reads a time before the session began: correct the clock and try again."
+            case .emptyMarkerLabel:
+                "A marker needs words: give consent, login, logout or a text that is not empty."
+            }
         case .projectNotFound(let reference):
             "There is no project \(quoted(reference)): 'tvctl project list' shows the projects there are."
         case .projectNameAmbiguous(let name, let ids):
@@ -158,32 +175,11 @@ public enum Wording {
         }
     }
 
-    static func sentence(for rule: AuditStoreError) -> String {
-        switch rule {
-        case .emptyProjectName:
-            "A project needs a name: give one that is not empty."
-        case .duplicateAllowlistPattern(let pattern):
-            "The allowlist already has \(shown(pattern)): give each pattern once."
-        case .projectNotFound(let id):
-            sentence(for: Refusal.projectNotFound(String(id)))
-        case .sessionNotFound(let id):
-            "There is no session \(id): 'tvctl session list' shows the sessions there are."
-        case .sessionAlreadyOpen(let id):
-            "Session \(id) is still recording: end it first with 'tvctl session end \(id)'."
-        case .sessionAlreadyEnded(let id):
-            "Session \(id) has already ended: start a new recording with 'tvctl session start'."
-        case .dateBeforeSessionStart:
-            "This computer's clock reads a time before the session began: correct the clock and try again."
-        case .emptyMarkerLabel:
-            "A marker needs words: give consent, login, logout or a text that is not empty."
-        }
-    }
-
     /// The one table from an export's failure to what tvctl says (every case is a refusal, exit 1).
     static func sentence(for failure: EvidenceExportError, sessionID id: Int64) -> String {
         switch failure {
         case .sessionNotFound:
-            sentence(for: AuditStoreError.sessionNotFound(id))
+            sentence(for: .audit(.sessionNotFound(id)))
         case .sessionStillOpen:
             "Session \(id) is still recording: end it with 'tvctl session end \(id)' before exporting."
         case .keysNotKept:
