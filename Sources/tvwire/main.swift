@@ -31,7 +31,10 @@ switch arguments[1] {
 case "flows":
     do { try printFlows(path: arguments[2]) } catch { fail("\(error)") }
 case "history":
-    do { try printStoredFlows(databasePath: arguments[2]) } catch { fail("\(error)") }
+    // With a capture run's id, only that run's flows: what a daemon restart split is told apart.
+    let run = arguments.count > 3 ? Int64(arguments[3]) : nil
+    guard arguments.count <= 3 || run != nil else { fail("usage: tvwire history DB [CAPTURE_RUN]") }
+    do { try printStoredFlows(databasePath: arguments[2], captureRun: run) } catch { fail("\(error)") }
 case "dns-answers":
     do { try printDNSAnswers(databasePath: arguments[2]) } catch { fail("\(error)") }
 case "parse", "engine":
@@ -80,11 +83,11 @@ func printJSON(_ flows: [StoredFlow]) throws {
     FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil) }))
 }
 
-func printStoredFlows(databasePath: String) throws {
+func printStoredFlows(databasePath: String, captureRun: Int64?) throws {
     let store = try History(path: databasePath)
     var flows: [StoredFlow] = []
-    for session in try store.captureRuns() {
-        flows += try store.reading { try $0.flows(inCaptureRun: session.id) }
+    for run in try store.captureRuns() where captureRun == nil || run.id == captureRun {
+        flows += try store.reading { try $0.flows(inCaptureRun: run.id) }
     }
     try printJSON(flows)
 }

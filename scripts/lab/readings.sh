@@ -8,5 +8,9 @@ TVWIRE=${TVWIRE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.build/debu
 # One value of `tvctl status --json`, by jq path (".traffic.packetsNotCaptured").
 status_field() { tvctl status --json | jq -r "$1"; }
 
-# Every flow the history holds, as a JSON array of flows.json's flows.
-history_flows() { "$TVWIRE" history "$WORK/history.sqlite"; }
+# Every flow the history holds, as a JSON array of flows.json's flows; with a capture run's id,
+# only the flows of that run of the daemon.
+history_flows() { "$TVWIRE" history "$WORK/history.sqlite" "$@"; }
+
+# The ids of the flows tagged with recording $1, as a JSON array.
+recording_flow_ids() { tvctl flows "$1" --json | jq -c '[.flows[].id]'; }
