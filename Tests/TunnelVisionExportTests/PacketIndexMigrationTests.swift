@@ -39,10 +39,13 @@ struct PacketIndexMigrationTests {
                 // Tables come in the order they were made; flows name sessions made after them.
                 try db.execute("PRAGMA defer_foreign_keys = ON")
                 // Only the columns that version had: later steps add columns of their own.
+                // A column a later step renamed is read under its name of today.
+                let renamed = ["flows.session": "capture_run"]
                 for table in tables {
-                    let columns = try db.statement("SELECT name FROM pragma_table_info('\(table)', 'main')")
-                        .rows { $0.text(0) }.joined(separator: ", ")
-                    try db.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM today.\(table)")
+                    let names = try db.statement("SELECT name FROM pragma_table_info('\(table)', 'main')").rows { $0.text(0) }
+                    let columns = names.joined(separator: ", ")
+                    let source = names.map { renamed["\(table).\($0)"] ?? $0 }.joined(separator: ", ")
+                    try db.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(source) FROM today.\(table)")
                 }
                 let insert = try db.statement(
                     "INSERT INTO packets (flow_id, ts, direction, wire_length, file_seq, file_offset) VALUES (?, ?, ?, ?, ?, ?)")
