@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionCaptureFiles
+import TunnelVisionDigest
 
 /// The SHA-256 of a bundle's manifest.json, read out of the zip: what names a bundle wherever its
 /// bytes go (the lab's archive keeps it beside them). The manifest lists every other file's digest,
