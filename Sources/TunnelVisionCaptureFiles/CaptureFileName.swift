@@ -36,10 +36,32 @@ public enum CaptureFileName {
         return name
     }
 
+    /// The second a file name says its file was made in (UTC), or nil when the name is not one of ours.
+    public static func createdAt(in name: String) -> Date? {
+        guard sequence(in: name) != nil else { return nil }
+        let parts = name.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-")
+        let day = Array(parts[1].utf8).map { Int32($0) - 48 }, time = Array(parts[2].utf8).map { Int32($0) - 48 }
+        var fields = tm()
+        fields.tm_year = day[0] * 1000 + day[1] * 100 + day[2] * 10 + day[3] - 1900
+        fields.tm_mon = day[4] * 10 + day[5] - 1
+        fields.tm_mday = day[6] * 10 + day[7]
+        fields.tm_hour = time[0] * 10 + time[1]
+        fields.tm_min = time[2] * 10 + time[3]
+        fields.tm_sec = time[4] * 10 + time[5]
+        guard (0...11).contains(fields.tm_mon), (1...31).contains(fields.tm_mday), (0...23).contains(fields.tm_hour),
+              (0...59).contains(fields.tm_min), (0...60).contains(fields.tm_sec) else { return nil }
+        return Date(timeIntervalSince1970: Double(timegm(&fields)))
+    }
+
+    /// The files of a directory named in our form, with their sequences.
+    public static func files(inDirectory directory: String) -> [(name: String, sequence: UInt32)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name in sequence(in: name).map { (name, $0) } }
+    }
+
     /// The highest sequence among the files of a directory (0 when there are none).
     public static func highestSequence(inDirectory directory: String) -> UInt32 {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.compactMap(sequence(in:)).max() ?? 0
+        files(inDirectory: directory).map(\.sequence).max() ?? 0
     }
 
     private static func stamp(_ date: Date) -> String {

@@ -13,8 +13,9 @@ enum InterruptedRunMend {
     /// from the file as it now is: the chain says so (origin `recovered`), since what happened to
     /// it between the crash and now is not known.
     static func mendFiles(history: CaptureHistory, folder: String, sealer: CaptureSealer, log: DaemonLog) throws {
-        let open = try history.captureFiles().filter { $0.closedAt == nil }
-        guard !open.isEmpty, let captures = try? CaptureFolder(path: folder) else { return }
+        guard let captures = try? CaptureFolder(path: folder) else { return }
+        let known = try history.captureFiles()
+        let open = try known.filter { $0.closedAt == nil } + adoptUnrecorded(after: known, in: captures, history: history, log: log)
         for file in open {
             guard let name = captures.name(ofRow: file.path) else {
                 log.say(.captureFileRowRefused(sequence: file.sequence, path: file.path, folder: captures.path))
@@ -38,5 +39,27 @@ enum InterruptedRunMend {
                 log.say(.sealedAtStart(path: file.path))
             }
         }
+    }
+
+    /// A crash between a rotation and the next commit leaves the file the writer had just opened
+    /// on disk with no row: its packets would be in no bundle and its tail never cut. Files of
+    /// our form past the highest sequence the history knows get their row here, then the mend
+    /// above treats them as any file left open.
+    private static func adoptUnrecorded(
+        after known: [CaptureFile], in captures: CaptureFolder, history: CaptureHistory, log: DaemonLog
+    ) throws -> [CaptureFile] {
+        let highest = known.map(\.sequence).max() ?? 0
+        var adopted: [CaptureFile] = []
+        for (name, sequence) in CaptureFileName.files(inDirectory: captures.path).sorted(by: { $0.sequence < $1.sequence })
+        where sequence > highest {
+            // A link or anything but a regular file is not adopted (as cutting never follows one).
+            guard let modified = captures.modified(name) else { continue }
+            let createdAt = CaptureFileName.createdAt(in: name) ?? modified
+            let file = CaptureFile(sequence: sequence, path: captures.path + "/" + name, createdAt: createdAt, closedAt: nil, bytes: 0)
+            try history.recordCaptureFile(file)
+            log.say(.adoptedUnrecordedFile(path: file.path))
+            adopted.append(file)
+        }
+        return adopted
     }
 }

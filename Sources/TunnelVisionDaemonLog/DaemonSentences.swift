@@ -14,6 +14,7 @@ public enum DaemonMessage: Sendable, Hashable {
     case cutTornTail(path: String, bytes: UInt64)
     case sealFailed(path: String, cause: String)
     case sealedAtStart(path: String)
+    case adoptedUnrecordedFile(path: String)
     case captureSuspended(cause: String)
     case captureResumed(notCaptured: UInt64)
     case batchRefused(cause: String)
@@ -53,6 +54,8 @@ public enum DaemonMessage: Sendable, Hashable {
             "could not seal \(path) into the chain over the capture files (\(cause)); an export of its packets will refuse it"
         case .sealedAtStart(let path):
             "\(path) was not finished by the last run; its digest was taken from the file now and sealed as recovered"
+        case .adoptedUnrecordedFile(let path):
+            "\(path) was opened by the last run after its last commit, so the history had no row for it; the row was made now"
         case .captureSuspended(let cause):
             "cannot write the capture (\(cause)); packets are recorded as not captured until it works again"
         case .captureResumed(let count):
@@ -130,7 +133,7 @@ extension DaemonMessage {
         switch self {
         case .captureSuspended, .batchRefused, .sealFailed, .retentionFailed, .captureFileRowRefused, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
         case .relayAtCeiling, .relayReportUnmatched: .warning
-        case .closedInterruptedSessions, .cutTornTail, .sealedAtStart, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
+        case .closedInterruptedSessions, .cutTornTail, .sealedAtStart, .adoptedUnrecordedFile, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
         case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
         }

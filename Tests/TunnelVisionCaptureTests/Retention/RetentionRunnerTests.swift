@@ -74,4 +74,37 @@ import TunnelVisionModel
         #expect(lines.lines == [DaemonMessage.captureFileRowRefused(
             sequence: 5, path: directory.file("ca/ca.key"), folder: directory.file("captures")).text])
     }
+
+    /// The writer opened a file after the last commit and the daemon was killed: the file is on
+    /// disk with no row. The start makes its row, cuts its torn tail and seals it as recovered;
+    /// a file of a lower sequence without a row (retention's, or anyone's) is left alone.
+    @Test func aFileOpenedAfterTheLastCommitGetsItsRowItsCutAndItsSeal() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("captures"), withIntermediateDirectories: false)
+        let header = PcapFormat.fileHeader(snapshotLength: 65_535)
+        let known = CaptureFileName.name(sequence: 2, createdAt: RetentionRunnerTests.now)
+        let older = CaptureFileName.name(sequence: 1, createdAt: RetentionRunnerTests.now)
+        let orphan = "tunnelvision-000003-20251130-120005.pcap"
+        directory.create("captures/" + known, bytes: header)
+        directory.create("captures/" + older, bytes: header)
+        directory.create("captures/" + orphan, bytes: header + Array("torn".utf8))
+        let history = try WatchedHistory(path: directory.file("history.sqlite"))
+        try history.recordCaptureFile(CaptureFile(
+            sequence: 2, path: directory.file("captures/" + known), createdAt: RetentionRunnerTests.now,
+            closedAt: RetentionRunnerTests.now, bytes: UInt64(header.count)))
+
+        let lines = LogLines()
+        try InterruptedRunMend.mendFiles(history: history, folder: directory.file("captures"),
+                                           sealer: CaptureSealer(key: Ed25519Key.generate()!, history: history), log: lines.log)
+
+        let rows = try history.captureFiles()
+        #expect(rows.map(\.sequence) == [2, 3])
+        let adopted = try #require(rows.last)
+        #expect(adopted.path == directory.file("captures/" + orphan))
+        #expect(adopted.createdAt == Date(timeIntervalSince1970: 1_764_504_005))
+        #expect(adopted.bytes == UInt64(header.count) && adopted.closedAt != nil)
+        #expect(FileManager.default.contents(atPath: directory.file("captures/" + orphan)) == Data(header))
+        #expect(try history.captureSeals().map { "\($0.sequence) \($0.origin)" } == ["3 recovered"])
+        #expect(lines.lines.first == DaemonMessage.adoptedUnrecordedFile(path: adopted.path).text)
+    }
 }
