@@ -72,6 +72,19 @@ def text(driver, element_id):
     return driver.find_element(By.ID, element_id).text
 
 
+def message_after(driver, pattern):
+    """The page's message once it matches: a click's POST answers with a redirect, and a loaded
+    machine may still show the old page, or none, when the click returns."""
+    def matching(d):
+        found = d.find_elements(By.ID, "message")
+        return found and re.match(pattern, found[0].text) and found[0].text
+    try:
+        return WebDriverWait(driver, 15, poll_frequency=0.2).until(matching)
+    except TimeoutException:
+        found = driver.find_elements(By.ID, "message")
+        return found[0].text if found else "(no message on " + driver.current_url + ")"
+
+
 def no_alert(driver):
     try:
         driver.switch_to.alert
@@ -136,7 +149,7 @@ def main():
         driver.get(BASE + "/projects")
         driver.find_element(By.NAME, "name").send_keys(PROJECT)
         driver.find_element(By.CSS_SELECTOR, "form.project button").click()
-        message = text(driver, "message")
+        message = message_after(driver, "Created project ")
         expect("the project was created, in tvctl's words", message.startswith("Created project ") and PROJECT in message, message)
         project_id = re.match(r"Created project (\d+)", message).group(1)
         hostile = "<script>alert(1)</script>"
@@ -159,13 +172,14 @@ def main():
         match = re.search(r"/session/(\d+)$", driver.current_url)
         expect("the recording started and its page opened", match is not None, driver.current_url + "\n" + driver.page_source[:2000])
         session = match.group(1)
-        expect("the page says what tvctl session start said", text(driver, "message").startswith(f"Recording session {session},"), text(driver, "message"))
+        message = message_after(driver, f"Recording session {session},")
+        expect("the page says what tvctl session start said", message.startswith(f"Recording session {session},"), message)
 
         # The phone's traffic, and "consent given" while it runs.
         traffic = subprocess.Popen(["bash", "-c", TRAFFIC], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
         driver.find_element(By.ID, "mark-consent").click()
-        message = text(driver, "message")
+        message = message_after(driver, "consent given")
         expect("consent given, confirmed with its instant", re.match(rf"consent given at \d\d:\d\d:\d\d.* in session {session},", message) is not None, message)
         markers = json.loads(tvctl("session", "show", session, "--json").stdout).get("markers", [])
         expect("the history holds the marker", any(m.get("kind") == "consentGiven" or "consent" in json.dumps(m) for m in markers), markers)
