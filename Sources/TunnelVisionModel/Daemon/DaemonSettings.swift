@@ -68,9 +68,6 @@ public struct DaemonSettings: Sendable, Hashable {
         self.recorderWaitMilliseconds = recorderWaitMilliseconds
     }
 
-    /// Settings that could not be read count as inspection off, which is what the daemon does.
-    public var inspectionEnabled: Bool { inspection == true }
-
     /// Where the daemon keeps the inspection CA unless its configuration says otherwise: a
     /// directory of the daemon's own (0750), outside the group-writable tree of the history,
     /// where no member can rename, replace or add an entry.
@@ -78,6 +75,9 @@ public struct DaemonSettings: Sendable, Hashable {
     public static let defaultCACertificatePath = "/var/lib/tunnelvision-ca/ca.pem"
     /// The installed daemon's user and group (systemd/sysusers.d, the unit's User= and Group=).
     public static let daemonAccount = "tunnelvision"
+
+    /// Settings that could not be read count as inspection off, which is what the daemon does.
+    public var inspectionEnabled: Bool { inspection == true }
 
     /// The CA fingerprint when the relay inspects: configured on, running, and a CA loaded.
     /// Only this lets a session record inspection on.
