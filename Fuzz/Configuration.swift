@@ -34,7 +34,7 @@ public func fuzzConfiguration(_ start: UnsafeRawPointer?, _ count: Int) -> Int32
         precondition(NumberRanges.rotationBytes.contains(configuration.rotationBytes))
         precondition(NumberRanges.mtu.contains(configuration.mtu))
         precondition(NumberRanges.queuePackets.contains(configuration.queuePackets))
-        precondition(configuration.retention.maximumAge > 0 && configuration.retention.maximumAge.isFinite)
+        precondition(NumberRanges.keepDays.contains(configuration.retention.keepDays))
         precondition(configuration.retention.maximumBytes >= 1)
         precondition(configuration.relayPort >= 1 && configuration.inspectedPorts.allSatisfy { $0 >= 1 })
         // What the daemon publishes and derives from it must not trap either.

@@ -131,18 +131,14 @@ public enum ConfigurationParser {
         case "read": configuration.input = .file(path: value)
         case "client_interface": configuration.clientInterface = try interfaceName(value, or: invalid)
         case "uplink": configuration.uplink = try interfaceName(value, or: invalid)
-        case "client_network":
-            let networks = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard networks.allSatisfy({ IPNetwork($0) != nil }) else { throw invalid }
-            configuration.clientNetworks += networks
+        case "client_network": configuration.clientNetworks += try list(value, of: IPNetwork.self, or: invalid)
         case "resolver":
-            // Stored as the address reads back, so that the audit compares like with like.
-            let addresses = value.split(separator: ",").map { IPAddress($0.trimmingCharacters(in: .whitespaces)) }
-            guard !addresses.isEmpty, !addresses.contains(nil) else { throw invalid }
-            configuration.resolvers += addresses.compactMap { $0?.description }
+            let addresses = try list(value, of: IPAddress.self, or: invalid)
+            guard !addresses.isEmpty else { throw invalid }
+            configuration.resolvers += addresses
         case "snaplen": configuration.snapshotLength = try number(key, value, in: NumberRanges.snapshotLength)
         case "rotate_bytes": configuration.rotationBytes = try number(key, value, in: NumberRanges.rotationBytes)
-        case "keep_days": configuration.retention.maximumAge = TimeInterval(try number(key, value, in: NumberRanges.keepDays)) * 86_400
+        case "keep_days": configuration.retention.keepDays = try number(key, value, in: NumberRanges.keepDays)
         case "keep_bytes": configuration.retention.maximumBytes = try number(key, value, in: NumberRanges.keepBytes)
         case "inspection": configuration.inspection = try flag(value, or: invalid)
         case "flush_to_storage": configuration.flushReachesStorage = try flag(value, or: invalid)
@@ -190,6 +186,15 @@ public enum ConfigurationParser {
             throw .outOfRange(key: key, value: value, lowest: String(range.lowerBound), highest: String(range.upperBound))
         }
         return number
+    }
+
+    /// Comma-separated items, each read by its type's own parser; one bad item refuses the value
+    /// (a value of commas alone is no item, as it always was for `client_network`).
+    private static func list<Item: LosslessStringConvertible>(_ value: String, of: Item.Type, or error: ConfigurationError)
+        throws(ConfigurationError) -> [Item] {
+        let items = value.split(separator: ",").map { Item($0.trimmingCharacters(in: .whitespaces)) }
+        guard !items.contains(where: { $0 == nil }) else { throw error }
+        return items.compactMap { $0 }
     }
 
     private static func flag(_ value: String, or error: ConfigurationError) throws(ConfigurationError) -> Bool {

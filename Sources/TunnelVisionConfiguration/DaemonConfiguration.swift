@@ -5,25 +5,6 @@ import TunnelVisionModel
 import TunnelVisionRelay
 import TunnelVisionRetention
 
-/// Where the daemon's packets come from.
-public enum CaptureInput: Sendable, Hashable {
-    /// The inline tap: the daemon owns the TUN device and forwards every packet it records.
-    case tun(name: String)
-    /// A passive tap of an existing interface through libpcap; nothing is forwarded.
-    case interface(name: String)
-    /// A pcap or pcapng file ingested as if it had crossed the tap.
-    case file(path: String)
-
-    /// How the capture session names its input ("tun:tv0").
-    public var label: String {
-        switch self {
-        case .tun(let name): CaptureInputKind.tun.label(name)
-        case .interface(let name): CaptureInputKind.interface.label(name)
-        case .file(let path): CaptureInputKind.file.label(path)
-        }
-    }
-}
-
 /// Everything `tunnelvisiond.conf` and the command line can say. The file holds `key = value`
 /// lines (`#` starts a comment); flags given on the command line win over the file.
 public struct DaemonConfiguration: Sendable, Hashable {
@@ -33,9 +14,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var captureDirectory = "/var/lib/tunnelvision/captures"
     public var input = CaptureInput.tun(name: "tv0")
     public var clientInterface = "wg0"
-    public var clientNetworks: [String] = []
+    public var clientNetworks: [IPNetwork] = []
     /// The resolver(s) the phone is configured with on the gateway: their DNS is the lab's own.
-    public var resolvers: [String] = []
+    public var resolvers: [IPAddress] = []
     public var uplink = "eth0"
     public var mtu = 1500
     public var snapshotLength = PcapFormat.defaultSnapshotLength
@@ -73,11 +54,11 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// The settings the daemon publishes in the database for `tvctl` to read.
     public var publishedSettings: DaemonSettings {
         DaemonSettings(
-            input: input.label, inspection: inspection, clientInterface: clientInterface, clientNetworks: clientNetworks,
+            input: input, inspection: inspection, clientInterface: clientInterface, clientNetworks: clientNetworks,
             uplink: uplink, captureDirectory: captureDirectory, snapshotLength: snapshotLength, rotationBytes: rotationBytes,
-            keepDays: Int(exactly: (retention.maximumAge / 86_400).rounded(.down)), keepBytes: retention.maximumBytes,
+            keepDays: retention.keepDays, keepBytes: retention.maximumBytes,
             segmentationOffload: segmentationOffload, relayPort: relayPort,
-            inspectedPorts: inspectedPorts.map(String.init), quicDrop: quicDrop,
+            inspectedPorts: inspectedPorts, quicDrop: quicDrop,
             caCertificatePath: caCertificatePath, resolvers: resolvers,
             recorderBacklog: recorderBacklog, recorderWaitMilliseconds: recorderWaitMilliseconds,
             upstreamMirror: upstreamMirror)
@@ -101,6 +82,6 @@ public struct DaemonConfiguration: Sendable, Hashable {
 extension DaemonConfiguration {
     /// The phone's end of each flow is the one inside the configured client networks.
     public var flowEngine: FlowEngineConfiguration {
-        FlowEngineConfiguration(clientNetworks: clientNetworks.compactMap(IPNetwork.init))
+        FlowEngineConfiguration(clientNetworks: clientNetworks)
     }
 }

@@ -18,15 +18,14 @@ extension DaemonConfiguration {
     /// space-separated. The routing is for the inline tap: another input has none to set up.
     public var gatewayPrintout: String? {
         guard case .tun(let device) = input else { return nil }
-        let networks = clientNetworks.compactMap(IPNetwork.init)
         let lines = [
             ("tun", device),
             ("tun_address", gateway.tunAddress.description),
             ("tun_address6", gateway.tunAddress6.description),
             ("tun_user", gateway.tunUser),
             ("client_interface", clientInterface),
-            ("client_networks4", networks.filter { $0.address.family == .v4 }.map(\.description).joined(separator: " ")),
-            ("client_networks6", networks.filter { $0.address.family == .v6 }.map(\.description).joined(separator: " ")),
+            ("client_networks4", clientNetworks.filter { $0.address.family == .v4 }.map(\.description).joined(separator: " ")),
+            ("client_networks6", clientNetworks.filter { $0.address.family == .v6 }.map(\.description).joined(separator: " ")),
             ("uplink", uplink),
             ("inspection", inspection ? "on" : "off"),
             ("relay_port", String(relayPort)),

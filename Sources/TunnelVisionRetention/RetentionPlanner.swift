@@ -2,14 +2,18 @@ import Foundation
 import TunnelVisionModel
 
 /// The storage limits of the daemon's configuration (Settings → Storage on iOS).
+/// Age is kept in whole days, as `keep_days` says it, so that what the daemon publishes is the
+/// number it was given rather than a duration divided back.
 public struct RetentionLimits: Sendable, Hashable {
-    public var maximumAge: TimeInterval
+    public var keepDays: Int
     public var maximumBytes: UInt64
 
-    public init(maximumAge: TimeInterval = 7 * 24 * 3600, maximumBytes: UInt64 = 1_000_000_000) {
-        self.maximumAge = maximumAge
+    public init(keepDays: Int = 7, maximumBytes: UInt64 = 1_000_000_000) {
+        self.keepDays = keepDays
         self.maximumBytes = maximumBytes
     }
+
+    public var maximumAge: TimeInterval { TimeInterval(keepDays) * 86_400 }
 }
 
 /// Why a plan leaves more behind than the limits ask for.

@@ -40,6 +40,24 @@ struct PhoneCommandTests {
         #expect((phone["handshake"] as? [String: Any])?["state"] != nil)
     }
 
+    // The history decides a new phone's number: tunnelvision-phone asks this before making keys.
+    @Test func theNextNumberIsTheLowestNoPhoneInTheHistoryHolds() throws {
+        let networks = ["--network", "10.77.0.0/24", "--network", "fd77::/64"]
+        let empty = try ScratchHistory()
+        let first = try TVCtlBinary.run(["phone", "next-number"] + networks, database: empty.path)
+        #expect(first.status == 0 && first.output == "2\n", "\(first)")
+        #expect(!FileManager.default.fileExists(atPath: empty.path))
+        let history = try Self.gateway()
+        let third = try TVCtlBinary.run(["phone", "next-number"] + networks, database: history.path)
+        #expect(third.status == 0 && third.output == "4\n", "\(third)")
+        #expect(try TVCtlBinary.run(["phone", "remove", "pixel"], database: history.path).status == 0)
+        let gap = try TVCtlBinary.run(["phone", "next-number"] + networks, database: history.path)
+        #expect(gap.status == 0 && gap.output == "2\n", "\(gap)")
+        let refused = try TVCtlBinary.run(["phone", "next-number", "--network", "10.77.0.1/24"], database: history.path)
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("'10.77.0.1/24' is not a client network phones can be numbered in"), "\(refused)")
+    }
+
     @Test func aKeyThatIsNotAWireGuardKeyIsRefused() throws {
         let history = try ScratchHistory.seeded()
         let run = try TVCtlBinary.run(

@@ -37,7 +37,7 @@ struct WriteCommandTests {
     /// What a daemon whose relay runs with a CA loaded publishes, and its heartbeat of now.
     static func relayRunning(in store: History, quicDrop: Bool = false, upstreamMirror: Bool? = nil, beatAt: Date = Date()) throws {
         try store.saveDaemonSettings(
-            DaemonSettings(inspection: true, relayPort: 8443, inspectedPorts: ["443"], quicDrop: quicDrop,
+            DaemonSettings(inspection: true, relayPort: 8443, inspectedPorts: [443], quicDrop: quicDrop,
                            relayRunning: true, caFingerprint: fingerprint, upstreamMirror: upstreamMirror), at: beatAt)
         try store.recordHeartbeat(DaemonHeartbeat(at: beatAt, pid: 7, captureRunID: nil, input: "tun:tv0"))
     }

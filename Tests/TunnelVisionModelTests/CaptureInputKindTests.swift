@@ -18,4 +18,15 @@ import TunnelVisionModel
         }
         #expect(CaptureInputKind.file.label("/tmp/x.pcap") == "file:/tmp/x.pcap")
     }
+
+    @Test(arguments: [CaptureInput.tun(name: "tv0"), .interface(name: "eth0"), .file(path: "/tmp/a:b.pcap")])
+    func anInputReadsBackFromItsLabel(input: CaptureInput) {
+        #expect(CaptureInput(label: input.label) == input)
+        #expect(CaptureInputKind(label: input.label) == input.kind)
+    }
+
+    @Test(arguments: ["tun:", "tunnel:tv0", "tv0", ""])
+    func aLabelWithoutAKnownKindOrANameIsNoInput(label: String) {
+        #expect(CaptureInput(label: label) == nil)
+    }
 }

@@ -234,7 +234,7 @@ import TunnelVisionModel
         let store = try TemporaryDatabase().open()
         #expect(try store.latestHeartbeat() == nil)
         #expect(try store.daemonSettings() == DaemonSettings())
-        try store.saveDaemonSettings(DaemonSettings(input: "tun:tv0", inspection: true), at: at(0))
+        try store.saveDaemonSettings(DaemonSettings(input: .tun(name: "tv0"), inspection: true), at: at(0))
         try store.saveDaemonSettings(DaemonSettings(inspection: false), at: at(1))
         #expect(try store.daemonSettings() == DaemonSettings(inspection: false))
         let beat = DaemonHeartbeat(at: at(2), pid: 42, captureRunID: 3, input: "tun:tv0", packetsSeen: 10, packetsDropped: 1)

@@ -5,7 +5,8 @@
 #
 # KEYS holds the gateway's key and one folder per phone: KEYS/phones/NAME/ with its private key,
 # its preshared key and its host number N, which gives it the N-th address of every client
-# network (the gateway is 1). KEYS/phones/NAME.conf is the phone's own configuration.
+# network (the gateway is 1). The history's phones decide N ('tvctl phone next-number'); the
+# folder keeps it for WireGuard's files. KEYS/phones/NAME.conf is the phone's own configuration.
 
 # The N-th address of a client network: 10.77.0.0/24 → 10.77.0.N, fd77::/64 → fd77::N.
 # Only networks written with their host part empty are accepted.
@@ -74,21 +75,28 @@ wg_phones() {
   done | sort -n | cut -d' ' -f2
 }
 
-# The lowest host number no phone has (2…254).
-wg_free_number() {
-  local keys=$1 number=2
-  while cat "$keys"/phones/*/number 2>/dev/null | grep -qx "$number"; do number=$((number + 1)); done
-  ((number < 255)) || { echo "wireguard: every address of the client networks is taken" >&2; return 1; }
-  echo "$number"
+# The next phone's host number as the history decides it: NETWORK….
+wg_next_number() {
+  local network options=()
+  for network in "$@"; do options+=(--network "$network"); done
+  wg_tvctl phone next-number "${options[@]}"
 }
 
-# Makes phone NAME's keys and picks its number; refused when it exists.
+# Makes phone NAME's keys with host NUMBER; refused when it exists, or when keys here hold that
+# number without being in the history (an install from before phones had names: record it first).
 wg_make_phone() {
-  local keys=$1 name=$2 folder number
+  local keys=$1 name=$2 number=$3 folder other
   wg_valid_phone_name "$name" || return 1
+  [[ "$number" =~ ^[0-9]+$ ]] && ((number >= 2 && number <= 254)) ||
+    { echo "wireguard: $number is not a phone's host number (2 to 254)" >&2; return 1; }
   folder="$keys/phones/$name"
   [ ! -e "$folder" ] || { echo "wireguard: there is a phone called $name already" >&2; return 1; }
-  number=$(wg_free_number "$keys") || return 1
+  for other in $(wg_phones "$keys"); do
+    if [ "$(cat "$keys/phones/$other/number")" = "$number" ]; then
+      echo "wireguard: phone $other's keys here hold number $number and the history does not: record it first (tunnelvision-phone record $other)" >&2
+      return 1
+    fi
+  done
   install -d -m 0700 "$folder"
   (umask 077; wg genkey >"$folder/private.key"; wg genpsk >"$folder/psk"; echo "$number" >"$folder/number")
 }

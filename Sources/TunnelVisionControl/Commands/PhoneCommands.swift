@@ -13,7 +13,7 @@ enum PhoneCommands {
             CommandExample("tvctl phone list", "The phones, with their latest WireGuard handshake."),
             CommandExample("tvctl phone show pixel --json", "One phone, for a script."),
         ],
-        subcommands: [list, show, add, remove])
+        subcommands: [list, show, add, remove, nextNumber])
 
     static let nameArgument = PositionalSpec.required("NAME", "The phone's name.")
 
@@ -22,6 +22,9 @@ enum PhoneCommands {
         static let ipv6 = OptionSpec.value("ipv6", "ADDRESS", "The phone's tunnel IPv6 address.")
         static let publicKey = OptionSpec.value("public-key", "KEY", "The phone's WireGuard public key.")
     }
+
+    static let network = OptionSpec.value(
+        "network", "CIDR", repeatable: true, "A client network the phones are numbered in (10.77.0.0/24, fd77::/64).")
 
     static let list = CommandSpec(
         "list", summary: "List the phones, oldest first.", options: [SharedOptions.json],
@@ -47,6 +50,13 @@ enum PhoneCommands {
         positionals: [nameArgument],
         examples: [CommandExample("tvctl phone remove pixel", "Forget phone pixel.")],
         action: CommandContext.runs(remove))
+
+    static let nextNumber = CommandSpec(
+        "next-number", summary: "Print the host number the next phone gets (for tunnelvision-phone).",
+        discussion: "A phone's addresses are the N-th of each client network (the gateway is 1). N is the lowest from 2 whose address no phone in the history holds in any of the networks given.",
+        options: [network],
+        examples: [CommandExample("tvctl phone next-number --network 10.77.0.0/24 --network fd77::/64", "2 on a gateway without phones.")],
+        action: CommandContext.runs(nextNumber))
 
     // MARK: Actions
 
@@ -116,6 +126,25 @@ enum PhoneCommands {
         let name = context.word(0)
         try context.library.visit { store in try store.removePhone(named: name) }
         context.say(Wording.phoneRemoved(name))
+    }
+
+    static func nextNumber(_ context: CommandContext) throws(ControlError) {
+        let texts = context.arguments.values(network)
+        guard !texts.isEmpty else { throw .usage(.missingOption("--network CIDR", command: context.command)) }
+        var networks: [IPNetwork] = []
+        for text in texts {
+            guard let network = IPNetwork(text), PhoneNumbering.address(PhoneNumbering.numbers.lowerBound, in: network) != nil else {
+                throw .refusal(.clientNetworkUnnumbered(text))
+            }
+            networks.append(network)
+        }
+        // The installer numbers the first phone before the daemon may have run: no history, no phones.
+        let phones = HistoryAccess.standing(of: context.library.location) == .missing
+            ? [] : try context.library.read { store in try store.phones() }.map(\.phone)
+        guard let number = PhoneNumbering.lowestFree(in: networks, phones: phones) else {
+            throw .refusal(.phoneNumbersExhausted(PhoneNumbering.numbers))
+        }
+        context.say(String(number))
     }
 
     private static func address(_ text: String?, option: String, _ context: CommandContext) throws(ControlError) -> IPAddress {

@@ -113,7 +113,7 @@ enum SessionCommands {
                 daemonSettings: settings, daemonRunning: running, requested: requested)
             let draft = RecordingDraft(
                 projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: context.invocation.toolVersion),
-                inspection: inspection, gatewayResolvers: settings?.resolverAddresses ?? [],
+                inspection: inspection, gatewayResolvers: settings?.resolvers ?? [],
                 notes: arguments.value(StartOption.notes) ?? "", phone: phone)
             return (try store.startRecording(draft, at: now), project)
         }

@@ -90,6 +90,10 @@ public enum Refusal: Sendable, Equatable {
     /// `tvctl verify`: at least one check did not hold (the lines above say which).
     case bundleDoesNotVerify(path: String, failed: Int)
     case addressUnreadable(String)
+    /// `tvctl phone next-number --network`: not a network whose N-th address the phones can have.
+    case clientNetworkUnnumbered(String)
+    /// Every host number is held by a phone in the history.
+    case phoneNumbersExhausted(ClosedRange<Int>)
     /// `tvctl console` (the web console's password and certificate).
     case console(ConsoleRefusal)
 }

@@ -105,6 +105,10 @@ public enum Wording {
             bundleDoesNotVerify(path: path, failed: failed)
         case .addressUnreadable(let text):
             "\(quoted(text)) is not an IP address: give the phone's tunnel IPv4 and IPv6 addresses."
+        case .clientNetworkUnnumbered(let text):
+            "\(quoted(text)) is not a client network phones can be numbered in: write it with its host part empty, as A.B.C.0/LENGTH or PREFIX::/LENGTH."
+        case .phoneNumbersExhausted(let numbers):
+            "Every host number from \(numbers.lowerBound) to \(numbers.upperBound) is held by a phone: remove one with 'tunnelvision-phone remove NAME' first."
         }
     }
 

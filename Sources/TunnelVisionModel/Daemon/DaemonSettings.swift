@@ -2,12 +2,12 @@
 /// `key = value` pairs so that a field added later is one more line in `fields`, a history
 /// written before it reads the field as absent, and a key this version does not know is kept.
 public struct DaemonSettings: Sendable, Hashable {
-    /// How the capture session names its input ("tun:tv0").
-    public var input: String?
+    /// Where the daemon's packets come from (stored as its label, "tun:tv0").
+    public var input: CaptureInput?
     /// Whether the daemon inspects TLS; absent or unreadable counts as off (`inspectionEnabled`).
     public var inspection: Bool?
     public var clientInterface: String?
-    public var clientNetworks: [String]?
+    public var clientNetworks: [IPNetwork]?
     public var uplink: String?
     public var captureDirectory: String?
     public var snapshotLength: UInt32?
@@ -17,7 +17,7 @@ public struct DaemonSettings: Sendable, Hashable {
     public var segmentationOffload: Bool?
     /// The relay's listener port and the original destination ports it terminates.
     public var relayPort: UInt16?
-    public var inspectedPorts: [String]?
+    public var inspectedPorts: [UInt16]?
     /// UDP to 443 from the phone is rejected while inspection is on.
     public var quicDrop: Bool?
     /// A server certificate that does not verify is mirrored to the phone (`upstream_mirror`).
@@ -29,7 +29,7 @@ public struct DaemonSettings: Sendable, Hashable {
     /// Where the CA certificate is (group-readable): what `tvctl ca show` prints.
     public var caCertificatePath: String?
     /// The resolver addresses the phone is configured with: the gateway's own, lab infrastructure.
-    public var resolvers: [String]?
+    public var resolvers: [IPAddress]?
     /// What the inline tap does when the recorder has no free slot, and how long a packet waits.
     public var recorderBacklog: RecorderBacklog?
     public var recorderWaitMilliseconds: Int?
@@ -37,12 +37,12 @@ public struct DaemonSettings: Sendable, Hashable {
     public var unrecognized: [String: String] = [:]
 
     public init(
-        input: String? = nil, inspection: Bool? = nil, clientInterface: String? = nil, clientNetworks: [String]? = nil,
+        input: CaptureInput? = nil, inspection: Bool? = nil, clientInterface: String? = nil, clientNetworks: [IPNetwork]? = nil,
         uplink: String? = nil, captureDirectory: String? = nil, snapshotLength: UInt32? = nil, rotationBytes: UInt64? = nil,
         keepDays: Int? = nil, keepBytes: UInt64? = nil, segmentationOffload: Bool? = nil,
-        relayPort: UInt16? = nil, inspectedPorts: [String]? = nil, quicDrop: Bool? = nil,
+        relayPort: UInt16? = nil, inspectedPorts: [UInt16]? = nil, quicDrop: Bool? = nil,
         relayRunning: Bool? = nil, caFingerprint: String? = nil, caCertificatePath: String? = nil,
-        resolvers: [String]? = nil, recorderBacklog: RecorderBacklog? = nil, recorderWaitMilliseconds: Int? = nil,
+        resolvers: [IPAddress]? = nil, recorderBacklog: RecorderBacklog? = nil, recorderWaitMilliseconds: Int? = nil,
         upstreamMirror: Bool? = nil
     ) {
         self.upstreamMirror = upstreamMirror
@@ -68,12 +68,6 @@ public struct DaemonSettings: Sendable, Hashable {
         self.recorderWaitMilliseconds = recorderWaitMilliseconds
     }
 
-    /// The resolvers that are addresses; the daemon only publishes addresses.
-    public var resolverAddresses: [IPAddress] { (resolvers ?? []).compactMap(IPAddress.init) }
-
-    /// Settings that could not be read count as inspection off, which is what the daemon does.
-    public var inspectionEnabled: Bool { inspection == true }
-
     /// Where the daemon keeps the inspection CA unless its configuration says otherwise: a
     /// directory of the daemon's own (0750), outside the group-writable tree of the history,
     /// where no member can rename, replace or add an entry.
@@ -81,6 +75,9 @@ public struct DaemonSettings: Sendable, Hashable {
     public static let defaultCACertificatePath = "/var/lib/tunnelvision-ca/ca.pem"
     /// The installed daemon's user and group (systemd/sysusers.d, the unit's User= and Group=).
     public static let daemonAccount = "tunnelvision"
+
+    /// Settings that could not be read count as inspection off, which is what the daemon does.
+    public var inspectionEnabled: Bool { inspection == true }
 
     /// The CA fingerprint when the relay inspects: configured on, running, and a CA loaded.
     /// Only this lets a session record inspection on.
@@ -105,27 +102,27 @@ extension DaemonSettings {
     /// The disk format: never rename a key.
     static var fields: [Field] {
         [
-            .text("input", \.input),
+            .value("input", \.input),
             .onOff("inspection", \.inspection),
-            .text("client_interface", \.clientInterface),
+            .value("client_interface", \.clientInterface),
             .list("client_networks", \.clientNetworks),
-            .text("uplink", \.uplink),
-            .text("captures", \.captureDirectory),
-            .number("snaplen", \.snapshotLength),
-            .number("rotate_bytes", \.rotationBytes),
-            .number("keep_days", \.keepDays),
-            .number("keep_bytes", \.keepBytes),
+            .value("uplink", \.uplink),
+            .value("captures", \.captureDirectory),
+            .value("snaplen", \.snapshotLength),
+            .value("rotate_bytes", \.rotationBytes),
+            .value("keep_days", \.keepDays),
+            .value("keep_bytes", \.keepBytes),
             .onOff("offload", \.segmentationOffload),
-            .number("relay_port", \.relayPort),
+            .value("relay_port", \.relayPort),
             .list("inspected_ports", \.inspectedPorts),
             .onOff("quic_drop", \.quicDrop),
             .onOff("upstream_mirror", \.upstreamMirror),
             .onOff("relay_running", \.relayRunning),
-            .text("ca_sha256", \.caFingerprint),
-            .text("ca_certificate", \.caCertificatePath),
+            .value("ca_sha256", \.caFingerprint),
+            .value("ca_certificate", \.caCertificatePath),
             .list("resolvers", \.resolvers),
             .choice("when_recorder_behind", \.recorderBacklog),
-            .number("recorder_wait_ms", \.recorderWaitMilliseconds),
+            .value("recorder_wait_ms", \.recorderWaitMilliseconds),
         ]
     }
 
@@ -151,9 +148,11 @@ extension DaemonSettings {
 }
 
 extension DaemonSettings.Field {
-    static func text(_ key: String, _ path: WritableKeyPath<DaemonSettings, String?>) -> Self {
-        Self(key: key, write: { $0[keyPath: path] }, read: { settings, text in
-            settings[keyPath: path] = text
+    /// A text, a number, an input: written as its description, read by its own parser.
+    static func value<Value: LosslessStringConvertible>(_ key: String, _ path: WritableKeyPath<DaemonSettings, Value?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path]?.description }, read: { settings, text in
+            guard let value = Value(text) else { return false }
+            settings[keyPath: path] = value
             return true
         })
     }
@@ -169,14 +168,6 @@ extension DaemonSettings.Field {
         })
     }
 
-    static func number<Number: FixedWidthInteger>(_ key: String, _ path: WritableKeyPath<DaemonSettings, Number?>) -> Self {
-        Self(key: key, write: { $0[keyPath: path].map { String($0) } }, read: { settings, text in
-            guard let number = Number(text) else { return false }
-            settings[keyPath: path] = number
-            return true
-        })
-    }
-
     static func choice<Choice: RawRepresentable<String>>(_ key: String, _ path: WritableKeyPath<DaemonSettings, Choice?>) -> Self {
         Self(key: key, write: { $0[keyPath: path]?.rawValue }, read: { settings, text in
             guard let choice = Choice(rawValue: text) else { return false }
@@ -185,10 +176,13 @@ extension DaemonSettings.Field {
         })
     }
 
-    /// Comma-separated; an empty text is an empty list.
-    static func list(_ key: String, _ path: WritableKeyPath<DaemonSettings, [String]?>) -> Self {
-        Self(key: key, write: { $0[keyPath: path]?.joined(separator: ",") }, read: { settings, text in
-            settings[keyPath: path] = text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+    /// Comma-separated; an empty text is an empty list, and one unreadable item leaves the
+    /// whole list unread (kept as written) rather than a shorter list that looks complete.
+    static func list<Element: LosslessStringConvertible>(_ key: String, _ path: WritableKeyPath<DaemonSettings, [Element]?>) -> Self {
+        Self(key: key, write: { $0[keyPath: path]?.map(\.description).joined(separator: ",") }, read: { settings, text in
+            let items = text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false).map { Element(String($0)) }
+            guard !items.contains(where: { $0 == nil }) else { return false }
+            settings[keyPath: path] = items.compactMap { $0 }
             return true
         })
     }

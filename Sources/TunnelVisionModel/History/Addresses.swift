@@ -192,3 +192,7 @@ public struct IPNetwork: Sendable, Hashable {
 extension IPNetwork: CustomStringConvertible {
     public var description: String { "\(address)/\(prefixLength)" }
 }
+
+/// The text each prints is the text its parser reads: the one written form of the daemon's settings.
+extension IPAddress: LosslessStringConvertible {}
+extension IPNetwork: LosslessStringConvertible {}

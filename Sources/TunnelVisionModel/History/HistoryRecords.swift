@@ -25,24 +25,6 @@ public struct CaptureRun: Sendable, Hashable, Identifiable {
     public var inputKind: CaptureInputKind? { CaptureInputKind(label: input) }
 }
 
-/// The kinds of input a capture session reads, as the first word of its label ("tun:tv0").
-public enum CaptureInputKind: String, Sendable, Hashable, CaseIterable {
-    /// The inline tap: the daemon owns the TUN device and forwards every packet it records.
-    case tun
-    /// A passive tap of an existing interface through libpcap; nothing is forwarded.
-    case interface
-    /// A pcap or pcapng file ingested as if it had crossed the tap.
-    case file
-
-    /// The label a capture session writes: the kind, a colon, the device or path.
-    public func label(_ name: String) -> String { "\(rawValue):\(name)" }
-
-    public init?(label: String) {
-        guard let colon = label.firstIndex(of: ":") else { return nil }
-        self.init(rawValue: String(label[..<colon]))
-    }
-}
-
 /// Packets the passive tap never read, as libpcap's `pcap_stats` counts them since the tap
 /// opened: dropped by the kernel (its capture buffer was full: `ps_drop`) and by the interface
 /// or its driver (`ps_ifdrop`). They have no row and no bytes: the capture cannot show them.

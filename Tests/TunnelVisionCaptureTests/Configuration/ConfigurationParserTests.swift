@@ -26,15 +26,18 @@ import TunnelVisionModel
     @Test func theFileIsReadAndFlagsWin() throws {
         let configuration = try parse(["--config", "/etc/test.conf", "--uplink", "eth9", "--snaplen=1500"], file: file)
         #expect(configuration.clientInterface == "wg1")
-        #expect(configuration.clientNetworks == ["10.77.0.0/24", "fd77::/64"])
+        #expect(configuration.clientNetworks == [IPNetwork("10.77.0.0/24")!, IPNetwork("fd77::/64")!])
         #expect(configuration.uplink == "eth9")
         #expect(configuration.input == .tun(name: "tv1"))
+        #expect(configuration.retention.keepDays == 3)
         #expect(configuration.retention.maximumAge == 3 * 86_400)
+        #expect(configuration.publishedSettings.keepDays == 3)
         #expect(configuration.retention.maximumBytes == 500_000_000)
         #expect(configuration.inspection)
         #expect(configuration.snapshotLength == 1500)
         #expect(configuration.publishedSettings.inspection == true)
-        #expect(configuration.publishedSettings.input == "tun:tv1")
+        #expect(configuration.publishedSettings.input == .tun(name: "tv1"))
+        #expect(configuration.publishedSettings.pairs["input"] == "tun:tv1")
         #expect(configuration.publishedSettings.pairs["inspection"] == "on")
     }
 
@@ -43,7 +46,7 @@ import TunnelVisionModel
             .appendingPathComponent("../../../systemd/tunnelvisiond.conf").standardized.path
         let configuration = try ConfigurationParser.parse(arguments: ["--config", shipped])
         var expected = DaemonConfiguration()
-        expected.clientNetworks = ["10.77.0.0/24", "fd77::/64"]
+        expected.clientNetworks = [IPNetwork("10.77.0.0/24")!, IPNetwork("fd77::/64")!]
         #expect(configuration == expected)
     }
 
@@ -62,22 +65,22 @@ import TunnelVisionModel
         #expect(configuration.input.label == "tun:tv0")
         #expect(configuration.rotationBytes == 64 * 1024 * 1024)
         #expect(configuration.snapshotLength == 262_144)
-        #expect(configuration.retention == RetentionLimits(maximumAge: 7 * 86_400, maximumBytes: 1_000_000_000))
+        #expect(configuration.retention == RetentionLimits(keepDays: 7, maximumBytes: 1_000_000_000))
         #expect(!configuration.inspection)
     }
 
     @Test func networksOnTheCommandLineReplaceTheFilesList() throws {
         let configuration = try parse(["--client-network", "10.9.0.0/16", "--client-network", "fd09::/48"], file: file)
-        #expect(configuration.clientNetworks == ["10.9.0.0/16", "fd09::/48"])
+        #expect(configuration.clientNetworks == [IPNetwork("10.9.0.0/16")!, IPNetwork("fd09::/48")!])
     }
 
     @Test func thePhonesResolversAreReadCanonicalAndPublished() throws {
         let configuration = try parse([], file: "resolver = 10.77.0.1, FD77:0::1\n")
-        #expect(configuration.resolvers == ["10.77.0.1", "fd77::1"])
-        #expect(configuration.publishedSettings.resolvers == ["10.77.0.1", "fd77::1"])
-        let published = DaemonSettings(pairs: configuration.publishedSettings.pairs)
-        #expect(published.resolverAddresses == [IPAddress("10.77.0.1")!, IPAddress("fd77::1")!])
-        #expect(try parse(["--resolver", "192.0.2.53"], file: "resolver = 10.77.0.1\n").resolvers == ["192.0.2.53"])
+        let resolvers = [IPAddress("10.77.0.1")!, IPAddress("fd77::1")!]
+        #expect(configuration.resolvers == resolvers)
+        #expect(configuration.publishedSettings.pairs["resolvers"] == "10.77.0.1,fd77::1")
+        #expect(DaemonSettings(pairs: configuration.publishedSettings.pairs).resolvers == resolvers)
+        #expect(try parse(["--resolver", "192.0.2.53"], file: "resolver = 10.77.0.1\n").resolvers == [IPAddress("192.0.2.53")!])
         #expect(throws: ConfigurationError.invalidValue(key: "resolver", value: "10.77.0.1, gateway")) {
             try parse(["--resolver", "10.77.0.1, gateway"])
         }
@@ -180,7 +183,7 @@ import TunnelVisionModel
         #expect(crlf.utf8.count > text.utf8.count)
         let read = try parse(["--config", "/etc/test.conf"], file: crlf + "snaplen = 1500\r\n")
         #expect(read.snapshotLength == 1500)
-        #expect(read.clientNetworks == ["10.77.0.0/24", "fd77::/64"])
+        #expect(read.clientNetworks == [IPNetwork("10.77.0.0/24")!, IPNetwork("fd77::/64")!])
         #expect(throws: ConfigurationError.outOfRange(key: "snaplen", value: "99999999999", lowest: "64", highest: "262144")) {
             try parse(["--config", "/etc/test.conf"], file: "# comment\r\nsnaplen = 99999999999\r\n")
         }

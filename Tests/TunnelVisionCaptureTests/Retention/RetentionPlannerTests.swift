@@ -24,7 +24,7 @@ struct RetentionCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-private let limits = RetentionLimits(maximumAge: 7 * day, maximumBytes: 1_000_000_000)
+private let limits = RetentionLimits(keepDays: 7, maximumBytes: 1_000_000_000)
 
 @Suite struct RetentionPlannerTests {
     static let cases: [RetentionCase] = [
@@ -63,7 +63,7 @@ private let limits = RetentionLimits(maximumAge: 7 * day, maximumBytes: 1_000_00
                       evidence: [], limits: limits, deleted: [1], shortfall: nil),
         RetentionCase(name: "shorter limits from the configuration",
                       files: [file(1, daysOld: 1.5, megabytes: 10), file(2, daysOld: 0.5, megabytes: 10), file(3, daysOld: 0, megabytes: 10)],
-                      evidence: [], limits: RetentionLimits(maximumAge: day, maximumBytes: 15_000_000), deleted: [1, 2], shortfall: nil),
+                      evidence: [], limits: RetentionLimits(keepDays: 1, maximumBytes: 15_000_000), deleted: [1, 2], shortfall: nil),
         RetentionCase(name: "no files, no plan", files: [], evidence: [], limits: limits, deleted: [], shortfall: nil),
     ]
 

@@ -35,7 +35,7 @@ import TunnelVisionModel
         try history.recordCaptureFile(CaptureFile(sequence: 4, path: directory.file("captures/" + newest), createdAt: Self.now, closedAt: nil, bytes: 1))
 
         let lines = LogLines()
-        var runner = RetentionRunner(limits: RetentionLimits(maximumAge: 86_400, maximumBytes: 10), folder: directory.file("captures"), log: lines.log)
+        var runner = RetentionRunner(limits: RetentionLimits(keepDays: 1, maximumBytes: 10), folder: directory.file("captures"), log: lines.log)
         runner.run(history: history, now: Self.now)
         runner.run(history: history, now: Self.now)
 
