@@ -29,12 +29,12 @@ struct HTTP1Exchange {
         case .fromPhone:
             var held = phoneHeld
             phoneHeld = HeldBytes()
-            try held.feed(bytes, limit: limits.heldBytes) { try consumePhone($0) }
+            try held.feed(bytes, limit: limits.heldBytes) { try consume($0, from: .fromPhone) }
             phoneHeld = held
         case .fromServer:
             var held = serverHeld
             serverHeld = HeldBytes()
-            try held.feed(bytes, limit: limits.heldBytes) { try consumeServer($0) }
+            try held.feed(bytes, limit: limits.heldBytes) { try consume($0, from: .fromServer) }
             serverHeld = held
         }
         var done: [ReadRequest] = []
@@ -49,26 +49,35 @@ struct HTTP1Exchange {
         return requests.map { $0.read(.http1, stream: nil) }
     }
 
-    private mutating func consumePhone(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+    /// Heads and bodies of one direction, as far as the bytes go; returns how many it used.
+    private mutating func consume(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection) throws -> Int {
+        let fromPhone = direction == .fromPhone
         var at = 0
         while at < bytes.count, !switched {
-            if var body = phoneBody {
+            if var body = fromPhone ? phoneBody : serverBody {
                 let step = try body.consume(bytes, from: at)
-                requests[requests.count - 1].bodyBytes += step.counted
                 at = step.at
-                guard body.ended else { phoneBody = body; break }
-                requests[requests.count - 1].bodyEnded = true
-                phoneBody = nil
+                let ended = body.ended
+                if fromPhone {
+                    // The body being read is the last request's: requests follow one another.
+                    requests[requests.count - 1].bodyBytes += step.counted
+                    requests[requests.count - 1].bodyEnded = ended
+                    phoneBody = ended ? nil : body
+                } else {
+                    serverBody = ended ? nil : body
+                }
+                guard ended else { break }
                 continue
             }
             guard let headStart = Self.skipBlankLines(bytes, from: at) else { return bytes.count }
             at = headStart
-            guard sawRequest || HTTP1Head.isTokenByte(bytes[at]) else { throw RequestReadingError.notHTTP }
+            guard !fromPhone || sawRequest || HTTP1Head.isTokenByte(bytes[at]) else { throw RequestReadingError.notHTTP }
             guard let end = HTTP1Head.end(in: bytes, from: at) else {
                 guard bytes.count - at <= limits.heldBytes else { throw RequestReadingError.headTooLarge(limit: limits.heldBytes) }
                 break
             }
-            try begin(HTTP1Head(Array(bytes[at..<end])[...], startLineError: .malformedRequestLine))
+            let head = try HTTP1Head(Array(bytes[at..<end])[...], startLineError: fromPhone ? .malformedRequestLine : .malformedStatusLine)
+            if fromPhone { try begin(head) } else { try answer(head) }
             at = end
         }
         return at
@@ -110,27 +119,6 @@ struct HTTP1Exchange {
             request.bodyEnded = true
         }
         requests.append(request)
-    }
-
-    private mutating func consumeServer(_ bytes: UnsafeRawBufferPointer) throws -> Int {
-        var at = 0
-        while at < bytes.count, !switched {
-            if var body = serverBody {
-                at = try body.consume(bytes, from: at).at
-                guard body.ended else { serverBody = body; break }
-                serverBody = nil
-                continue
-            }
-            guard let headStart = Self.skipBlankLines(bytes, from: at) else { return bytes.count }
-            at = headStart
-            guard let end = HTTP1Head.end(in: bytes, from: at) else {
-                guard bytes.count - at <= limits.heldBytes else { throw RequestReadingError.headTooLarge(limit: limits.heldBytes) }
-                break
-            }
-            try answer(HTTP1Head(Array(bytes[at..<end])[...], startLineError: .malformedStatusLine))
-            at = end
-        }
-        return at
     }
 
     /// A status line: an interim one (1xx) waits for the final one, except 101; the final one
