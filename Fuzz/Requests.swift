@@ -14,7 +14,12 @@ public func fuzzRequests(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     let split = min(Int(input[1]) << 8 | Int(input[2]), count - 3)
     let phone = input[3..<3 + split], server = input[(3 + split)...]
     let chunk = Int(flags >> 1 & 0xF)
-    let limits = RequestReadingLimits(heldBytes: 4096, openRequests: 8, headerTableBytes: 4096, fieldBytes: 64)
+    let limits = RequestReadingLimits.with {
+        $0.heldBytes = 4096
+        $0.openRequests = 8
+        $0.headerTableBytes = 4096
+        $0.fieldBytes = 64
+    }
     var reader = RequestReader(keepsPaths: flags & 1 != 0, limits: limits)
     var read: [ReadRequest] = []
     var phoneAt = phone.startIndex, serverAt = server.startIndex

@@ -49,10 +49,10 @@ struct HTTP1Body {
                     at += 1
                 } else if bytes[at] == UInt8(ascii: "\r") {
                     guard at + 1 < bytes.count else { return (at, counted) }
-                    guard bytes[at + 1] == UInt8(ascii: "\n") else { throw RequestReadingError.invalidChunkSize }
+                    guard bytes[at + 1] == UInt8(ascii: "\n") else { throw RequestReadingError.malformed(.chunkSize) }
                     at += 2
                 } else {
-                    throw RequestReadingError.invalidChunkSize
+                    throw RequestReadingError.malformed(.chunkSize)
                 }
                 state = .chunkSize
             case .chunkSize:
@@ -81,16 +81,16 @@ struct HTTP1Body {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int64(byte - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int64(byte - UInt8(ascii: "A") + 10)
             case UInt8(ascii: ";"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                guard digits > 0 else { throw RequestReadingError.invalidChunkSize }
+                guard digits > 0 else { throw RequestReadingError.malformed(.chunkSize) }
                 return size
             default:
-                throw RequestReadingError.invalidChunkSize
+                throw RequestReadingError.malformed(.chunkSize)
             }
             digits += 1
-            guard digits <= 15 else { throw RequestReadingError.invalidChunkSize }
+            guard digits <= 15 else { throw RequestReadingError.malformed(.chunkSize) }
             size = size * 16 + value
         }
-        guard digits > 0 else { throw RequestReadingError.invalidChunkSize }
+        guard digits > 0 else { throw RequestReadingError.malformed(.chunkSize) }
         return size
     }
 }

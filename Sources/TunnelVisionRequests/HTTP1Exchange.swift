@@ -73,10 +73,10 @@ struct HTTP1Exchange {
             at = headStart
             guard !fromPhone || sawRequest || HTTP1Head.isTokenByte(bytes[at]) else { throw RequestReadingError.notHTTP }
             guard let end = HTTP1Head.end(in: bytes, from: at) else {
-                guard bytes.count - at <= limits.heldBytes else { throw RequestReadingError.headTooLarge(limit: limits.heldBytes) }
+                guard bytes.count - at <= limits.heldBytes else { throw RequestReadingError.beyondBound(.headerSection, limit: limits.heldBytes) }
                 break
             }
-            let head = try HTTP1Head(Array(bytes[at..<end])[...], startLineError: fromPhone ? .malformedRequestLine : .malformedStatusLine)
+            let head = try HTTP1Head(Array(bytes[at..<end])[...], startLineError: fromPhone ? .malformed(.requestLine) : .malformed(.statusLine))
             if fromPhone { try begin(head) } else { try answer(head) }
             at = end
         }
@@ -87,9 +87,9 @@ struct HTTP1Exchange {
         let parts = head.startLine
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTP1Head.isTokenByte),
               !parts[1].isEmpty, parts[2].starts(with: "HTTP/1.".utf8) else {
-            throw RequestReadingError.malformedRequestLine
+            throw RequestReadingError.malformed(.requestLine)
         }
-        guard requests.count < limits.openRequests else { throw RequestReadingError.tooManyOpenRequests(limit: limits.openRequests) }
+        guard requests.count < limits.openRequests else { throw RequestReadingError.beyondBound(.openRequests, limit: limits.openRequests) }
         sawRequest = true
         let method = boundedText(parts[0], limit: limits.fieldBytes)
         let target = parts[1]
@@ -111,7 +111,7 @@ struct HTTP1Exchange {
             path: keepsPaths ? path.map { boundedText($0, limit: limits.fieldBytes) } : nil)
         if head.transferEncoded {
             // A request's transfer coding other than a final chunked cannot be framed (RFC 9112 § 6.3).
-            guard head.chunked else { throw RequestReadingError.invalidContentLength }
+            guard head.chunked else { throw RequestReadingError.malformed(.contentLength) }
             phoneBody = .chunked
         } else if let length = head.contentLength, length > 0 {
             phoneBody = .length(length)
@@ -127,7 +127,7 @@ struct HTTP1Exchange {
         let parts = head.startLine
         guard parts[0].starts(with: "HTTP/1.".utf8), parts[1].count == 3,
               parts[1].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw RequestReadingError.malformedStatusLine
+            throw RequestReadingError.malformed(.statusLine)
         }
         let status = parts[1].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         let index = requests.firstIndex { $0.status == nil }

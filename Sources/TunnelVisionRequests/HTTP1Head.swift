@@ -38,7 +38,7 @@ struct HTTP1Head {
             // A folded line (obsolete, RFC 9112 § 5.2) or a field without a name is refused.
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                   line[line.startIndex..<colon].allSatisfy(Self.isTokenByte) else {
-                throw RequestReadingError.malformedHeaderField
+                throw RequestReadingError.malformed(.headerField)
             }
             let name = line[line.startIndex..<colon]
             let value = Self.trimmed(line[(colon + 1)...])
@@ -59,10 +59,10 @@ struct HTTP1Head {
         for part in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
             let digits = Self.trimmed(part)
             guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                throw RequestReadingError.invalidContentLength
+                throw RequestReadingError.malformed(.contentLength)
             }
             let number = digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
-            if let contentLength, contentLength != number { throw RequestReadingError.invalidContentLength }
+            if let contentLength, contentLength != number { throw RequestReadingError.malformed(.contentLength) }
             contentLength = number
         }
     }

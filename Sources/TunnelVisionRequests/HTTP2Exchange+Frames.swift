@@ -99,7 +99,7 @@ extension HTTP2Exchange {
             // Trailers of a request already complete, or a stream the phone may not open.
             guard stream > highestPhoneStream, stream % 2 == 1 else { return }
             guard let method = block.method else { throw RequestReadingError.missingMethod(stream: stream) }
-            guard streams.count < limits.openRequests else { throw RequestReadingError.tooManyOpenRequests(limit: limits.openRequests) }
+            guard streams.count < limits.openRequests else { throw RequestReadingError.beyondBound(.openRequests, limit: limits.openRequests) }
             highestPhoneStream = stream
             streams[stream] = OpenRequest(
                 instant: instant, method: method, authority: block.authority ?? block.host, path: keepsPaths ? block.path : nil)

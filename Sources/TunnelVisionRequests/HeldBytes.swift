@@ -26,7 +26,7 @@ struct HeldBytes {
     }
 
     private mutating func keep(_ rest: UnsafeRawBufferPointer, limit: Int) throws {
-        guard rest.count <= limit else { throw RequestReadingError.heldTooMuch(limit: limit) }
+        guard rest.count <= limit else { throw RequestReadingError.beyondBound(.heldUnit, limit: limit) }
         bytes = Array(rest)
     }
 }

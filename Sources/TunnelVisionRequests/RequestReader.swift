@@ -79,7 +79,7 @@ public struct RequestReader: ~Copyable {
         if http2 != nil { return try http2!.read(bytes, from: direction, at: instant) }
         // Undecided: the phone speaks first; what the server sent before is held until then.
         guard direction == .fromPhone else {
-            guard serverBeforeOpening.count + bytes.count <= limits.heldBytes else { throw RequestReadingError.heldTooMuch(limit: limits.heldBytes) }
+            guard serverBeforeOpening.count + bytes.count <= limits.heldBytes else { throw RequestReadingError.beyondBound(.heldUnit, limit: limits.heldBytes) }
             serverBeforeOpening.append(contentsOf: bytes)
             return []
         }

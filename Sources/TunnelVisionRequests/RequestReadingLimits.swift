@@ -5,18 +5,20 @@
 public struct RequestReadingLimits: Sendable, Hashable {
     /// The most bytes of one incomplete unit (an HTTP/1.1 header section, a chunk-size line, an
     /// HTTP/2 HEADERS, CONTINUATION, PUSH_PROMISE, SETTINGS or RST_STREAM frame) held between reads.
-    public var heldBytes: Int
-    public var openRequests: Int
+    public var heldBytes = 65_536
+    public var openRequests = 256
     /// HPACK's dynamic table, whatever size a peer's SETTINGS announce.
-    public var headerTableBytes: Int
+    public var headerTableBytes = 65_536
     /// A method, authority or path longer than this is cut to it.
-    public var fieldBytes: Int
+    public var fieldBytes = 4_096
 
-    public init(heldBytes: Int = 65_536, openRequests: Int = 256, headerTableBytes: Int = 65_536, fieldBytes: Int = 4_096) {
-        self.heldBytes = heldBytes
-        self.openRequests = openRequests
-        self.headerTableBytes = headerTableBytes
-        self.fieldBytes = fieldBytes
+    public init() {}
+
+    /// The defaults with one change, for a connection or a test that wants a tighter bound.
+    public static func with(_ change: (inout RequestReadingLimits) -> Void) -> RequestReadingLimits {
+        var limits = RequestReadingLimits()
+        change(&limits)
+        return limits
     }
 }
 

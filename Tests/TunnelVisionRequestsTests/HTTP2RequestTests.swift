@@ -117,7 +117,7 @@ import TunnelVisionRequests
         let (early, earlyServer) = Self.grownTable(updateBeforeAcknowledging: true)
         var tooEarly = RequestReader()
         #expect(throws: RequestReadingError.self) { try tooEarly.readAll([(.fromPhone, early), (.fromServer, earlyServer)]) }
-        var bounded = RequestReader(limits: RequestReadingLimits(headerTableBytes: 4096))
+        var bounded = RequestReader(limits: .with { $0.headerTableBytes = 4096 })
         #expect(throws: RequestReadingError.self) { try bounded.readAll([(.fromPhone, phone), (.fromServer, server)]) }
     }
 }

@@ -21,33 +21,33 @@ import TunnelVisionRequests
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func aContentLengthTooLargeOrTwiceDifferentIsRefused() {
-        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n"))], with: .invalidContentLength)
-        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"))], with: .invalidContentLength)
-        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n"))], with: .invalidContentLength)
-        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"))], with: .invalidContentLength)
+        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n"))], with: .malformed(.contentLength))
+        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"))], with: .malformed(.contentLength))
+        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n"))], with: .malformed(.contentLength))
+        Self.stops([(.fromPhone, Self.bytes("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"))], with: .malformed(.contentLength))
     }
 
     @Test func aHugeOrNonHexadecimalChunkSizeIsRefused() {
         let head = Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
-        Self.stops([(.fromPhone, head + Self.bytes("FFFFFFFFFFFFFFFFFF\r\n"))], with: .invalidChunkSize)
-        Self.stops([(.fromPhone, head + Self.bytes("zz\r\n"))], with: .invalidChunkSize)
-        Self.stops([(.fromPhone, head + Self.bytes("3\r\nabcX"))], with: .invalidChunkSize)
+        Self.stops([(.fromPhone, head + Self.bytes("FFFFFFFFFFFFFFFFFF\r\n"))], with: .malformed(.chunkSize))
+        Self.stops([(.fromPhone, head + Self.bytes("zz\r\n"))], with: .malformed(.chunkSize))
+        Self.stops([(.fromPhone, head + Self.bytes("3\r\nabcX"))], with: .malformed(.chunkSize))
     }
 
     @Test func aHeaderSectionWithoutEndIsHeldOnlyToTheBound() {
-        let limits = RequestReadingLimits(heldBytes: 1024)
+        let limits = RequestReadingLimits.with { $0.heldBytes = 1024 }
         let endless = Self.bytes("GET / HTTP/1.1\r\n") + Array(repeating: Self.bytes("X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"), count: 100).flatMap { $0 }
-        Self.stops([(.fromPhone, endless)], with: .headTooLarge(limit: 1024), limits: limits)
-        Self.stops([(.fromPhone, endless)], with: .headTooLarge(limit: 1024), limits: limits, chunk: 100)
+        Self.stops([(.fromPhone, endless)], with: .beyondBound(.headerSection, limit: 1024), limits: limits)
+        Self.stops([(.fromPhone, endless)], with: .beyondBound(.headerSection, limit: 1024), limits: limits, chunk: 100)
         let chunked = Self.bytes("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
-        Self.stops([(.fromPhone, chunked + [UInt8](repeating: 0x30, count: 2000))], with: .heldTooMuch(limit: 1024), limits: limits, chunk: 100)
+        Self.stops([(.fromPhone, chunked + [UInt8](repeating: 0x30, count: 2000))], with: .beyondBound(.heldUnit, limit: 1024), limits: limits, chunk: 100)
     }
 
     @Test func bytesThatAreNotHTTPAreRefusedAtOnce() {
         Self.stops([(.fromPhone, [0x16, 0x03, 0x01, 0x02, 0x00])], with: .notHTTP)
-        Self.stops([(.fromPhone, Self.bytes("GET\r\n\r\n"))], with: .malformedRequestLine)
-        Self.stops([(.fromPhone, Self.bytes("GET / HTTP/1.1\r\n folded\r\n\r\n"))], with: .malformedHeaderField)
-        Self.stops([(.fromPhone, Self.bytes("GET / HTTP/1.1\r\n\r\n")), (.fromServer, Self.bytes("HTTP/1.1 2000 OK\r\n\r\n"))], with: .malformedStatusLine)
+        Self.stops([(.fromPhone, Self.bytes("GET\r\n\r\n"))], with: .malformed(.requestLine))
+        Self.stops([(.fromPhone, Self.bytes("GET / HTTP/1.1\r\n folded\r\n\r\n"))], with: .malformed(.headerField))
+        Self.stops([(.fromPhone, Self.bytes("GET / HTTP/1.1\r\n\r\n")), (.fromServer, Self.bytes("HTTP/1.1 2000 OK\r\n\r\n"))], with: .malformed(.statusLine))
     }
 
     @Test func aHugeHeaderFrameIsRefusedBeforeItsBytesArrive() {
@@ -57,7 +57,7 @@ import TunnelVisionRequests
 
     @Test func aHugeDataFrameIsPassedOverWithoutBeingHeld() throws {
         let encoder = HeaderEncoder()
-        var reader = RequestReader(limits: RequestReadingLimits(heldBytes: 1024))
+        var reader = RequestReader(limits: .with { $0.heldBytes = 1024 })
         let opening = F.preface + F.headers(encoder, stream: 1, endsStream: false, [(":method", "PUT"), (":authority", "a.example"), (":path", "/")])
         _ = try reader.read(opening + [0xFF, 0xFF, 0xFF, 0x00, 0x01, 0, 0, 0, 1], from: .fromPhone, at: Date())
         let slab = [UInt8](repeating: 0x41, count: 1 << 16)
@@ -107,13 +107,13 @@ import TunnelVisionRequests
         for stream in stride(from: UInt32(1), through: 9, by: 2) {
             phone += F.headers(encoder, stream: stream, endsStream: true, [(":method", "GET"), (":authority", "a"), (":path", "/")])
         }
-        Self.stops([(.fromPhone, phone)], with: .tooManyOpenRequests(limit: 4), limits: RequestReadingLimits(openRequests: 4))
+        Self.stops([(.fromPhone, phone)], with: .beyondBound(.openRequests, limit: 4), limits: .with { $0.openRequests = 4 })
         let pipelined = Array(repeating: Self.bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), count: 5).flatMap { $0 }
-        Self.stops([(.fromPhone, pipelined)], with: .tooManyOpenRequests(limit: 4), limits: RequestReadingLimits(openRequests: 4))
+        Self.stops([(.fromPhone, pipelined)], with: .beyondBound(.openRequests, limit: 4), limits: .with { $0.openRequests = 4 })
     }
 
     @Test func aLongFieldIsCutToTheBound() throws {
-        var reader = RequestReader(keepsPaths: true, limits: RequestReadingLimits(fieldBytes: 16))
+        var reader = RequestReader(keepsPaths: true, limits: .with { $0.fieldBytes = 16 })
         let long = "/" + String(repeating: "p", count: 100)
         let phone = F.preface + F.headers(HeaderEncoder(), stream: 1, endsStream: true, [(":method", "GET"), (":authority", "a.example"), (":path", long)])
         _ = try reader.readAll([(.fromPhone, phone)])
