@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "TunnelVisionRelayTests", dependencies: [
             "TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL", "PacketBuilding",
         ]),
-        .testTarget(name: "TunnelVisionRequestsTests", dependencies: ["TunnelVisionRequests", "TunnelVisionModel", "CNghttp2"]),
+        .testTarget(name: "TunnelVisionRequestsTests", dependencies: ["TunnelVisionRequests", "TunnelVisionModel", "CNghttp2"], exclude: ["Fixtures"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel", "PacketBuilding"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
             "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionImport", "PacketBuilding",

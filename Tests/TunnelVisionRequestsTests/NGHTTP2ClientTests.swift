@@ -81,3 +81,31 @@ import TunnelVisionRequests
         }
     }
 }
+
+/// Real curl and real nginx over TLS, decrypted by tshark (scripts/record-request-plaintext): the
+/// reads as they went, and tshark's own reading of the HEADERS as the expectation.
+@Suite struct RecordedConnectionTests {
+    static func reads(_ name: String) throws -> [(RequestDirection, [UInt8])] {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
+        return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let hex = Array(line.trimmingCharacters(in: .whitespaces).utf8)
+            let bytes = stride(from: 0, to: hex.count - 1, by: 2).map { UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+            return (line.hasPrefix("\t") ? .fromServer : .fromPhone, bytes)
+        }
+    }
+
+    @Test func curlsTwoRequestsToNginxOverOneConnectionAreReadAsTsharkReadsThem() throws {
+        let reads = try Self.reads("curl-nginx-h2.txt")
+        #expect(reads.count == 10)
+        var reader = RequestReader(keepsPaths: true)
+        let read = try reader.readAll(reads)
+        #expect(read.map(\.stream) == [1, 3])
+        #expect(read.map(\.method) == ["GET", "POST"])
+        #expect(read.map(\.authority) == ["www.example:8443", "api.example"])
+        #expect(read.map(\.path) == ["/", "/upload?user=7"])
+        #expect(read.map(\.bodyBytes) == [0, 3000])
+        #expect(read.map(\.responseStatus) == [200, 201])
+        #expect(reader.finish().isEmpty)
+    }
+}
