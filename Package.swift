@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The lab's archive: PostgreSQL's client library.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // HTTP/2's HPACK inflater, for the requests read inside inspected connections.
+        .systemLibrary(name: "CNghttp2", path: "Sources/CNghttp2", providers: [.apt(["libnghttp2-dev"])]),
         // epoll and eventfd from the C library, for the relay's event loop.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
@@ -39,6 +41,9 @@ let package = Package(
         .target(name: "TunnelVisionWire", dependencies: ["TunnelVisionModel", "TunnelVisionDigest", "COpenSSL"]),
         // Pure: the flow engine (reassembly, flow table, DNS attribution) over the parsers.
         .target(name: "TunnelVisionFlows", dependencies: ["TunnelVisionModel", "TunnelVisionWire"]),
+        // Pure: the requests the phone sent inside an inspected connection (HTTP/1.1 and HTTP/2,
+        // headers through nghttp2's HPACK inflater), read incrementally with bounded memory.
+        .target(name: "TunnelVisionRequests", dependencies: ["TunnelVisionModel", "CNghttp2"]),
         // I/O: the TLS inspection relay (docs/ARCHITECTURE.md § The relay): the ClientHello hold, the decision, the outcome
         // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
         .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDigest", "COpenSSL", "CEpoll"]),
@@ -144,6 +149,7 @@ let package = Package(
         .testTarget(name: "TunnelVisionRelayTests", dependencies: [
             "TunnelVisionRelay", "TunnelVisionWire", "TunnelVisionModel", "COpenSSL", "PacketBuilding",
         ]),
+        .testTarget(name: "TunnelVisionRequestsTests", dependencies: ["TunnelVisionRequests", "TunnelVisionModel", "CNghttp2"], exclude: ["Fixtures"]),
         .testTarget(name: "TunnelVisionWireTests", dependencies: ["TunnelVisionWire", "TunnelVisionModel", "PacketBuilding"]),
         .testTarget(name: "TunnelVisionFlowsTests", dependencies: [
             "TunnelVisionFlows", "TunnelVisionWire", "TunnelVisionModel", "TunnelVisionImport", "PacketBuilding",
