@@ -95,7 +95,7 @@ public struct QUICHandshakeReader: Sendable {
                   let decrypted = InitialPacket.decrypt(header, keys: keys) else { continue }
             protectingID = connectionID
             openedClientVersion = header.version
-            if !isClientSettled { absorbClient(decrypted.frames) }
+            if !isClientSettled { absorbClient(decrypted.frames, of: header.version) }
             return
         }
         if !isProven { unopenedClientInitials += 1 }
@@ -108,7 +108,7 @@ public struct QUICHandshakeReader: Sendable {
         openedServerVersion = header.version
         var grew = false
         decrypted.frames.withUnsafeBytes { plaintext in
-            CryptoFrames.forEach(in: plaintext) { offset, data in
+            Self.forEachCryptoFrame(in: plaintext, of: header.version) { offset, data in
                 guard offset <= UInt64(serverCrypto.limit) else { return }
                 if serverCrypto.insert(data, at: Int(offset)) { grew = true }
             }
@@ -131,10 +131,10 @@ public struct QUICHandshakeReader: Sendable {
         }
     }
 
-    private mutating func absorbClient(_ frames: [UInt8]) {
+    private mutating func absorbClient(_ frames: [UInt8], of version: QUICVersion) {
         var grew = false
         frames.withUnsafeBytes { plaintext in
-            CryptoFrames.forEach(in: plaintext) { offset, data in
+            Self.forEachCryptoFrame(in: plaintext, of: version) { offset, data in
                 guard offset <= UInt64(clientCrypto.limit) else { return }
                 if clientCrypto.insert(data, at: Int(offset)) { grew = true }
             }
@@ -145,6 +145,17 @@ public struct QUICHandshakeReader: Sendable {
             clientHello = found
             isClientSettled = true
             clientCrypto = StreamReassembler(limit: 0)
+        }
+    }
+
+    /// T050 and T051 carry TLS in Google QUIC's frames, whose CRYPTO type and layout differ.
+    private static func forEachCryptoFrame(
+        in frames: UnsafeRawBufferPointer, of version: QUICVersion, _ body: (UInt64, UnsafeRawBufferPointer) -> Void
+    ) {
+        if version.hasGoogleFrames {
+            GoogleQUICFrames.forEach(in: frames, body)
+        } else {
+            CryptoFrames.forEach(in: frames, body)
         }
     }
 
