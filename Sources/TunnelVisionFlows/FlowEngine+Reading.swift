@@ -105,10 +105,15 @@ extension FlowEngine {
         if source.port == 53, direction == .inbound, let response = DNSResponse(message: payload) {
             ingest(response, slot: slot, at: now)
         }
-        // Q046's long header is also taken for QUIC as it stands on 443, below.
-        if direction == .outbound { readGoogleQUIC(payload, slot: slot) }
-        guard let header = QUICLongHeader(payload) else { return }
         let end: QUICEnd = direction == .outbound ? .client : .server
+        if direction == .outbound { readGoogleQUIC(payload, slot: slot) }
+        if let version = GoogleQUICPacket.longHeaderVersion(payload) {
+            // Q046's long header as it stands on 443, as below; elsewhere once a CHLO proved the flow.
+            if end == .client, table[slot].firstClientQUICVersion == nil { table[slot].firstClientQUICVersion = version }
+            if table[slot].remote.port == 443 || table[slot].state.quic != nil { note(version, end: end, slot: slot) }
+            return
+        }
+        guard let header = QUICLongHeader(payload) else { return }
         if end == .client, header.hasFixedBit, table[slot].firstClientQUICVersion == nil {
             table[slot].firstClientQUICVersion = header.version
         }

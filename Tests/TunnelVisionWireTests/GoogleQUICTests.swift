@@ -56,6 +56,21 @@ import TunnelVisionModel
         #expect(reader.clientHello?.hello.serverName == "split.example")
     }
 
+    /// A capture that starts late sees the client's next hello at its own offset, not at 0.
+    @Test func aHelloIsReadFromTheOffsetItBeginsAt() throws {
+        let message = PacketBuilder.googleClientHello(serverName: "late.example", version: "Q046")
+        let packet = PacketBuilder.googleLongHeaderPacket(
+            connectionID: 9, packetNumber: 4, frames: PacketBuilder.googleStreamFrame(offset: 1024, data: message))
+        #expect(Self.read([packet]).clientHello?.hello.serverName == "late.example")
+    }
+
+    @Test func bothEndsLongHeadersNameTheirVersion() {
+        let server = bytes("c3 51303436 05 eacfe6e706df272d 00000005") + [UInt8](repeating: 0, count: 20)
+        #expect(server.withUnsafeBytes { GoogleQUICPacket.longHeaderVersion($0) } == Self.q046)
+        #expect(bytes("c3 51303530 50").withUnsafeBytes { GoogleQUICPacket.longHeaderVersion($0) } == nil)
+        #expect(bytes("09 51303436").withUnsafeBytes { GoogleQUICPacket.longHeaderVersion($0) } == nil)
+    }
+
     /// Another stream's data, a reset, a packet without version, a version outside the layouts read.
     @Test(arguments: [
         PacketBuilder.googlePublicHeaderPacket(connectionID: 1, frames: PacketBuilder.googleStreamFrame(

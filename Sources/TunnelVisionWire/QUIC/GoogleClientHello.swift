@@ -87,9 +87,13 @@ extension ByteReader {
 }
 
 /// Reads the phone's side of a Google QUIC connection whose handshake is unencrypted (Q043,
-/// Q046): the CHLO on the crypto stream, reassembled by offset across packets.
+/// Q046): a CHLO on the crypto stream, joined from the packets' pieces by offset. The hello need
+/// not start at offset 0: a capture that begins late sees the client's next hello (the one after
+/// the server's REJ) at its own offset, so the lowest offset where a piece begins with "CHLO" is
+/// where the message is read from.
 public struct GoogleQUICHandshakeReader: Sendable {
-    private var crypto = StreamReassembler(limit: GoogleClientHello.limit)
+    private var pieces: [(offset: Int, data: [UInt8])] = []
+    private var heldBytes = 0
     private var unreadDatagrams = 0
 
     public private(set) var clientHello: GoogleClientHello?
@@ -97,8 +101,10 @@ public struct GoogleQUICHandshakeReader: Sendable {
     public private(set) var version: QUICVersion?
     public private(set) var isSettled = false
 
-    /// Client datagrams that are no such packet, or hold no hello, before the reading ends.
+    /// Client datagrams that are no such packet, or add nothing, before the reading ends.
     static let unreadDatagramLimit = 4
+    /// Pieces held at most (their bytes together at most `GoogleClientHello.limit`).
+    static let maximumPieces = 8
 
     public init() {}
 
@@ -106,16 +112,21 @@ public struct GoogleQUICHandshakeReader: Sendable {
     public mutating func read(clientDatagram: UnsafeRawBufferPointer) {
         guard !isSettled else { return }
         guard let packet = GoogleQUICPacket(clientDatagram: clientDatagram) else { return countUnread() }
-        var grew = false
+        var added = false, full = false
         GoogleQUICFrames.forEach(in: packet.frames) { offset, data in
-            guard offset <= UInt64(crypto.limit) else { return }
-            if crypto.insert(data, at: Int(offset)) { grew = true }
+            guard !data.isEmpty, offset <= UInt64(GoogleClientHello.limit) else { return }
+            guard pieces.count < Self.maximumPieces, heldBytes + data.count <= GoogleClientHello.limit else {
+                full = true
+                return
+            }
+            pieces.append((Int(offset), Array(data)))
+            heldBytes += data.count
+            added = true
         }
-        guard grew else { return countUnread() }
-        let progress = crypto.contiguous.withUnsafeBytes { GoogleClientHello.read($0) }
-        switch progress {
+        guard added else { return full ? settle() : countUnread() }
+        switch assembled().withUnsafeBytes({ GoogleClientHello.read($0) }) {
         case .needsMore:
-            if crypto.overflowed { settle() }
+            if full { settle() }
         case .notAHello:
             settle()
         case .read(let hello):
@@ -125,6 +136,25 @@ public struct GoogleQUICHandshakeReader: Sendable {
         }
     }
 
+    /// The stream from the lowest offset where a piece begins with the hello's tag, as far as the
+    /// pieces reach without a gap; empty while no piece begins one.
+    private func assembled() -> [UInt8] {
+        let tag: [UInt8] = [0x43, 0x48, 0x4C, 0x4F]
+        guard let start = pieces.filter({ $0.data.starts(with: tag) }).map(\.offset).min() else { return [] }
+        var stream: [UInt8] = []
+        var end = start
+        var grew = true
+        while grew {
+            grew = false
+            for piece in pieces where piece.offset <= end && piece.offset + piece.data.count > end {
+                stream += piece.data[(end - piece.offset)...]
+                end = piece.offset + piece.data.count
+                grew = true
+            }
+        }
+        return stream
+    }
+
     private mutating func countUnread() {
         unreadDatagrams += 1
         if unreadDatagrams >= Self.unreadDatagramLimit { settle() }
@@ -132,6 +162,7 @@ public struct GoogleQUICHandshakeReader: Sendable {
 
     private mutating func settle() {
         isSettled = true
-        crypto = StreamReassembler(limit: 0)
+        pieces = []
+        heldBytes = 0
     }
 }

@@ -66,6 +66,15 @@ public struct GoogleQUICPacket {
         return (QUICVersion(raw), reader.rest)
     }
 
+    /// The version of a Q046 long header from either end, whatever its type: RFC 8999's reading
+    /// of the byte that packs both connection ID lengths would misplace the rest.
+    public static func longHeaderVersion(_ datagram: UnsafeRawBufferPointer) -> QUICVersion? {
+        var reader = ByteReader(datagram)
+        guard let first = reader.u8(), first & 0xC0 == 0xC0, let raw = reader.u32(),
+              let number = googleVersionNumber(raw), longHeaderVersions.contains(number) else { return nil }
+        return QUICVersion(raw)
+    }
+
     private static func connectionIDLength(_ nibble: UInt8) -> Int {
         nibble == 0 ? 0 : Int(nibble) + 3
     }

@@ -1,0 +1,31 @@
+import Testing
+import TunnelVisionFlows
+import TunnelVisionModel
+
+/// The built Google QUIC captures (`tvwire gquic`, Tests/Captures/wire): the phone's first
+/// datagram of Q043, Q046 and T051, its name and version read as tshark reads them.
+@Suite struct GoogleQUICCaptureTests {
+    @Test(arguments: [
+        ("gquic-q043.pcap", "q043.wire.test", UInt32(0x5130_3433)),
+        ("gquic-q046.pcap", "q046.wire.test", 0x5130_3436),
+        ("gquic-t051.pcap", "t051.wire.test", 0x5430_3531),
+    ])
+    func readsTheNameAndVersionOfAGoogleQUICHello(file: String, name: String, version: UInt32) throws {
+        let reading = try CaptureReading(lab: file)
+        let flow = try #require(reading.flow(toPort: 443))
+        #expect(flow.sni == name)
+        #expect(flow.quic == QUICReading(version: QUICVersion(version), end: .client))
+        // QUIC-crypto and Google's TLS versions are not versions whose protection is known.
+        #expect(flow.tlsStatus != .encrypted)
+    }
+
+    /// nDPI's capture of Chrome speaking Q046 to Google: it starts with the client's second hello
+    /// (at stream offset 1024, after the server's REJ); the server's long header names Q046 too.
+    @Test(.enabled(if: CaptureReading.externalIsPresent))
+    func readsARealQ046HelloThatStartsLate() throws {
+        let reading = try CaptureReading("nDPI/quic_q46.pcap")
+        let flow = try #require(reading.flow(toPort: 443))
+        #expect(flow.sni == "play.google.com")
+        #expect(flow.quic == QUICReading(version: QUICVersion(0x5130_3436), end: .server))
+    }
+}
