@@ -93,13 +93,10 @@ public struct GoogleQUICPacket {
 /// where QUIC-crypto runs up to Q049, and CRYPTO frames, which carry it from Q048 on. PADDING and
 /// PING are walked past; anything else (an ACK first of all) ends the walk.
 public enum GoogleQUICFrames {
-    static let padding: UInt8 = 0x00
-    static let ping: UInt8 = 0x07
-    static let crypto: UInt8 = 0x08
+    static let padding: UInt8 = 0x00, ping: UInt8 = 0x07, crypto: UInt8 = 0x08
     /// A STREAM frame's type: top bit set, then FIN, a 2-byte data length present, the offset's
     /// length (0, or 1 more than the 3-bit value) and the stream ID's length (1 more than 2 bits).
-    static let streamBit: UInt8 = 0x80
-    static let dataLengthBit: UInt8 = 0x20
+    static let streamBit: UInt8 = 0x80, dataLengthBit: UInt8 = 0x20
     /// The crypto stream of QUIC-crypto.
     static let cryptoStreamID: UInt64 = 1
 
