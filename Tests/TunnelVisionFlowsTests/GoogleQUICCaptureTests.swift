@@ -18,14 +18,4 @@ import TunnelVisionModel
         // QUIC-crypto and Google's TLS versions are not versions whose protection is known.
         #expect(flow.tlsStatus != .encrypted)
     }
-
-    /// nDPI's capture of Chrome speaking Q046 to Google: it starts with the client's second hello
-    /// (at stream offset 1024, after the server's REJ); the server's long header names Q046 too.
-    @Test(.enabled(if: CaptureReading.externalIsPresent))
-    func readsARealQ046HelloThatStartsLate() throws {
-        let reading = try CaptureReading("nDPI/quic_q46.pcap")
-        let flow = try #require(reading.flow(toPort: 443))
-        #expect(flow.sni == "play.google.com")
-        #expect(flow.quic == QUICReading(version: QUICVersion(0x5130_3436), end: .server))
-    }
 }
