@@ -3,7 +3,7 @@ import PacketBuilding
 import TunnelVisionCaptureFiles
 import TunnelVisionModel
 
-/// Captures of Google QUIC clients, built: no client that speaks Q043, Q046 or T051 is packaged
+/// Captures of Google QUIC clients, built: no client that speaks Q043, Q046, Q050 or T051 is packaged
 /// for a lab (Chromium dropped them), so the phone's first datagram is composed here by the
 /// versions' layouts, one capture per version, for the engine and tshark to read alike.
 enum GoogleQUICCaptures {
@@ -20,16 +20,24 @@ enum GoogleQUICCaptures {
         write(path: "\(directory)/gquic-q046.pcap", datagrams: [
             PacketBuilder.googleLongHeaderPacket(version: "Q046", connectionID: 0x5A1D_0C46_0000_0001, frames: chlo("q046.wire.test", "Q046")),
         ])
+        // Google QUIC's CRYPTO frame: type 8, offset 0, the length as a 2-byte QUIC varint.
+        let cryptoFrame = { (data: [UInt8]) -> [UInt8] in
+            var frame: [UInt8] = [0x08, 0x00]
+            frame.appendBigEndian(UInt16(0x4000 | data.count))
+            return frame + data
+        }
+        guard let q050 = PacketBuilder.protectedInitial(
+            version: QUICVersion(0x5130_3530), destinationConnectionID: [0x5A, 0x1D, 0x0C, 0x50, 0, 0, 0, 1],
+            frames: cryptoFrame(PacketBuilder.googleClientHello(serverName: "q050.wire.test", version: "Q050")), size: 1350)
+        else { fail("Q050's Initial could not be protected") }
+        write(path: "\(directory)/gquic-q050.pcap", datagrams: [q050])
         let hello = PacketBuilder.handshakeMessage(type: 1, body: PacketBuilder.clientHelloBody(extensions: [
             PacketBuilder.serverNameExtension("t051.wire.test"), PacketBuilder.supportedVersionsExtension([0x0304]),
             PacketBuilder.alpnExtension([Array("h3-T051".utf8)]),
         ]))
-        // Google QUIC's CRYPTO frame: type 8, offset 0, the length as a 2-byte QUIC varint.
-        var crypto: [UInt8] = [0x08, 0x00]
-        crypto.appendBigEndian(UInt16(0x4000 | hello.count))
         guard let initial = PacketBuilder.protectedInitial(
             version: QUICVersion(0x5430_3531), destinationConnectionID: [0x5A, 0x1D, 0x0C, 0x51, 0, 0, 0, 1],
-            frames: crypto + hello, size: 1350)
+            frames: cryptoFrame(hello), size: 1350)
         else { fail("T051's Initial could not be protected") }
         write(path: "\(directory)/gquic-t051.pcap", datagrams: [initial])
     }

@@ -17,7 +17,7 @@ import TunnelVisionWire
 ///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
 ///   tvwire export-sample DIR CATALOGUES  export a small seeded recording into DIR/export
 ///   tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES  the long recording scripts/bench-export measures
-///   tvwire gquic DIR             write the built Google QUIC captures (Q043, Q046, T051) into DIR
+///   tvwire gquic DIR             write the built Google QUIC captures (Q043, Q046, Q050, T051) into DIR
 ///   tvwire writer DIR MEGABYTES  the capture file writer's CPU seconds, and SHA-256's share of them
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {

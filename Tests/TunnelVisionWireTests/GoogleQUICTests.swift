@@ -141,6 +141,20 @@ import TunnelVisionModel
         #expect(reader.clientHello?.serverName == "t05x.example")
     }
 
+    /// Q050's Initial opens with its own salt; its CRYPTO frame (Google's layout) carries a CHLO.
+    @Test func readsTheNameInAQ050Initial() throws {
+        let chlo = PacketBuilder.googleClientHello(serverName: "q050.example", version: "Q050")
+        var frame: [UInt8] = [0x08, 0x00]
+        frame.appendBigEndian(UInt16(0x4000 | chlo.count))
+        let datagram = try #require(PacketBuilder.protectedInitial(
+            version: QUICVersion(0x5130_3530), destinationConnectionID: bytes("8394c8f03e515708"), frames: frame + chlo, size: 1350))
+        var reader = QUICHandshakeReader()
+        datagram.withUnsafeBytes { reader.read(datagram: $0, from: .client) }
+        #expect(reader.openedClientVersion == QUICVersion(0x5130_3530))
+        #expect(reader.clientHello?.serverName == "q050.example")
+        #expect(reader.isClientSettled)
+    }
+
     /// A client Initial of `version` whose CRYPTO frame (Google's layout) holds a ClientHello.
     static func googleTLSInitial(version: QUICVersion, name: String) -> [UInt8]? {
         let hello = PacketBuilder.handshakeMessage(type: 1, body: PacketBuilder.clientHelloBody(extensions: [

@@ -142,7 +142,9 @@ extension ByteReader {
 }
 
 extension QUICVersion {
-    /// Google's TLS versions over its own frames (T050, T051): their Initials open with a
-    /// published salt, and their CRYPTO frames are Google QUIC's.
-    public var hasGoogleFrames: Bool { rawValue == 0x5430_3530 || rawValue == 0x5430_3531 }
+    /// Google's versions whose Initials open with a published salt yet whose frames are Google
+    /// QUIC's: Q050 (QUIC-crypto in CRYPTO frames), T050 and T051 (TLS in them).
+    public var hasGoogleFrames: Bool { carriesQUICCrypto || rawValue == 0x5430_3530 || rawValue == 0x5430_3531 }
+    /// Q050: its Initials carry QUIC-crypto's CHLO, not a TLS ClientHello.
+    public var carriesQUICCrypto: Bool { rawValue == 0x5130_3530 }
 }

@@ -106,6 +106,11 @@ public struct QUICHandshakeReader: Sendable {
               let keys = keys(.server, for: connectionID, version: header.version),
               let decrypted = InitialPacket.decrypt(header, keys: keys) else { return }
         openedServerVersion = header.version
+        // Q050's server answers with QUIC-crypto's REJ or SHLO: no TLS answer to read.
+        if header.version.carriesQUICCrypto {
+            isServerSettled = true
+            return
+        }
         var grew = false
         decrypted.frames.withUnsafeBytes { plaintext in
             Self.forEachCryptoFrame(in: plaintext, of: header.version) { offset, data in
@@ -140,7 +145,9 @@ public struct QUICHandshakeReader: Sendable {
             }
         }
         guard grew else { return }
-        let (found, settled) = clientCrypto.contiguous.withUnsafeBytes { ClientHandshakeReader.readCryptoStream($0) }
+        let (found, settled) = clientCrypto.contiguous.withUnsafeBytes { stream in
+            version.carriesQUICCrypto ? Self.readGoogleHello(stream) : ClientHandshakeReader.readCryptoStream(stream)
+        }
         if settled {
             clientHello = found
             isClientSettled = true
@@ -148,7 +155,16 @@ public struct QUICHandshakeReader: Sendable {
         }
     }
 
-    /// T050 and T051 carry TLS in Google QUIC's frames, whose CRYPTO type and layout differ.
+    /// Q050's CHLO, read as far as TLS's ClientHello is: its name.
+    private static func readGoogleHello(_ stream: UnsafeRawBufferPointer) -> (reading: ClientHelloReading?, isSettled: Bool) {
+        switch GoogleClientHello.read(stream) {
+        case .needsMore: (nil, false)
+        case .notAHello: (nil, true)
+        case .read(let hello): (hello.hello, true)
+        }
+    }
+
+    /// Q050, T050 and T051 carry their handshake in Google QUIC's frames, whose CRYPTO type and layout differ.
     private static func forEachCryptoFrame(
         in frames: UnsafeRawBufferPointer, of version: QUICVersion, _ body: (UInt64, UnsafeRawBufferPointer) -> Void
     ) {
