@@ -35,20 +35,29 @@ enum GoogleQUICCaptures {
             PacketBuilder.serverNameExtension("t051.wire.test"), PacketBuilder.supportedVersionsExtension([0x0304]),
             PacketBuilder.alpnExtension([Array("h3-T051".utf8)]),
         ]))
+        let clientID: [UInt8] = [0x5A, 0x1D, 0x0C, 0x51, 0, 0, 0, 1]
+        // The server's Initial: an ACK of the client's packet 0 (Google's layout: 1-byte largest
+        // acked and block, no timestamps), then its ServerHello choosing TLS 1.3 and AES-128-GCM.
+        let serverHello = PacketBuilder.handshakeMessage(type: 2, body: PacketBuilder.serverHelloBody(
+            cipherSuite: 0x1301, extensions: [(43, [0x03, 0x04])]))
         guard let initial = PacketBuilder.protectedInitial(
-            version: QUICVersion(0x5430_3531), destinationConnectionID: [0x5A, 0x1D, 0x0C, 0x51, 0, 0, 0, 1],
-            frames: cryptoFrame(hello), size: 1350)
-        else { fail("T051's Initial could not be protected") }
-        write(path: "\(directory)/gquic-t051.pcap", datagrams: [initial])
+            version: QUICVersion(0x5430_3531), destinationConnectionID: clientID, frames: cryptoFrame(hello), size: 1350),
+            let answer = PacketBuilder.protectedInitial(
+                version: QUICVersion(0x5430_3531), from: .server, destinationConnectionID: [],
+                sourceConnectionID: [0x5E, 0x7F, 0x0C, 0x51, 0, 0, 0, 1], keyedBy: clientID,
+                frames: [0x40, 0x00, 0x00, 0x00, 0x01, 0x00] + cryptoFrame(serverHello), size: 200)
+        else { fail("T051's Initials could not be protected") }
+        write(path: "\(directory)/gquic-t051.pcap", datagrams: [initial], answers: [answer])
     }
 
-    private static func write(path: String, datagrams: [[UInt8]]) {
+    private static func write(path: String, datagrams: [[UInt8]], answers: [[UInt8]] = []) {
         guard let file = fopen(path, "wb") else { fail("cannot create \(path)") }
         defer { fclose(file) }
         let header = PcapFormat.fileHeader(snapshotLength: PcapFormat.defaultSnapshotLength)
         fwrite(header, 1, header.count, file)
-        for (index, datagram) in datagrams.enumerated() {
-            let packet = PacketBuilder.udp(from: phone, to: server, payload: datagram)
+        let packets = datagrams.map { PacketBuilder.udp(from: phone, to: server, payload: $0) }
+            + answers.map { PacketBuilder.udp(from: server, to: phone, payload: $0) }
+        for (index, packet) in packets.enumerated() {
             var record: [UInt8] = []
             record.appendLittleEndian(UInt32(1_700_000_000 + index))
             record.appendLittleEndian(UInt32(0))

@@ -8,11 +8,13 @@ import TunnelVisionWire
 extension PacketBuilder {
     /// The Initial packet of `version` to `destinationConnectionID`, its frames padded with zeros
     /// so that the datagram is `size` bytes; nil when the version's Initials cannot be protected.
+    /// A server's Initial takes its keys from the client's first destination ID (`keyedBy`).
     public static func protectedInitial(
-        version: QUICVersion, destinationConnectionID: [UInt8], sourceConnectionID: [UInt8] = [],
+        version: QUICVersion, from sender: InitialSender = .client, destinationConnectionID: [UInt8],
+        sourceConnectionID: [UInt8] = [], keyedBy keyID: [UInt8]? = nil,
         packetNumber: UInt32 = 0, frames: [UInt8], size: Int = 1250
     ) -> [UInt8]? {
-        guard let keys = destinationConnectionID.withUnsafeBytes({ InitialKeys(.client, of: version, destinationConnectionID: $0) })
+        guard let keys = (keyID ?? destinationConnectionID).withUnsafeBytes({ InitialKeys(sender, of: version, destinationConnectionID: $0) })
         else { return nil }
         let packetNumberLength = 4
         var header: [UInt8] = [0xC0 | UInt8(packetNumberLength - 1)]

@@ -113,14 +113,22 @@ import TunnelVisionModel
     }
 
     /// T050/T051's CRYPTO frame: type 8, offset and length as QUIC varints; STREAM frames of
-    /// stream 1 too; PADDING and PING walked past; an ACK ends the walk.
+    /// stream 1 too; PADDING, PING and ACKs walked past (one with a 2-byte largest acked, two
+    /// further blocks and two timestamps); another frame type ends the walk.
     @Test func googleFramesHandOverCryptoAndStreamOneData() {
-        let frames = bytes("00 07 08 03 03 646566 08 00 03 616263") + PacketBuilder.googleStreamFrame(data: Array("xyz".utf8))
-            + PacketBuilder.googleStreamFrame(streamID: 5, data: Array("no".utf8)) + bytes("40 01 0000 00 08 00 01 7a")
+        let ack = bytes("40 05 0000 01 00") + bytes("65 0102 0000 02 0301 00 0200 02 0201 02 01 00000010 01 0005")
+        let frames = bytes("00 07 08 03 03 646566") + ack + bytes("08 00 03 616263") + PacketBuilder.googleStreamFrame(data: Array("xyz".utf8))
+            + PacketBuilder.googleStreamFrame(streamID: 5, data: Array("no".utf8)) + bytes("02 08 00 01 7a")
         var seen: [(UInt64, String)] = []
         frames.withUnsafeBytes { GoogleQUICFrames.forEach(in: $0) { seen.append(($0, String(decoding: $1, as: UTF8.self))) } }
         #expect(seen.map(\.0) == [3, 0, 0])
         #expect(seen.map(\.1) == ["def", "abc", "xyz"])
+    }
+
+    @Test func anAckCutShortEndsTheWalk() {
+        var count = 0
+        bytes("65 0102 0000 02 03 01 00 02 00 02 02 01 08 00 01 7a").withUnsafeBytes { GoogleQUICFrames.forEach(in: $0) { _, _ in count += 1 } }
+        #expect(count == 0)
     }
 
     @Test func aGoogleFrameLongerThanThePacketEndsTheWalk() {

@@ -90,10 +90,14 @@ public struct GoogleQUICPacket {
 
 /// Walks Google QUIC frames (the layout before the IETF's, kept by Q0xx and by T050/T051 inside
 /// their Initials) and hands over the handshake's bytes by offset: STREAM frames of stream 1,
-/// where QUIC-crypto runs up to Q049, and CRYPTO frames, which carry it from Q048 on. PADDING and
-/// PING are walked past; anything else (an ACK first of all) ends the walk.
+/// where QUIC-crypto runs up to Q049, and CRYPTO frames, which carry it from Q048 on. PADDING,
+/// PING and ACK (a server's Initial opens with one) are walked past; anything else ends the walk.
 public enum GoogleQUICFrames {
     static let padding: UInt8 = 0x00, ping: UInt8 = 0x07, crypto: UInt8 = 0x08
+    /// An ACK frame's type: 0b01 then whether ack blocks follow, the largest acked's length and
+    /// the blocks' lengths (2 bits each: 1, 2, 4 or 6 bytes).
+    static let ackTypes: ClosedRange<UInt8> = 0x40...0x7F
+    static let ackBlocksBit: UInt8 = 0x20
     /// A STREAM frame's type: top bit set, then FIN, a 2-byte data length present, the offset's
     /// length (0, or 1 more than the 3-bit value) and the stream ID's length (1 more than 2 bits).
     static let streamBit: UInt8 = 0x80, dataLengthBit: UInt8 = 0x20
@@ -108,6 +112,8 @@ public enum GoogleQUICFrames {
             switch type {
             case padding, ping:
                 continue
+            case ackTypes:
+                guard skipAck(&reader, type: type) else { return }
             case crypto:
                 guard let offset = reader.varint(), let length = reader.varint(),
                       length <= UInt64(reader.remaining), let data = reader.take(Int(length)) else { return }
@@ -130,6 +136,25 @@ public enum GoogleQUICFrames {
                 return
             }
         }
+    }
+}
+
+extension GoogleQUICFrames {
+    /// Largest acked, the ack delay (a 16-bit float), the number of further blocks when the type
+    /// says so, the first block's length, each further block's gap (1 byte) and length, then the
+    /// timestamps: their count (1 byte), the first as a 1-byte delta and 4-byte time, each other
+    /// as a 1-byte delta and a 16-bit float.
+    static func skipAck(_ reader: inout ByteReader, type: UInt8) -> Bool {
+        let lengths = [1, 2, 4, 6]
+        let largestLength = lengths[Int(type >> 2) & 0x03], blockLength = lengths[Int(type) & 0x03]
+        guard reader.skip(largestLength + 2) else { return false }
+        var blocks = 0
+        if type & ackBlocksBit != 0 {
+            guard let count = reader.u8() else { return false }
+            blocks = Int(count)
+        }
+        guard reader.skip(blockLength + blocks * (1 + blockLength)), let timestamps = reader.u8() else { return false }
+        return timestamps == 0 || reader.skip(5 + (Int(timestamps) - 1) * 3)
     }
 }
 
