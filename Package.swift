@@ -140,7 +140,7 @@ let package = Package(
 
         // Hand-made packets and TLS records for the parsers' and the engine's tests and tvwire's
         // synthetic captures; no product links it.
-        .target(name: "PacketBuilding", dependencies: ["TunnelVisionWire", "TunnelVisionModel"], path: "Tests/PacketBuilding"),
+        .target(name: "PacketBuilding", dependencies: ["TunnelVisionWire", "TunnelVisionModel", "COpenSSL"], path: "Tests/PacketBuilding"),
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.
         .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),

@@ -105,8 +105,15 @@ extension FlowEngine {
         if source.port == 53, direction == .inbound, let response = DNSResponse(message: payload) {
             ingest(response, slot: slot, at: now)
         }
-        guard let header = QUICLongHeader(payload) else { return }
         let end: QUICEnd = direction == .outbound ? .client : .server
+        if direction == .outbound { readGoogleQUIC(payload, slot: slot) }
+        if let version = GoogleQUICPacket.longHeaderVersion(payload) {
+            // Q046's long header as it stands on 443, as below; elsewhere once a CHLO proved the flow.
+            if end == .client, table[slot].firstClientQUICVersion == nil { table[slot].firstClientQUICVersion = version }
+            if table[slot].remote.port == 443 || table[slot].state.quic != nil { note(version, end: end, slot: slot) }
+            return
+        }
+        guard let header = QUICLongHeader(payload) else { return }
         if end == .client, header.hasFixedBit, table[slot].firstClientQUICVersion == nil {
             table[slot].firstClientQUICVersion = header.version
         }
@@ -131,6 +138,33 @@ extension FlowEngine {
             table[slot].quicReadingEnded = true
         } else {
             table[slot].reading = .quic(reader)
+        }
+    }
+
+    /// Google QUIC's unencrypted hello (Q043, Q046): begun at the phone's first such packet, its
+    /// CHLO the proof that the flow is QUIC.
+    private mutating func readGoogleQUIC(_ payload: UnsafeRawBufferPointer, slot: Int) {
+        var reader: GoogleQUICHandshakeReader
+        switch table[slot].reading {
+        case .googleQUIC(let current)?:
+            reader = current
+        case nil where !table[slot].quicReadingEnded:
+            guard let packet = GoogleQUICPacket(clientDatagram: payload) else { return }
+            if table[slot].firstClientQUICVersion == nil { table[slot].firstClientQUICVersion = packet.version }
+            reader = GoogleQUICHandshakeReader()
+        default:
+            return
+        }
+        table[slot].reading = nil  // Taken out while it changes, so that it is not copied.
+        reader.read(clientDatagram: payload)
+        if let hello = reader.clientHello, let version = reader.version {
+            apply(hello.hello, slot: slot)
+            note(version, end: .client, slot: slot)
+        }
+        if reader.isSettled {
+            table[slot].quicReadingEnded = true
+        } else {
+            table[slot].reading = .googleQUIC(reader)
         }
     }
 

@@ -6,6 +6,7 @@ import TunnelVisionWire
 indirect enum FlowReading {
     case tcp(TCPStreamReading)
     case quic(QUICHandshakeReader)
+    case googleQUIC(GoogleQUICHandshakeReader)
 }
 
 /// One direction of a TCP stream from its start: reassembly anchored at ISN + 1.

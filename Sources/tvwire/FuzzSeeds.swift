@@ -24,8 +24,10 @@ enum FuzzSeeds {
                 case "TLS" where decoded.transport == .tcp && !payload.isEmpty:
                     let key = "\(decoded.source)>\(decoded.destination)"
                     if streams[key, default: []].count < 32 * 1024 { streams[key, default: []] += payload }
-                // QUIC is read on any port: every UDP datagram that starts with a long header.
-                case "QUICInitial" where decoded.transport == .udp && (payload.first ?? 0) & 0x80 != 0:
+                // QUIC is read on any port: every UDP datagram that starts with a long header, and
+                // Google QUIC's public-header packets (Q043).
+                case "QUICInitial" where decoded.transport == .udp && ((payload.first ?? 0) & 0x80 != 0
+                    || GoogleQUICPacket(clientDatagram: decoded.payload) != nil):
                     seeds.insert(payload)
                 case "DNS" where ports.contains(53) && !payload.isEmpty:
                     seeds.insert(payload)

@@ -17,6 +17,7 @@ import TunnelVisionWire
 ///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
 ///   tvwire export-sample DIR CATALOGUES  export a small seeded recording into DIR/export
 ///   tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES  the long recording scripts/bench-export measures
+///   tvwire gquic DIR             write the built Google QUIC captures (Q043, Q046, Q050, T051) into DIR
 ///   tvwire writer DIR MEGABYTES  the capture file writer's CPU seconds, and SHA-256's share of them
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
@@ -68,6 +69,8 @@ case "bench-export":
 case "relink":
     guard arguments.count == 5 else { fail("usage: tvwire relink IN OUT ppp|chdlc|nflog") }
     do { try Relink.write(input: arguments[2], output: arguments[3], kind: arguments[4]) } catch { fail("\(error)") }
+case "gquic":
+    GoogleQUICCaptures.write(directory: arguments[2])
 case "writer":
     guard arguments.count == 4, let megabytes = Int(arguments[3]) else { fail("usage: tvwire writer DIR MEGABYTES") }
     do { try measureWriter(directory: arguments[2], megabytes: megabytes) } catch { fail("\(error)") }

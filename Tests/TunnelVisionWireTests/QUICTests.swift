@@ -19,11 +19,11 @@ import TunnelVisionModel
         #expect(keys.headerProtection == bytes(hp))
     }
 
-    /// Drafts, mvfst and Google's TLS-based versions have published salts; Q050 and unknown
+    /// Drafts, mvfst and Google's Q050, T050 and T051 have published salts; Q046 and unknown
     /// versions have none, and neither drafts nor these count as protecting versions.
     @Test(arguments: [
         (0xFF00_001D as UInt32, true), (0xFF00_0017, true), (0xFF00_0020, true), (0xFF00_0022, true),
-        (0xFACE_B002, true), (0x5430_3531, true), (0x5130_3530, false), (0xFF00_0014, false), (0x1A2A_3A4A, false),
+        (0xFACE_B002, true), (0x5430_3531, true), (0x5130_3530, true), (0x5130_3436, false), (0xFF00_0014, false), (0x1A2A_3A4A, false),
     ])
     func draftsAreReadableWithoutBecomingKnownVersions(version: UInt32, readable: Bool) {
         let quic = QUICVersion(version)

@@ -39,7 +39,7 @@ public struct InitialKeys: Sendable, Hashable {
 
 /// The published Initial salts: RFC 9001 (v1, and drafts 33–34, which already used it), RFC 9369
 /// (v2, which also renames the labels and the packet types), the salts of drafts 22, 23–28 and
-/// 29–32, Facebook mvfst's draft-based versions and Google's T050/T051. Being able to open a
+/// 29–32, Facebook mvfst's draft-based versions and Google's Q050, T050 and T051. Being able to open a
 /// version's Initial says nothing of how well it protects: that table is `QUICVersion`'s.
 struct InitialProtection {
     let salt: [UInt8]
@@ -62,6 +62,7 @@ struct InitialProtection {
         ([0xFF00_001D...0xFF00_0020], "afbfec289993d24c9e9786f19c6111e04390a899", false),
         ([0xFF00_0017...0xFF00_001C, 0xFACE_B002...0xFACE_B002, 0xFACE_B00E...0xFACE_B00E], "c3eef712c72ebb5a11a7d2432bb46365bef9f502", false),
         ([0xFF00_0016...0xFF00_0016, 0xFACE_B001...0xFACE_B001], "7fbcdb0e7c66bbe9193a96cd21519ebd7a02644a", false),
+        ([0x5130_3530...0x5130_3530], "504574efd066fe2f9d945cfcdbd3a7f0d3b56b45", false),
         ([0x5430_3530...0x5430_3530], "7ff579e5acd072915580304c43a2367c60488310", false),
         ([0x5430_3531...0x5430_3531], "7a4edef4e7ccee5fa4506c19124fc8ccda6e033d", false),
     ]

@@ -95,7 +95,7 @@ public struct QUICHandshakeReader: Sendable {
                   let decrypted = InitialPacket.decrypt(header, keys: keys) else { continue }
             protectingID = connectionID
             openedClientVersion = header.version
-            if !isClientSettled { absorbClient(decrypted.frames) }
+            if !isClientSettled { absorbClient(decrypted.frames, of: header.version) }
             return
         }
         if !isProven { unopenedClientInitials += 1 }
@@ -106,9 +106,14 @@ public struct QUICHandshakeReader: Sendable {
               let keys = keys(.server, for: connectionID, version: header.version),
               let decrypted = InitialPacket.decrypt(header, keys: keys) else { return }
         openedServerVersion = header.version
+        // Q050's server answers with QUIC-crypto's REJ or SHLO: no TLS answer to read.
+        if header.version.carriesQUICCrypto {
+            isServerSettled = true
+            return
+        }
         var grew = false
         decrypted.frames.withUnsafeBytes { plaintext in
-            CryptoFrames.forEach(in: plaintext) { offset, data in
+            Self.forEachCryptoFrame(in: plaintext, of: header.version) { offset, data in
                 guard offset <= UInt64(serverCrypto.limit) else { return }
                 if serverCrypto.insert(data, at: Int(offset)) { grew = true }
             }
@@ -131,20 +136,42 @@ public struct QUICHandshakeReader: Sendable {
         }
     }
 
-    private mutating func absorbClient(_ frames: [UInt8]) {
+    private mutating func absorbClient(_ frames: [UInt8], of version: QUICVersion) {
         var grew = false
         frames.withUnsafeBytes { plaintext in
-            CryptoFrames.forEach(in: plaintext) { offset, data in
+            Self.forEachCryptoFrame(in: plaintext, of: version) { offset, data in
                 guard offset <= UInt64(clientCrypto.limit) else { return }
                 if clientCrypto.insert(data, at: Int(offset)) { grew = true }
             }
         }
         guard grew else { return }
-        let (found, settled) = clientCrypto.contiguous.withUnsafeBytes { ClientHandshakeReader.readCryptoStream($0) }
+        let (found, settled) = clientCrypto.contiguous.withUnsafeBytes { stream in
+            version.carriesQUICCrypto ? Self.readGoogleHello(stream) : ClientHandshakeReader.readCryptoStream(stream)
+        }
         if settled {
             clientHello = found
             isClientSettled = true
             clientCrypto = StreamReassembler(limit: 0)
+        }
+    }
+
+    /// Q050's CHLO, read as far as TLS's ClientHello is: its name.
+    private static func readGoogleHello(_ stream: UnsafeRawBufferPointer) -> (reading: ClientHelloReading?, isSettled: Bool) {
+        switch GoogleClientHello.read(stream) {
+        case .needsMore: (nil, false)
+        case .notAHello: (nil, true)
+        case .read(let hello): (hello.hello, true)
+        }
+    }
+
+    /// Q050, T050 and T051 carry their handshake in Google QUIC's frames, whose CRYPTO type and layout differ.
+    private static func forEachCryptoFrame(
+        in frames: UnsafeRawBufferPointer, of version: QUICVersion, _ body: (UInt64, UnsafeRawBufferPointer) -> Void
+    ) {
+        if version.hasGoogleFrames {
+            GoogleQUICFrames.forEach(in: frames, body)
+        } else {
+            CryptoFrames.forEach(in: frames, body)
         }
     }
 
