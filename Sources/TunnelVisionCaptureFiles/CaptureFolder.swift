@@ -34,6 +34,15 @@ public final class CaptureFolder {
         return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
     }
 
+    /// When the file was last written, only for a regular file (never a link) this process's user
+    /// owns: what the daemon itself made in a folder others may also write.
+    public func modifiedIfOwn(_ name: String) -> Date? {
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG,
+              status.st_uid == geteuid() else { return nil }
+        return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
+    }
+
     /// Cuts a torn tail off a file of this folder (after a crash), as `cutTornTail(ofCaptureFile:)`.
     public func cutTornTail(_ name: String) throws(CaptureReadError) -> (length: UInt64, cut: UInt64) {
         let full = (path as NSString).appendingPathComponent(name)

@@ -42,24 +42,21 @@ enum InterruptedRunMend {
     }
 
     /// A crash between a rotation and the next commit leaves the file the writer had just opened
-    /// on disk with no row: its packets would be in no bundle and its tail never cut. Files of
-    /// our form past the highest sequence the history knows get their row here, then the mend
-    /// above treats them as any file left open.
+    /// on disk with no row: its packets would be in no bundle and its tail never cut. That file is
+    /// the one of the next sequence, and the daemon made it: only such a file gets its row here
+    /// (the folder is the group's to write, and a file a member put there must not be sealed into
+    /// the chain as the daemon's). The mend above then treats it as any file left open.
     private static func adoptUnrecorded(
         after known: [CaptureFile], in captures: CaptureFolder, history: CaptureHistory, log: DaemonLog
     ) throws -> [CaptureFile] {
         let highest = known.map(\.sequence).max() ?? 0
-        var adopted: [CaptureFile] = []
-        for (name, sequence) in CaptureFileName.files(inDirectory: captures.path).sorted(by: { $0.sequence < $1.sequence })
-        where sequence > highest {
-            // A link or anything but a regular file is not adopted (as cutting never follows one).
-            guard let modified = captures.modified(name) else { continue }
-            let createdAt = CaptureFileName.createdAt(in: name) ?? modified
-            let file = CaptureFile(sequence: sequence, path: captures.path + "/" + name, createdAt: createdAt, closedAt: nil, bytes: 0)
-            try history.recordCaptureFile(file)
-            log.say(.adoptedUnrecordedFile(path: file.path))
-            adopted.append(file)
-        }
-        return adopted
+        guard highest < UInt32.max,
+              let (name, sequence) = CaptureFileName.files(inDirectory: captures.path).first(where: { $0.sequence == highest + 1 }),
+              let modified = captures.modifiedIfOwn(name) else { return [] }
+        let createdAt = CaptureFileName.createdAt(in: name) ?? modified
+        let file = CaptureFile(sequence: sequence, path: captures.path + "/" + name, createdAt: createdAt, closedAt: nil, bytes: 0)
+        try history.recordCaptureFile(file)
+        log.say(.adoptedUnrecordedFile(path: file.path))
+        return [file]
     }
 }

@@ -88,6 +88,8 @@ import TunnelVisionModel
         directory.create("captures/" + known, bytes: header)
         directory.create("captures/" + older, bytes: header)
         directory.create("captures/" + orphan, bytes: header + Array("torn".utf8))
+        // Not the next sequence: no writer of this folder opened it after the last commit.
+        directory.create("captures/tunnelvision-000009-20251130-120009.pcap", bytes: header)
         let history = try WatchedHistory(path: directory.file("history.sqlite"))
         try history.recordCaptureFile(CaptureFile(
             sequence: 2, path: directory.file("captures/" + known), createdAt: RetentionRunnerTests.now,
@@ -106,5 +108,25 @@ import TunnelVisionModel
         #expect(FileManager.default.contents(atPath: directory.file("captures/" + orphan)) == Data(header))
         #expect(try history.captureSeals().map { "\($0.sequence) \($0.origin)" } == ["3 recovered"])
         #expect(lines.lines.first == DaemonMessage.adoptedUnrecordedFile(path: adopted.path).text)
+    }
+
+    /// The next sequence's file, but another user's (the folder is the group's to write): not
+    /// adopted, not sealed.
+    @Test func aFileOfAnotherUserIsNotAdopted() throws {
+        try #require(geteuid() == 0, "only root can make a file of another user")
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("captures"), withIntermediateDirectories: false)
+        let planted = "captures/tunnelvision-000001-20251130-120005.pcap"
+        directory.create(planted, bytes: PcapFormat.fileHeader(snapshotLength: 65_535))
+        #expect(chown(directory.file(planted), 65_534, 65_534) == 0)
+        let history = try WatchedHistory(path: directory.file("history.sqlite"))
+
+        let lines = LogLines()
+        try InterruptedRunMend.mendFiles(history: history, folder: directory.file("captures"),
+                                           sealer: CaptureSealer(key: Ed25519Key.generate()!, history: history), log: lines.log)
+
+        #expect(try history.captureFiles().isEmpty)
+        #expect(try history.captureSeals().isEmpty)
+        #expect(lines.lines.isEmpty)
     }
 }
