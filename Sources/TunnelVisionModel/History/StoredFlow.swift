@@ -156,10 +156,14 @@ public struct FlowState: Sendable, Hashable {
 public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let id: Int64
     public var state: FlowState
+    /// The requests the relay read inside this connection, in the order they were sent; empty
+    /// when none were read (no inspection, or no request completed).
+    public var requests: [ReadRequest]
 
-    public init(id: Int64, state: FlowState) {
+    public init(id: Int64, state: FlowState, requests: [ReadRequest] = []) {
         self.id = id
         self.state = state
+        self.requests = requests
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<FlowState, Value>) -> Value {
