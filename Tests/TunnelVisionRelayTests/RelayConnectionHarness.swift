@@ -89,6 +89,9 @@ final class TestTLS {
         _ = Array(text.utf8).withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
     }
 
+    /// The phone's close_notify, encrypted after the handshake.
+    func closeNotify() { _ = SSL_shutdown(ssl) }
+
     /// What has arrived, decrypted.
     func read() -> String {
         var buffer = [UInt8](repeating: 0, count: 16_384)

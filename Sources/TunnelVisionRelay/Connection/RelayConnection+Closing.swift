@@ -3,7 +3,8 @@ import TunnelVisionModel
 
 /// A spliced connection's bytes, and every way a connection ends.
 extension RelayConnection {
-    func pumpSplice() -> Bool {
+    func pumpSplice(_ splice: RelayStage.Splice) -> Bool {
+        var splice = splice
         let limit = context.readLimit
         var moved = false
         if !phoneEnded, upstreamOut.count < limit {
@@ -20,14 +21,15 @@ extension RelayConnection {
             return false
         }
         // Half-closes pass through once the queue behind them has drained (the FIN last).
-        if phoneEnded, upstreamOut.isEmpty, !upstreamShutDown {
-            upstreamShutDown = true
+        if phoneEnded, upstreamOut.isEmpty, !splice.upstreamShutDown {
+            splice.upstreamShutDown = true
             shutdown(upstream, Int32(SHUT_WR))
         }
-        if upstreamEnded, phoneOut.isEmpty, !phoneShutDown {
-            phoneShutDown = true
+        if upstreamEnded, phoneOut.isEmpty, !splice.phoneShutDown {
+            splice.phoneShutDown = true
             shutdown(phone, Int32(SHUT_WR))
         }
+        keep(splice)
         if phoneEnded, upstreamEnded, phoneOut.isEmpty, upstreamOut.isEmpty {
             finish()
             return false
@@ -55,11 +57,12 @@ extension RelayConnection {
             finish(resetBoth: true)
             return
         }
-        phoneTLS?.shutdown()
-        upstreamTLS?.shutdown()
-        if let phoneTLS { flushTLS(phoneTLS, into: &phoneOut, descriptor: phone) }
-        if let upstreamTLS, upstream >= 0 { flushTLS(upstreamTLS, into: &upstreamOut, descriptor: upstream) }
-        enter(.closing)
+        let termination = stage.termination
+        termination?.phoneTLS?.shutdown()
+        termination?.upstreamTLS.shutdown()
+        if let phoneTLS = termination?.phoneTLS { flushTLS(phoneTLS, into: &phoneOut, descriptor: phone) }
+        if let upstreamTLS = termination?.upstreamTLS, upstream >= 0 { flushTLS(upstreamTLS, into: &upstreamOut, descriptor: upstream) }
+        enter(.closing(termination))
     }
 
     func pumpClosing() -> Bool {
@@ -72,7 +75,9 @@ extension RelayConnection {
     }
 
     func finish(resetBoth: Bool = false) {
-        guard stage != .closed else { return }
+        guard stage.kind != .closed else { return }
+        // Held for its outcome once the stage has let it go.
+        let termination = stage.termination
         enter(.closed)
         context.loop.remove(phone)
         if resetBoth { Sockets.reset(phone) } else { close(phone) }
@@ -82,11 +87,14 @@ extension RelayConnection {
             if resetBoth { Sockets.reset(upstream) } else { close(upstream) }
             upstream = -1
         }
-        phoneTLS = nil
-        upstreamTLS = nil
         if report.event == nil, report.decision.map({ if case .splice = $0 { return false } else { return true } }) == true {
-            report.event = outcome.event
+            report.event = termination?.outcome.event
         }
+        reportEnd()
+    }
+
+    /// The connection's final report, once its sockets are closed: the loop forgets it.
+    func reportEnd() {
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
         accountBuffers()

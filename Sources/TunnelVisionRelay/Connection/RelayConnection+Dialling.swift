@@ -32,16 +32,17 @@ extension RelayConnection {
             unreachable()
             return
         }
-        if stage == .redialling {
-            hold.bytes.withUnsafeBytes { upstreamOut.append($0) }
-            enter(.splicing)
-            return
+        switch stage {
+        case .redialling(let held):
+            held.withUnsafeBytes { upstreamOut.append($0) }
+            enter(.splicing(RelayStage.Splice()))
+        case .dialling(let early?):
+            decide(early, hold: nil)
+        case .dialling(nil):
+            enter(.holding(ClientHelloHold(limit: context.limits.holdBytes)))
+        default:
+            break
         }
-        if let earlyDecision {
-            decide(earlyDecision)
-            return
-        }
-        enter(.holding)
     }
 
     /// The original destination refused or never answered: the phone gets a reset.
@@ -56,35 +57,27 @@ extension RelayConnection {
 
     func resetPhone(_ event: RelayEvent) {
         report.event = event
-        if report.decision == nil, let earlyDecision { report.decision = earlyDecision }
+        if report.decision == nil, case .dialling(let early?) = stage { report.decision = early }
         closeUpstream()
         context.loop.remove(phone)
         Sockets.reset(phone)
         enter(.closed)
-        report.instants.ended = MonotonicClock.wallNanoseconds()
-        report.isFinal = true
-        accountBuffers()
-        context.waitingForBuffers[ObjectIdentifier(self)] = nil
-        if announcedAnswer { context.observer.relayDidRollBack(leg) }
-        context.observer.relayDidReport(report)
-        loopRegistry?.forget(self)
+        reportEnd()
     }
 
     /// Before our first byte reached the phone: a new plain connection gets the held stream.
-    func fallBack() {
-        report.event = outcome.event
-        phoneTLS = nil
-        upstreamTLS = nil
+    /// `event` is the termination's, which says why.
+    func fallBack(event: RelayEvent?, held: [UInt8]) {
+        // Only a terminated stage has told the observer that the relay answers.
+        let announcedAnswer = stage.kind == .terminated
+        report.event = event
         phoneOut = ByteQueue()
         upstreamOut = ByteQueue()
         closeUpstream()
         upstreamEnded = false
         upstreamWasReset = false
-        if announcedAnswer {
-            announcedAnswer = false
-            context.observer.relayDidRollBack(leg)
-        }
-        enter(.redialling)
+        if announcedAnswer { context.observer.relayDidRollBack(leg) }
+        enter(.redialling(held: held))
         connectUpstream()
     }
 }

@@ -1,13 +1,18 @@
 import COpenSSL
 import Glibc
 import TunnelVisionModel
+import TunnelVisionWire
 
 /// A termination's two handshakes: ours with the server, then, once the leaf to show is
 /// known, our TLS server's with the phone.
 extension RelayConnection {
-    func startUpstreamTLS(serverName: String) {
+    func startUpstreamTLS(serverName: String, held: [UInt8], reading: ClientHelloReading?) {
         guard let session = TLSSession(context: context.tls.client) else {
-            apply(outcome.failed("OpenSSL could not make a client session: \(OpenSSLSupport.lastError())"))
+            // No termination began: its outcome machine, fresh, says what a failure before our
+            // answer is.
+            var outcome = TerminationOutcome()
+            _ = outcome.failed("OpenSSL could not make a client session: \(OpenSSLSupport.lastError())")
+            fallBack(event: outcome.event, held: held)
             return
         }
         session.delegate = self
@@ -20,17 +25,15 @@ extension RelayConnection {
         let key = UpstreamSessions.Key(
             destination: leg.originalDestination.description, serverName: serverName, applicationProtocols: protocols, versions: versions)
         context.upstreamSessions.offer(key, to: session.ssl)
-        upstreamSessionKey = key
         SSL_set_connect_state(session.ssl)
-        upstreamTLS = session
-        enter(.upstreamHandshake)
+        enter(.upstreamHandshake(Termination(held: held, reading: reading, upstreamTLS: session, upstreamSessionKey: key)))
     }
 
-    func pumpUpstreamHandshake() -> Bool {
-        guard let session = upstreamTLS else { return false }
+    func pumpUpstreamHandshake(_ termination: Termination) -> Bool {
+        let session = termination.upstreamTLS
         if phoneEnded {
             // The phone left while we dialled the server's TLS: nothing to answer, no outcome.
-            apply(outcome.phoneClosed(reset: true))
+            apply(termination.outcome.phoneClosed(reset: true), of: termination)
             return true
         }
         var moved = readCiphertext(from: upstream, into: session, ended: &upstreamEnded, reset: &upstreamWasReset)
@@ -38,12 +41,12 @@ extension RelayConnection {
         moved = flushTLS(session, into: &upstreamOut, descriptor: upstream) || moved
         switch progress {
         case .done:
-            upstreamEstablished(session)
+            upstreamEstablished(termination)
             return true
         case .wantsMore:
             if upstreamEnded {
-                apply(outcome.failed(upstreamWasReset ? "the server reset the connection during the TLS handshake"
-                    : "the server closed the connection during the TLS handshake"))
+                apply(termination.outcome.failed(upstreamWasReset ? "the server reset the connection during the TLS handshake"
+                    : "the server closed the connection during the TLS handshake"), of: termination)
                 return true
             }
             return moved
@@ -52,12 +55,13 @@ extension RelayConnection {
             if case .failed(let detail) = progress { reason = "the TLS handshake with the server failed: \(detail)" } else {
                 reason = "the server closed the TLS handshake"
             }
-            apply(outcome.failed(reason))
+            apply(termination.outcome.failed(reason), of: termination)
             return true
         }
     }
 
-    func upstreamEstablished(_ session: TLSSession) {
+    func upstreamEstablished(_ termination: Termination) {
+        let session = termination.upstreamTLS
         let verification = session.verifyResult
         report.upstream = UpstreamReading(
             negotiation: TLSNegotiation(
@@ -65,29 +69,29 @@ extension RelayConnection {
                 fromHelloRetryRequest: false, source: .upstreamConnection),
             applicationProtocol: session.selectedProtocol,
             certificateVerified: verification.verified, verification: verification.text)
-        startPhoneTLS()
+        startPhoneTLS(termination)
     }
 
     // MARK: Our TLS server towards the phone
 
-    func startPhoneTLS() {
+    func startPhoneTLS(_ termination: Termination) {
         guard context.minter != nil, report.serverName != nil else {
-            apply(outcome.failed("no CA is loaded"))
+            apply(termination.outcome.failed("no CA is loaded"), of: termination)
             return
         }
-        enter(.presenting)
+        enter(.presenting(termination))
         context.presentations.ask(for: self)
     }
 
     /// On the loop, once the recording's presentation was read (nil: it could not be).
     func presentationArrived(_ asked: RequestedLeaf?) {
-        guard stage == .presenting, let minter = context.minter, let name = report.serverName else { return }
+        guard case .presenting(let termination) = stage, let minter = context.minter, let name = report.serverName else { return }
         // Back to the upstream handshake's stage while the answer is prepared: a failure from here
         // is one before the answer, and every way out sets its own stage.
-        enter(.upstreamHandshake)
+        enter(.upstreamHandshake(termination))
         if phoneEnded {
             // The phone left while the recording was read: nothing to answer, no outcome.
-            apply(outcome.phoneClosed(reset: true))
+            apply(termination.outcome.phoneClosed(reset: true), of: termination)
             pump()
             return
         }
@@ -103,35 +107,34 @@ extension RelayConnection {
                 (leaf, presented) = try minter.mirrorLeaf(for: name, now: now)
             } else {
                 guard let asked else {
-                    apply(outcome.failed("the open recording's inspection mode could not be read"))
+                    apply(termination.outcome.failed("the open recording's inspection mode could not be read"), of: termination)
                     return
                 }
                 (leaf, presented) = try minter.leaf(for: name, presentation: asked, now: now)
             }
-            presentsDefect = presented.defect != nil
-            outcome.presentsMirror = presented.mirrorsUpstream
+            termination.presentsDefect = presented.defect != nil
+            termination.outcome.presentsMirror = presented.mirrorsUpstream
             report.presentation = ShownLeafKind(presented, upstreamVerified: upstreamVerified)
             context.observer.relayDidPresent(presented, on: leg)
         } catch {
-            apply(outcome.failed("the leaf for \(name) could not be minted: \(error)"))
+            apply(termination.outcome.failed("the leaf for \(name) could not be minted: \(error)"), of: termination)
             return
         }
         guard let session = TLSSession(context: context.tls.server),
               SSL_use_certificate(session.ssl, leaf.certificate) == 1,
               SSL_use_PrivateKey(session.ssl, minter.installed.leafKey) == 1
         else {
-            apply(outcome.failed("OpenSSL could not make the phone's session: \(OpenSSLSupport.lastError())"))
+            apply(termination.outcome.failed("OpenSSL could not make the phone's session: \(OpenSSLSupport.lastError())"), of: termination)
             return
         }
         session.delegate = self
-        RelayTLS.apply(RelayVersionRange(offer: reading?.offer), to: session.ssl)
+        RelayTLS.apply(RelayVersionRange(offer: termination.reading?.offer), to: session.ssl)
         SSL_set_accept_state(session.ssl)
-        hold.bytes.withUnsafeBytes { session.feed($0) }
-        phoneTLS = session
-        enter(.terminated)
+        termination.held.withUnsafeBytes { session.feed($0) }
+        termination.phoneTLS = session
+        enter(.terminated(termination))
         // Told before our first byte can be written, so the flow engine never takes our own
         // ServerHello for the server's.
-        announcedAnswer = true
         context.observer.relayWillAnswer(leg)
     }
 }

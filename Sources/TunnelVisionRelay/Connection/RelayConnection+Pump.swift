@@ -1,5 +1,6 @@
 import Glibc
 import TunnelVisionModel
+import TunnelVisionWire
 
 /// The pump does all that can be done now, then sets the loop's interest; while the first
 /// message is held, it decides.
@@ -11,14 +12,14 @@ extension RelayConnection {
             let moved: Bool
             switch stage {
             case .holding: moved = pumpHold()
-            case .upstreamHandshake: moved = pumpUpstreamHandshake()
-            case .terminated: moved = pumpTerminated()
-            case .splicing: moved = pumpSplice()
+            case .upstreamHandshake(let termination): moved = pumpUpstreamHandshake(termination)
+            case .terminated(let termination): moved = pumpTerminated(termination)
+            case .splicing(let splice): moved = pumpSplice(splice)
             case .closing: moved = pumpClosing()
-            case .presenting:
+            case .presenting(let termination):
                 // A phone that left while its recording was read ends now, not when the answer comes.
                 moved = phoneEnded
-                if phoneEnded { apply(outcome.phoneClosed(reset: true)) }
+                if phoneEnded { apply(termination.outcome.phoneClosed(reset: true), of: termination) }
             case .dialling, .redialling, .closed: moved = false
             }
             if !moved { break }
@@ -29,9 +30,8 @@ extension RelayConnection {
 
     func accountBuffers() {
         var now = 0
-        if stage != .closed {
-            now = phoneOut.count + upstreamOut.count
-            for session in [phoneTLS, upstreamTLS].compactMap({ $0 }) { now += session.pendingInput + session.pendingOutput }
+        if stage.kind != .closed {
+            now = phoneOut.count + upstreamOut.count + (stage.termination?.bufferedBytes ?? 0)
         }
         context.buffered += now - accountedBuffers
         accountedBuffers = now
@@ -39,7 +39,7 @@ extension RelayConnection {
 
     func updateInterest() {
         accountBuffers()
-        guard stage != .closed else { return }
+        guard stage.kind != .closed else { return }
         let limit = context.readLimit
         var phoneInterest: EventLoop.Interest = []
         var upstreamInterest: EventLoop.Interest = []
@@ -53,18 +53,19 @@ extension RelayConnection {
             upstreamInterest = .read
         case .presenting:
             break
-        case .terminated:
-            if !phoneEnded, (phoneTLS?.pendingInput ?? 0) < limit,
-               upstreamOut.count + (upstreamTLS?.pendingOutput ?? 0) < limit { phoneInterest.insert(.read) }
-            if !upstreamEnded, outcome.phase == .established || phoneHalfClosed, (upstreamTLS?.pendingInput ?? 0) < limit,
-               phoneOut.count + (phoneTLS?.pendingOutput ?? 0) < limit { upstreamInterest.insert(.read) }
+        case .terminated(let termination):
+            if !phoneEnded, (termination.phoneTLS?.pendingInput ?? 0) < limit,
+               upstreamOut.count + termination.upstreamTLS.pendingOutput < limit { phoneInterest.insert(.read) }
+            if !upstreamEnded, termination.outcome.phase == .established || termination.phoneHalfClosed,
+               termination.upstreamTLS.pendingInput < limit,
+               phoneOut.count + (termination.phoneTLS?.pendingOutput ?? 0) < limit { upstreamInterest.insert(.read) }
         case .splicing:
             if !phoneEnded, upstreamOut.count < limit { phoneInterest.insert(.read) }
             if !upstreamEnded, phoneOut.count < limit { upstreamInterest.insert(.read) }
         case .closing, .closed:
             break
         }
-        if limit == 0, stage == .terminated || stage == .splicing { context.waitingForBuffers[ObjectIdentifier(self)] = self }
+        if limit == 0, stage.kind == .terminated || stage.kind == .splicing { context.waitingForBuffers[ObjectIdentifier(self)] = self }
         if !phoneOut.isEmpty { phoneInterest.insert(.write) }
         if !upstreamOut.isEmpty { upstreamInterest.insert(.write) }
         context.loop.set(phone, phoneInterest)
@@ -74,10 +75,12 @@ extension RelayConnection {
     // MARK: Holding
 
     func pumpHold() -> Bool {
+        guard var hold = takeHold() else { return false }
+        defer { keep(hold) }
         // A server that speaks first is not answering a TLS client.
         let peek = recv(upstream, context.wireBuffer.baseAddress, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         if peek > 0 || peek == 0 {
-            decide(.splice(.serverSpokeFirst))
+            decide(.splice(.serverSpokeFirst), hold: hold)
             return true
         }
         let room = min(hold.room, context.wireBuffer.count)
@@ -88,14 +91,13 @@ extension RelayConnection {
             let decision = context.policy.decision(
                 destinationPort: leg.originalDestination.port, hold: hold.state, heldBytes: hold.bytes,
                 isRemembered: { context.refusals.isRemembered($0) })
-            if case .settled(let settled) = hold.state { reading = settled }
-            if let decision { decide(decision) }
+            if let decision { decide(decision, hold: hold) }
             return true
         case .wouldBlock:
             return false
         case .endOfFile:
             phoneEnded = true
-            decide(.splice(.phoneClosedDuringHold))
+            decide(.splice(.phoneClosedDuringHold), hold: hold)
             return true
         case .reset:
             phoneWasReset = true
@@ -106,7 +108,10 @@ extension RelayConnection {
         }
     }
 
-    func decide(_ decision: RelayDecision) {
+    /// `hold`: what the phone sent first (none for a decision taken before the hold).
+    func decide(_ decision: RelayDecision, hold: ClientHelloHold?) {
+        let reading: ClientHelloReading? = if case .settled(let settled)? = hold?.state { settled } else { nil }
+        let held = hold?.bytes ?? []
         report.decision = decision
         report.instants.decided = MonotonicClock.wallNanoseconds()
         report.serverName = reading?.serverName
@@ -114,13 +119,13 @@ extension RelayConnection {
         report.offeredApplicationProtocols = reading?.offer?.applicationProtocols ?? []
         switch decision {
         case .splice(let reason):
-            hold.bytes.withUnsafeBytes { upstreamOut.append($0) }
-            enter(.splicing)
+            held.withUnsafeBytes { upstreamOut.append($0) }
+            enter(.splicing(RelayStage.Splice()))
             if reason == .hostRemembered {
                 settle(.notInspectableRemembered)
             }
         case .terminate(let name):
-            startUpstreamTLS(serverName: name)
+            startUpstreamTLS(serverName: name, held: held, reading: reading)
         }
     }
 }

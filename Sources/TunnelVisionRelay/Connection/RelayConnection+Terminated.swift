@@ -4,82 +4,88 @@ import TunnelVisionModel
 /// A terminated connection: the phone's handshake with us, the plaintext both ways, and the
 /// outcome machine's steps.
 extension RelayConnection {
-    func pumpTerminated() -> Bool {
-        guard let phoneSession = phoneTLS, let upstreamSession = upstreamTLS else { return false }
+    func pumpTerminated(_ termination: Termination) -> Bool {
+        guard let phoneSession = termination.phoneTLS else { return false }
+        let upstreamSession = termination.upstreamTLS
         let limit = context.readLimit
         var moved = false
         if !phoneEnded, phoneSession.pendingInput < limit {
             moved = readCiphertext(from: phone, into: phoneSession, ended: &phoneEnded, reset: &phoneWasReset) || moved
         }
-        if outcome.phase == .beforeAnswer || outcome.phase == .answering {
+        if termination.isHandshaking {
             let progress = phoneSession.handshake()
-            if let alert = phoneAlert {
-                phoneAlert = nil
-                apply(outcome.phoneSentAlert(alert))
-                if stage != .terminated { return true }
+            if let alert = termination.phoneAlert {
+                termination.phoneAlert = nil
+                apply(termination.outcome.phoneSentAlert(alert), of: termination)
+                if stage.kind != .terminated { return true }
             }
-            if case .failed(let detail) = progress, outcome.phase == .beforeAnswer {
+            if case .failed(let detail) = progress, termination.outcome.phase == .beforeAnswer {
                 // Nothing reached the phone: what OpenSSL queued (an alert of ours) is dropped.
-                apply(outcome.failed("our TLS server could not answer the phone's ClientHello: \(detail)"))
+                apply(termination.outcome.failed("our TLS server could not answer the phone's ClientHello: \(detail)"), of: termination)
                 return true
             }
             moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
-            guard stage == .terminated else { return true }
+            guard stage.kind == .terminated else { return true }
             switch progress {
             case .done:
-                outcome.handshakeCompleted()
+                termination.outcome.handshakeCompleted()
                 report.instants.handshakeCompleted = MonotonicClock.wallNanoseconds()
                 moved = true
             case .wantsMore:
-                if phoneEnded { apply(outcome.phoneClosed(reset: phoneWasReset)) ; return true }
+                if phoneEnded { apply(termination.outcome.phoneClosed(reset: phoneWasReset), of: termination) ; return true }
             case .closed:
-                apply(outcome.phoneClosed(reset: false))
+                apply(termination.outcome.phoneClosed(reset: false), of: termination)
                 return true
             case .failed(let detail):
                 // The alert, if the phone sent one, was seen by the info callback first.
-                if outcome.phase == .finished {
+                if termination.outcome.phase == .finished {
                     beginClosing(reset: false)
-                } else if let relayAlert {
-                    apply(outcome.relaySentAlert(relayAlert, reason: "our TLS server ended the phone's handshake: \(detail)"))
+                } else if let relayAlert = termination.relayAlert {
+                    apply(termination.outcome.relaySentAlert(relayAlert, reason: "our TLS server ended the phone's handshake: \(detail)"),
+                          of: termination)
                 } else {
-                    apply(outcome.failed("the TLS handshake with the phone failed: \(detail)"))
+                    apply(termination.outcome.failed("the TLS handshake with the phone failed: \(detail)"), of: termination)
                 }
                 return true
             }
-            if outcome.phase != .established { return moved }
+            if termination.outcome.phase != .established { return moved }
         }
-        if phoneHalfClosed {
+        if termination.phoneHalfClosed {
             if phoneWasReset {
                 beginClosing(reset: true)
                 return true
             }
-            if upstreamShutdownPending, upstreamOut.isEmpty {
-                upstreamShutdownPending = false
+            if termination.upstreamShutdownPending, upstreamOut.isEmpty {
+                termination.upstreamShutdownPending = false
                 shutdown(upstream, Int32(SHUT_WR))
             }
         }
         // Phone → server: counted as the phone's application data.
-        while !phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
+        while !termination.phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
             let (count, progress) = phoneSession.read(into: context.plainBuffer)
             if count > 0 {
                 carry(count, from: .phone, into: upstreamSession)
-                apply(outcome.phoneSentData(count))
+                apply(termination.outcome.phoneSentData(count), of: termination)
                 moved = true
                 continue
             }
             if progress == .closed {
-                phoneFinishedSending(closeNotify: true)
+                phoneFinishedSending(closeNotify: true, termination)
                 return true
             }
             if case .failed = progress {
-                apply(outcome.phoneClosed(reset: true))
+                apply(termination.outcome.phoneClosed(reset: true), of: termination)
                 return true
             }
             break
         }
         moved = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream) || moved
-        if phoneEnded, !phoneHalfClosed, phoneSession.pendingInput == 0 {
-            if phoneWasReset { apply(outcome.phoneClosed(reset: true)) } else { phoneFinishedSending(closeNotify: false) }
+        if phoneEnded, !termination.phoneHalfClosed, phoneSession.pendingInput == 0 {
+            if phoneWasReset {
+                apply(termination.outcome.phoneClosed(reset: true), of: termination)
+            } else {
+                phoneFinishedSending(closeNotify: false, termination)
+            }
             return true
         }
         // Server → phone.
@@ -95,14 +101,22 @@ extension RelayConnection {
             }
             if progress != .wantsMore {
                 _ = flushTLS(phoneSession, into: &phoneOut, descriptor: phone)
-                if phoneHalfClosed { beginClosing(reset: false) } else { apply(outcome.upstreamClosed()) }
+                if termination.phoneHalfClosed {
+                    beginClosing(reset: false)
+                } else {
+                    apply(termination.outcome.upstreamClosed(), of: termination)
+                }
                 return true
             }
             break
         }
         moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
         if upstreamEnded, upstreamSession.pendingInput == 0 {
-            if phoneHalfClosed { beginClosing(reset: upstreamWasReset) } else { apply(outcome.upstreamClosed()) }
+            if termination.phoneHalfClosed {
+                beginClosing(reset: upstreamWasReset)
+            } else {
+                apply(termination.outcome.upstreamClosed(), of: termination)
+            }
             return true
         }
         return moved
@@ -123,16 +137,16 @@ extension RelayConnection {
     /// The phone will send nothing more after its handshake (close_notify, or its FIN): the
     /// outcome takes the fact now, the server gets the same close, and what the server still
     /// answers reaches the phone (bounded by the closing time).
-    func phoneFinishedSending(closeNotify: Bool) {
-        guard !phoneHalfClosed else { return }
-        _ = outcome.phoneClosed(reset: false)
-        report.event = outcome.event
-        phoneHalfClosed = true
-        if closeNotify, let upstreamTLS {
-            upstreamTLS.shutdown()
-            flushTLS(upstreamTLS, into: &upstreamOut, descriptor: upstream)
+    func phoneFinishedSending(closeNotify: Bool, _ termination: Termination) {
+        guard !termination.phoneHalfClosed else { return }
+        _ = termination.outcome.phoneClosed(reset: false)
+        report.event = termination.outcome.event
+        termination.phoneHalfClosed = true
+        if closeNotify {
+            termination.upstreamTLS.shutdown()
+            flushTLS(termination.upstreamTLS, into: &upstreamOut, descriptor: upstream)
         } else {
-            upstreamShutdownPending = true
+            termination.upstreamShutdownPending = true
         }
         deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
     }
@@ -186,26 +200,26 @@ extension RelayConnection {
     }
 
     func noteWritten(to descriptor: Int32) {
-        if descriptor == phone, stage == .terminated { outcome.answered() }
+        if descriptor == phone, case .terminated(let termination) = stage { termination.outcome.answered() }
     }
 
     // MARK: Outcome steps
 
-    func apply(_ step: TerminationOutcome.Step) {
+    func apply(_ step: TerminationOutcome.Step, of termination: Termination) {
         switch step {
         case .carryOn:
             break
         case .settle(let settled):
             // A leaf made to be refused says nothing of the host's pinning: its refusal is not remembered.
-            if case .notInspectable(let alert) = settled, let name = report.serverName, !presentsDefect {
+            if case .notInspectable(let alert) = settled, let name = report.serverName, !termination.presentsDefect {
                 context.refusals.remember(name, alert: alert)
             }
             settle(settled)
-            if outcome.phase == .finished { beginClosing(reset: false) }
+            if termination.outcome.phase == .finished { beginClosing(reset: false) }
         case .fallBackToPlainUpstream:
-            fallBack()
+            fallBack(event: termination.outcome.event, held: termination.held)
         case .end:
-            report.event = outcome.event
+            report.event = termination.outcome.event
             beginClosing(reset: phoneWasReset || upstreamWasReset)
         }
     }
@@ -213,7 +227,6 @@ extension RelayConnection {
     func settle(_ settled: RelayOutcome) {
         report.outcome = settled
         report.instants.outcome = MonotonicClock.wallNanoseconds()
-        reportedOutcome = true
         context.observer.relayDidReport(report)
     }
 }

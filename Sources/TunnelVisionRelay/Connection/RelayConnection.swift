@@ -7,58 +7,22 @@ import TunnelVisionWire
 /// ClientHello, decide, then splice or terminate. Every step is non-blocking; every buffer is
 /// bounded by `limits.bufferBytes` (reading from a side stops while the other side is behind).
 final class RelayConnection {
-    enum Stage: Equatable {
-        /// Waiting for the original destination to accept our TCP connection.
-        case dialling
-        case holding
-        /// Our TLS client's handshake with the server.
-        case upstreamHandshake
-        /// Waiting for what the phone's open recording asks to be presented (read off the loop).
-        case presenting
-        /// Our TLS server answers the phone (the outcome machine has the phase).
-        case terminated
-        /// A fresh plain connection for the held stream after a failure before our answer.
-        case redialling
-        case splicing
-        /// Flushing what is queued, then closing.
-        case closing
-        case closed
-    }
-
     let context: RelayContext
     let phone: Int32
     var upstream: Int32 = -1
     let leg: RelayPhoneLeg
-    /// Changed only by `enter`.
-    private(set) var stage: Stage = .dialling
+    /// Changed only by `enter`, and within a stage by `keep`.
+    private(set) var stage: RelayStage
     var report: RelayReport
     /// Monotonic nanoseconds at which the current stage gives up.
     var deadline: Int64
 
-    var hold: ClientHelloHold
-    var reading: ClientHelloReading?
-    var outcome = TerminationOutcome()
-    var phoneTLS: TLSSession?
-    var upstreamTLS: TLSSession?
+    // The two sockets' own facts, which outlive every stage: what waits to be written to each,
+    // and whether each side ended (and how).
     var phoneOut = ByteQueue()
     var upstreamOut = ByteQueue()
     var phoneEnded = false, phoneWasReset = false
     var upstreamEnded = false, upstreamWasReset = false
-    var phoneShutDown = false, upstreamShutDown = false
-    var announcedAnswer = false
-    /// The leaf shown was made to be refused (a validation recording).
-    var presentsDefect = false
-    var reportedOutcome = false
-    var earlyDecision: RelayDecision?
-    /// An alert the phone sent, seen inside OpenSSL's callback and acted on after it returns.
-    var phoneAlert: UInt8?
-    /// An alert our TLS server sent the phone: the relay's failure, never the phone's answer.
-    var relayAlert: UInt8?
-    /// The phone sent its last byte after the handshake; the server's answer still goes to it.
-    var phoneHalfClosed = false
-    var upstreamShutdownPending = false
-    /// Where this connection's upstream session is kept for the next connection to resume.
-    var upstreamSessionKey: UpstreamSessions.Key?
 
     /// This connection's share of `context.buffered`, kept current after every pump and at the end.
     var accountedBuffers = 0
@@ -76,23 +40,37 @@ final class RelayConnection {
         self.phone = phone
         self.leg = leg
         report = RelayReport(phoneLeg: leg, accepted: MonotonicClock.wallNanoseconds())
-        hold = ClientHelloHold(limit: context.limits.holdBytes)
         deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
-        earlyDecision = context.policy.decisionBeforeHold(destinationPort: leg.originalDestination.port)
-            ?? (overPhoneCap ? .splice(.phoneConnectionCap) : nil)
+        stage = .dialling(early: context.policy.decisionBeforeHold(destinationPort: leg.originalDestination.port)
+            ?? (overPhoneCap ? .splice(.phoneConnectionCap) : nil))
     }
 
-    /// Every change of stage, with the time the new stage may take before `timedOut` acts. The
-    /// dials set theirs when the connect starts (`connectUpstream`).
-    func enter(_ next: Stage) {
+    /// Every change of stage goes through here: a move the transition table does not have is a
+    /// fault of the relay's (caught by the tests), and the new stage gets the time it may take
+    /// before `timedOut` acts. The dials set theirs when the connect starts (`connectUpstream`).
+    func enter(_ next: RelayStage) {
+        assert(stage.kind.mayMove(to: next.kind), "a relay connection cannot move from \(stage.kind) to \(next.kind)")
         stage = next
-        switch next {
-        case .dialling, .redialling, .closed: break
-        case .holding: deadline = instant(after: context.limits.holdSeconds)
-        case .upstreamHandshake, .presenting, .terminated: deadline = instant(after: context.limits.handshakeSeconds)
-        case .splicing: deadline = instant(after: context.limits.idleSeconds)
-        case .closing: deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
+        if let seconds = next.kind.timeLimit(context.limits, closingSeconds: Self.closingSeconds) {
+            deadline = instant(after: seconds)
         }
+    }
+
+    /// The hold, taken out of its stage while it changes so that its bytes are not copied;
+    /// `keep` puts it back.
+    func takeHold() -> ClientHelloHold? {
+        guard case .holding(let hold) = stage else { return nil }
+        stage = .holding(ClientHelloHold(limit: 0))
+        return hold
+    }
+
+    /// New data for the stage the connection is in: no transition.
+    func keep(_ hold: ClientHelloHold) {
+        if case .holding = stage { stage = .holding(hold) }
+    }
+
+    func keep(_ splice: RelayStage.Splice) {
+        if case .splicing = stage { stage = .splicing(splice) }
     }
 
     func instant(after seconds: Double) -> Int64 {
@@ -102,11 +80,17 @@ final class RelayConnection {
     /// Past the handshakes: the connection lives while bytes move, and is closed after
     /// `idleSeconds` without one (a phone that vanished without a FIN is found by keepalive first).
     var isPastHandshakes: Bool {
-        stage == .splicing || stage == .terminated && !phoneHalfClosed && outcome.phase != .beforeAnswer && outcome.phase != .answering
+        switch stage {
+        case .splicing: true
+        case .terminated(let termination): !termination.phoneHalfClosed && !termination.isHandshaking
+        default: false
+        }
     }
 
     /// The descriptors this connection owns, for the loop's table.
     var descriptors: [Int32] { upstream >= 0 ? [phone, upstream] : [phone] }
+
+    var isDialling: Bool { stage.kind == .dialling || stage.kind == .redialling }
 
     // MARK: Entry points from the loop
 
@@ -115,14 +99,14 @@ final class RelayConnection {
     }
 
     func handle(descriptor: Int32, readable: Bool, writable: Bool, broken: Bool, hungUp: Bool) {
-        if descriptor == upstream, stage == .dialling || stage == .redialling {
+        if descriptor == upstream, isDialling {
             guard writable || broken || hungUp else { return }
             finishDial()
         } else if broken || hungUp {
             // Level-triggered: a failed side is noted now, or it would wake the loop forever. A
             // side that only hung up still has its last bytes to read, unless it is not being read.
-            let unread = stage == .dialling || stage == .redialling || stage == .upstreamHandshake || stage == .presenting
-            if descriptor == phone, broken, !unread, let session = phoneTLS, !phoneEnded {
+            let unread = isDialling || stage.kind == .upstreamHandshake || stage.kind == .presenting
+            if descriptor == phone, broken, !unread, let session = stage.termination?.phoneTLS, !phoneEnded {
                 // A reset often comes right behind the phone's last bytes (its alert, then a close
                 // with our flight unread): what the socket still holds is read before the end is
                 // noted, or a refusal would be taken for a phone that left without a word.
@@ -136,9 +120,9 @@ final class RelayConnection {
                 upstreamEnded = true
                 upstreamWasReset = true
             }
-            if descriptor == phone, stage == .dialling || stage == .redialling {
+            if descriptor == phone, isDialling {
                 report.event = report.event ?? .phoneLeftDuringHandshake
-                if report.decision == nil { report.decision = earlyDecision }
+                if report.decision == nil, case .dialling(let early) = stage { report.decision = early }
                 finish(resetBoth: true)
                 return
             }
@@ -151,22 +135,24 @@ final class RelayConnection {
         switch stage {
         case .dialling, .redialling:
             unreachable()
-        case .holding:
-            decide(.splice(.holdTimedOut))
+        case .holding(let hold):
+            decide(.splice(.holdTimedOut), hold: hold)
             pump()
-        case .upstreamHandshake:
-            apply(outcome.failed("the server did not complete the TLS handshake in time"))
+        case .upstreamHandshake(let termination):
+            apply(termination.outcome.failed("the server did not complete the TLS handshake in time"), of: termination)
             pump()
-        case .presenting:
-            apply(outcome.failed("the open recording's inspection mode could not be read within \(Int(context.limits.handshakeSeconds)) s"))
+        case .presenting(let termination):
+            apply(termination.outcome.failed(
+                "the open recording's inspection mode could not be read within \(Int(context.limits.handshakeSeconds)) s"), of: termination)
             pump()
         case .closing:
             finish()
-        case .terminated where phoneHalfClosed:
+        case .terminated(let termination) where termination.phoneHalfClosed:
             beginClosing(reset: false)
             pump()
-        case .terminated where !isPastHandshakes:
-            apply(outcome.failed("the phone did not complete the TLS handshake within \(Int(context.limits.handshakeSeconds)) s"))
+        case .terminated(let termination) where !isPastHandshakes:
+            apply(termination.outcome.failed(
+                "the phone did not complete the TLS handshake within \(Int(context.limits.handshakeSeconds)) s"), of: termination)
             pump()
         case .terminated, .splicing:
             // Idle: both sides get a reset, which the tap records; the outcome already reported stands.
@@ -197,19 +183,19 @@ protocol ConnectionRegistry: AnyObject {
 extension RelayConnection: TLSSessionDelegate {
     func tlsSession(_ session: TLSSession, receivedAlert code: UInt8) {
         // Only the phone's alerts during our handshake are its answer to our certificate.
-        guard session === phoneTLS, stage == .terminated else { return }
-        if outcome.phase == .beforeAnswer || outcome.phase == .answering, phoneAlert == nil {
-            phoneAlert = code
+        guard case .terminated(let termination) = stage, session === termination.phoneTLS else { return }
+        if termination.isHandshaking, termination.phoneAlert == nil {
+            termination.phoneAlert = code
         }
     }
 
     func tlsSession(_ session: TLSSession, sentAlert code: UInt8) {
-        guard session === phoneTLS, relayAlert == nil else { return }
-        relayAlert = code
+        guard let termination = stage.termination, session === termination.phoneTLS, termination.relayAlert == nil else { return }
+        termination.relayAlert = code
     }
 
     func tlsSession(_ session: TLSSession, keyLogLine line: String) {
-        guard session === phoneTLS, report.keyLog.count < Self.keyLogLineLimit else { return }
+        guard session === stage.termination?.phoneTLS, report.keyLog.count < Self.keyLogLineLimit else { return }
         report.keyLog.append(line)
     }
 
@@ -218,7 +204,7 @@ extension RelayConnection: TLSSessionDelegate {
     }
 
     func tlsSession(_ session: TLSSession, receivedResumable ticket: OpaquePointer) -> Bool {
-        guard session === upstreamTLS, let upstreamSessionKey else { return false }
-        return context.upstreamSessions.keep(ticket, for: upstreamSessionKey)
+        guard let termination = stage.termination, session === termination.upstreamTLS else { return false }
+        return context.upstreamSessions.keep(ticket, for: termination.upstreamSessionKey)
     }
 }
