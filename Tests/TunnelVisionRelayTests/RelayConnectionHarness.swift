@@ -89,6 +89,9 @@ final class TestTLS {
         _ = Array(text.utf8).withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
     }
 
+    /// Offers only these TLS 1.2 cipher suites (OpenSSL's names), before the first handshake step.
+    func offerOnly(_ ciphers: String) { _ = SSL_set_cipher_list(ssl, ciphers) }
+
     /// The phone's close_notify, encrypted after the handshake.
     func closeNotify() { _ = SSL_shutdown(ssl) }
 

@@ -62,6 +62,33 @@ import TunnelVisionModel
         #expect(relay.servers.count == 1)
     }
 
+    /// Our TLS server cannot answer a hello it shares no cipher suite with: nothing of ours
+    /// reached the phone, so the relay takes back its announced answer and the held stream goes
+    /// to a plain connection to the same destination.
+    @Test func ourTLSServerFailingBeforeItsAnswerHandsTheHeldStreamOn() throws {
+        let relay = try RelayConnectionHarness()
+        let phone = TestTLS(phone: relay.phone, serverName: RelayConnectionHarness.serverName)
+        phone.offerOnly("NULL-SHA256:@SECLEVEL=0")
+        phone.handshake()
+        try #require(relay.run(until: { relay.servers.last.map(Plain.hasBytes) == true }), "the relay dialled no server")
+        let serve = try Self.serving(relay)
+        var held: [UInt8] = []
+        try #require(relay.run(until: { held.count > 5 }, also: {
+            serve()
+            if relay.servers.count == 2 { held += Plain.read(relay.servers[1]) ?? [] }
+        }), "no second, plain connection got the held stream")
+        #expect(held.first == 0x16)
+        #expect(relay.observed.answered == 1 && relay.observed.rolledBack == 1)
+        shutdown(relay.phone, Int32(SHUT_WR))
+        let report = try #require(relay.runToEnd(also: Rows.serverClosesAtItsEnd(relay)))
+        guard case .handedToPlainUpstream(let reason)? = report.event else {
+            Issue.record("the held stream was not handed on: \(String(describing: report.event))")
+            return
+        }
+        #expect(reason.hasPrefix("our TLS server could not answer the phone's ClientHello"))
+        #expect(report.outcome == nil)
+    }
+
     /// After the handshake a closing alert is a way of closing, never a refusal.
     @Test func aClosingAlertAfterTheHandshakeIsAClose() throws {
         let relay = try RelayConnectionHarness()
