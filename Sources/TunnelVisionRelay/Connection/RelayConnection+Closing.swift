@@ -89,6 +89,7 @@ extension RelayConnection {
         }
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
+        requests.finish(into: &report)
         accountBuffers()
         context.waitingForBuffers[ObjectIdentifier(self)] = nil
         context.observer.relayDidReport(report)

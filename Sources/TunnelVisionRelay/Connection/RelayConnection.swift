@@ -59,6 +59,8 @@ final class RelayConnection {
     var upstreamShutdownPending = false
     /// Where this connection's upstream session is kept for the next connection to resume.
     var upstreamSessionKey: UpstreamSessions.Key?
+    /// The requests read from the plaintext it carries (bounded there).
+    let requests = ConnectionRequests()
 
     /// This connection's share of `context.buffered`, kept current after every pump and at the end.
     var accountedBuffers = 0
