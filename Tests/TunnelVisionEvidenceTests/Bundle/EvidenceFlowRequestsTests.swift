@@ -23,11 +23,11 @@ struct EvidenceFlowRequestsTests {
 
     static let requests = [
         ReadRequest(
-            instant: Date(nanosecondsSinceEpoch: 1_790_000_001_250_000_000), version: .http2, method: "POST",
+            instant: Date(timeIntervalSince1970: 1_790_000_001.25), version: .http2, method: "POST",
             authority: "api.example", path: nil, bodyBytes: 48_000, responseStatus: 201, stream: 1),
         // Coalesced: another name over the same connection.
         ReadRequest(
-            instant: Date(nanosecondsSinceEpoch: 1_790_000_001_500_000_000), version: .http2, method: "GET",
+            instant: Date(timeIntervalSince1970: 1_790_000_001.5), version: .http2, method: "GET",
             authority: "cdn.example", path: "/logo.png", bodyBytes: 0, responseStatus: nil, stream: 3),
     ]
 
