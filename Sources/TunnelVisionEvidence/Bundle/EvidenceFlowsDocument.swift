@@ -129,9 +129,10 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let serverCertificate: ServerCertificate
     /// What the inspection relay kept of the connection; absent when it did not handle it.
     public let relay: Relay?
-    /// The requests the relay read inside the connection, in the order the phone sent them;
-    /// absent when none was read.
-    public let requests: [Request]?
+    /// The requests the relay read inside the connection, in the order the phone sent them, as
+    /// `ReadRequest` writes them (a path only when the recording kept paths, a status only when
+    /// one was read); absent when none was read.
+    public let requests: [ReadRequest]?
     /// Requests read past the relay's bound per connection: counted, not kept; absent when none.
     public let requestsNotKept: Int?
     /// The findings the flow proves; absent where they were not assessed (a live view).
@@ -163,32 +164,6 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
             upstreamVerification = facts.upstreamVerification
             upstreamApplicationProtocol = facts.upstreamApplicationProtocol
             keyLogLines = facts.keyLog.count
-        }
-    }
-
-    /// One request as the relay read it: facts, never content. The path is present only when
-    /// the recording was started to keep request paths; the status only when one was read.
-    public struct Request: Encodable, Sendable, Hashable {
-        public let instant: Date
-        /// HTTP/1.1 / HTTP/2.
-        public let version: String
-        public let method: String
-        public let authority: String?
-        public let path: String?
-        public let bodyBytes: Int64
-        public let responseStatus: Int?
-        /// HTTP/2 only: the stream that carried it.
-        public let stream: UInt32?
-
-        init(_ request: ReadRequest) {
-            instant = request.instant
-            version = request.version.rawValue
-            method = request.method
-            authority = request.authority
-            path = request.path
-            bodyBytes = request.bodyBytes
-            responseStatus = request.responseStatus
-            stream = request.stream
         }
     }
 
@@ -234,7 +209,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         }
         serverCertificate = Self.certificate(flow.certificateVisibility)
         self.relay = relay.map(Relay.init)
-        requests = flow.requests.isEmpty ? nil : flow.requests.map(Request.init)
+        requests = flow.requests.isEmpty ? nil : flow.requests
         requestsNotKept = flow.requestsNotKept > 0 ? flow.requestsNotKept : nil
         self.findingIDs = findingIDs
     }
