@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "TunnelVisionRequests", dependencies: ["TunnelVisionModel", "CNghttp2"]),
         // I/O: the TLS inspection relay (docs/ARCHITECTURE.md § The relay): the ClientHello hold, the decision, the outcome
         // machine (pure), the CA and leaves, and its epoll loop over OpenSSL.
-        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDigest", "COpenSSL", "CEpoll"]),
+        .target(name: "TunnelVisionRelay", dependencies: ["TunnelVisionModel", "TunnelVisionWire", "TunnelVisionDigest", "TunnelVisionRequests", "COpenSSL", "CEpoll"]),
         // I/O: the history and audit store over one SQLite file.
         .target(name: "TunnelVisionStore", dependencies: ["TunnelVisionModel", "CSQLite"]),
         // I/O: the capture files on disk, over the model only: the rotating pcap writer, its

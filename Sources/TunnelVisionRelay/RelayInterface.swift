@@ -19,7 +19,8 @@ import TunnelVisionModel
 //   5-tuple the tap reads on tv0. `decision`, `outcome` (the tls_status the flow takes, if
 //   any), `event` (the fact kept when there is no outcome, or how a termination ended),
 //   `upstream` (the reading with source `upstreamConnection`, and whether the certificate
-//   verified), `keyLog` (SSLKEYLOGFILE lines of the phone↔relay leg) and the instants.
+//   verified), `keyLog` (SSLKEYLOGFILE lines of the phone↔relay leg), the instants, and (in the
+//   final report of a terminated connection) the requests read inside it.
 
 /// What the relay needs to run. Paths are the daemon's; the CA is made there if absent.
 public struct RelayConfiguration: Sendable, Hashable {
@@ -300,6 +301,11 @@ public struct RelayReport: Sendable, Hashable {
     /// Application bytes from the phone and to it (decrypted when terminated).
     public var bytesFromPhone: Int
     public var bytesToPhone: Int
+    /// The requests read inside a terminated connection, in the order they were sent; carried by
+    /// the final report (a connection keeps at most `ConnectionRequests.keptRequests`).
+    public var requests: [ReadRequest] = []
+    /// The requests read past that bound: counted, not kept.
+    public var requestsNotKept = 0
     /// The connection has ended; no further report for this leg.
     public var isFinal: Bool
 

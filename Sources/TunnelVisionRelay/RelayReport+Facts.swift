@@ -7,6 +7,8 @@ extension RelayReport {
         var facts = RelayFacts(
             decision: decision?.kind ?? .undecided, event: event?.kind, keyLog: keyLog,
             presented: presentation, serverNameAsSent: serverNameAsSent)
+        facts.requests = requests
+        facts.requestsNotKept = requestsNotKept
         if case .notInspectable(let alert)? = outcome { facts.alert = alert }
         switch event {
         case .phoneClosingAlertDuringHandshake(let alert)?, .phoneRefusedMirroredCertificate(let alert)?:

@@ -8,7 +8,7 @@ enum AuditQueries {
         id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
         inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped, inspection_mode,
         validation_ca_fingerprint, gateway_resolvers, phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint,
-        keep_keys, upstream_mirror, ca_store
+        keep_keys, upstream_mirror, ca_store, keep_request_paths
         """
 
     static func project(id: Int64, db: SQLiteConnection) throws -> AuditProject? {
@@ -153,7 +153,8 @@ enum AuditQueries {
             environment: AuditEnvironment(deviceModel: row.text(5), osVersion: row.text(6), toolVersion: row.text(7)),
             inspection: InspectionConditions(
                 mode: mode, caTrusted: row.bool(9), caFingerprint: row.textOrNil(13), quicDropped: row.bool(14),
-                keepsKeys: row.bool(23), upstreamMirror: row.isNull(24) ? nil : row.bool(24), caStore: store),
+                keepsKeys: row.bool(23), upstreamMirror: row.isNull(24) ? nil : row.bool(24), caStore: store,
+                keepsRequestPaths: row.bool(26)),
             gatewayResolvers: resolvers,
             startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
             validationIssuerFingerprint: row.textOrNil(16), phone: readSessionPhone(row))

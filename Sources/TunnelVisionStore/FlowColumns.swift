@@ -114,12 +114,13 @@ enum FlowColumns {
     }()
 
     /// The relay's facts ride along, read from `flow_relay`: what the certificate
-    /// validation check reads of a flow.
+    /// validation check reads of a flow; and the requests read inside it (`RequestColumns`).
     static let selectList = "id, " + all.map(\.name).joined(separator: ", ")
         + ", (SELECT decision FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT event FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT alert FROM flow_relay WHERE flow_id = flows.id)"
         + ", (SELECT presented FROM flow_relay WHERE flow_id = flows.id)"
+        + RequestColumns.selectColumns
 
     /// The values of `all`, in its order; without `withKey`, NULL for the 5-tuple (`.never`), which
     /// only an insert writes.
@@ -236,6 +237,7 @@ enum FlowColumns {
         state.relay = decision.flatMap { eventName != nil && event == nil ? nil :
             RelayVerdict(decision: $0, event: event, alert: alert.flatMap { UInt8(exactly: $0) }, presented: presented)
         }
-        return StoredFlow(id: row.int64(0), state: state)
+        let requests = RequestColumns.requests(fromJSON: row.textOrNil(next()))
+        return StoredFlow(id: row.int64(0), state: state, requests: requests, requestsNotKept: Int(row.int64(next())))
     }
 }

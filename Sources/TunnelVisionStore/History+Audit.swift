@@ -59,8 +59,8 @@ extension History {
                 INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
                     tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes, ca_fingerprint, quic_dropped,
                     inspection_mode, gateway_resolvers, phone_name, phone_ipv4, phone_ipv6, phone_public_key, phone_key_fingerprint,
-                    keep_keys, upstream_mirror, ca_store)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    keep_keys, upstream_mirror, ca_store, keep_request_paths)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .bind(
                     .integer(draft.projectID), .integer(AuditSerialization.code(of: draft.kind).rawValue),
@@ -73,7 +73,8 @@ extension History {
                     .text(AuditSerialization.text(ofResolvers: draft.gatewayResolvers)),
                     .optionalText(phone?.name), .optionalText(phone?.ipv4.description), .optionalText(phone?.ipv6.description),
                     .optionalText(phone?.publicKey), .optionalText(phone?.keyFingerprint), .bool(draft.inspection.keepsKeys),
-                    draft.inspection.upstreamMirror.map(SQLValue.bool) ?? .null, .optionalText(draft.inspection.caStore?.rawValue))
+                    draft.inspection.upstreamMirror.map(SQLValue.bool) ?? .null, .optionalText(draft.inspection.caStore?.rawValue),
+                    .bool(draft.inspection.keepsRequestPaths))
                 .run()
             return try AuditQueries.session(id: db.lastInsertedRowID, db: db)!
         }

@@ -20,6 +20,7 @@ enum RelayFactsColumns {
                 .optionalText(facts.upstreamApplicationProtocol), .text(facts.keyLog.map { $0 + "\n" }.joined()),
                 .optionalText(facts.presented?.name), .optionalText(facts.serverNameAsSent))
             .run()
+        try RequestColumns.replace(facts, flowID: flowID, in: db)
     }
 
     static let selectColumns = """

@@ -348,5 +348,28 @@ enum Schema {
         DROP INDEX flows_session;
         CREATE INDEX flows_capture_run ON flows (capture_run);
         """,
+        // The requests the relay read inside an inspected connection, in the order the phone sent
+        // them: facts, never content. The instant in nanoseconds, the version "HTTP/1.1" or
+        // "HTTP/2", the path NULL unless the flow's recording was started to keep request paths
+        // (`audit_sessions.keep_request_paths`), the status NULL when no final response status was
+        // read, the stream NULL for HTTP/1.1. `flow_relay.requests_not_kept`: the requests read
+        // past the relay's bound per connection, counted and not kept.
+        """
+        CREATE TABLE flow_request (
+            flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            instant INTEGER NOT NULL,
+            version TEXT NOT NULL,
+            method TEXT NOT NULL,
+            authority TEXT,
+            path TEXT,
+            body_bytes INTEGER NOT NULL,
+            status INTEGER,
+            stream INTEGER,
+            PRIMARY KEY (flow_id, position)
+        ) WITHOUT ROWID;
+        ALTER TABLE flow_relay ADD COLUMN requests_not_kept INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE audit_sessions ADD COLUMN keep_request_paths INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }

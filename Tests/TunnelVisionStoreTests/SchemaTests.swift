@@ -36,6 +36,8 @@ import TunnelVisionModel
             "upstream_mirror",
             // where the CA was declared installed (user, user-full-trust, system).
             "ca_store",
+            // whether the paths of the requests read inside inspected connections are kept.
+            "keep_request_paths",
         ])
         #expect(try columns("phones", store) == ["name", "ipv4", "ipv6", "public_key", "key_fingerprint", "added_at"])
         #expect(try columns("flow_relay", store) == [
@@ -43,6 +45,8 @@ import TunnelVisionModel
             "upstream_alpn", "key_log",
             // What the phone was shown, and a name sent with a trailing dot.
             "presented", "server_name_sent",
+            // The requests read past the relay's bound per connection.
+            "requests_not_kept",
         ])
         #expect(try foreignKeys("flow_relay", store) == ["flow_id → flows CASCADE"])
         #expect(try columns("audit_markers", store) == ["id", "session_id", "ts", "kind", "label"])

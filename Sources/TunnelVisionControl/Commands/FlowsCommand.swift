@@ -11,13 +11,14 @@ enum FlowsCommand {
         discussion: "Oldest first; with --newest, --limit keeps the newest N instead of the first. With --follow the view stays open while the session records: on a terminal it is redrawn in place every second; otherwise each new flow is appended as a line (with --json, one JSON object per line). It stops when the session ends.",
         positionals: [.optional("SESSION", "The session's number.")],
         options: [
-            limitOption, newestOption, followOption, SessionCommands.StartOption.phone, SharedOptions.json,
+            limitOption, newestOption, followOption, requestsOption, SessionCommands.StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl flows", "The flows of what is recording now."),
             CommandExample("tvctl flows 7 --limit 500 --json", "Up to 500 flows of session 7, for a script."),
             CommandExample("tvctl flows --limit 20 --newest", "The 20 flows that began last."),
             CommandExample("tvctl flows -f", "Watch the recording live."),
+            CommandExample("tvctl flows 7 --requests", "Session 7's flows, each with the requests the relay read inside it."),
         ],
         action: CommandContext.runs(run))
 
@@ -25,6 +26,8 @@ enum FlowsCommand {
         "limit", "N", short: "n", "Show at most N flows (default \(defaultLimit); with --json, all unless given).")
     static let newestOption = OptionSpec.flag("newest", "With --limit N, the newest N flows instead of the first N.")
     static let followOption = OptionSpec.flag("follow", short: "f", "Keep showing flows while the session records.")
+    static let requestsOption = OptionSpec.flag(
+        "requests", "Under each flow, the requests the relay read inside it: when, method, host, body bytes, response status (JSON always has them).")
     static let defaultLimit = 100
     static let limitRange = 1...10_000_000
 
@@ -51,7 +54,9 @@ enum FlowsCommand {
             return
         }
         context.say(snapshot.headline(zone: context.zone))
-        if !snapshot.flows.isEmpty { context.show(FlowListing.table(snapshot.flows, zone: context.zone)) }
+        if !snapshot.flows.isEmpty {
+            context.show(FlowListing.table(snapshot.flows, zone: context.zone, withRequests: context.arguments.flag(requestsOption)))
+        }
         if snapshot.flowCount > snapshot.flows.count {
             context.say(newest ? Wording.newestFlowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount)
                 : Wording.flowsTruncated(shown: snapshot.flows.count, of: snapshot.flowCount))

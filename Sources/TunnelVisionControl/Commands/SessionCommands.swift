@@ -28,6 +28,8 @@ enum SessionCommands {
                 + "(needed to read pinning; refused while the relay is not running).")
         static let keepKeys = OptionSpec.flag(
             "keep-keys", "Keep the TLS secrets of the connections the relay inspects, for 'tvctl export --with-keys' (anyone who reads the history can then decrypt them).")
+        static let keepRequestPaths = OptionSpec.flag(
+            "keep-request-paths", "Keep the paths of the requests the relay reads inside inspected connections (they can carry personal data; by default only method, host, body size and status are kept).")
         static let notes = OptionSpec.value("notes", "TEXT", "Anything the report should say about this recording (one line, at most 4096 bytes).")
         static let inspection = OptionSpec.value(
             "inspection", "MODE",
@@ -42,7 +44,7 @@ enum SessionCommands {
         positionals: [ProjectCommands.projectArgument],
         options: [
             StartOption.baseline, StartOption.release, StartOption.build, StartOption.device, StartOption.os,
-            StartOption.caTrusted, StartOption.inspection, StartOption.keepKeys, StartOption.notes, StartOption.phone, SharedOptions.json,
+            StartOption.caTrusted, StartOption.inspection, StartOption.keepKeys, StartOption.keepRequestPaths, StartOption.notes, StartOption.phone, SharedOptions.json,
         ],
         examples: [
             CommandExample("tvctl session start 3 --baseline --device 'iPhone 15' --os 'iOS 18.1'", "A baseline of project 3."),
@@ -94,8 +96,9 @@ enum SessionCommands {
             guard let store = CATrustStore(rawValue: text) else { throw .usage(.invalidCAStore(text, command: context.command)) }
             return store
         }
-        let conditions = RecordingConditions(
+        var conditions = RecordingConditions(
             deviceModel: device, osVersion: os, caTrusted: store != nil, caStore: store, keepKeys: arguments.flag(StartOption.keepKeys))
+        conditions.keepRequestPaths = arguments.flag(StartOption.keepRequestPaths)
         let requested = try arguments.value(StartOption.inspection).map { text throws(ControlError) in
             guard let mode = AuditSerialization.inspectionMode(name: text) else {
                 throw .usage(.invalidInspectionMode(text, command: context.command))

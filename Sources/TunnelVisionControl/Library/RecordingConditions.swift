@@ -12,6 +12,9 @@ public struct RecordingConditions: Sendable, Hashable {
     /// `--keep-keys`: store the TLS secrets of the connections the relay terminates for this
     /// recording; they are kept only while it inspects.
     public var keepKeys = false
+    /// `--keep-request-paths`: store the paths of the requests the relay reads for this
+    /// recording; kept only while it inspects.
+    public var keepRequestPaths = false
 
     public init(deviceModel: String, osVersion: String, caTrusted: Bool, caStore: CATrustStore? = nil, keepKeys: Bool = false) {
         self.deviceModel = deviceModel
@@ -42,6 +45,7 @@ public struct RecordingConditions: Sendable, Hashable {
         return InspectionConditions(
             mode: mode, caTrusted: caTrusted, caFingerprint: mode.inspects ? fingerprint : nil,
             quicDropped: mode.inspects && daemonSettings?.dropsQUIC == true, keepsKeys: mode.inspects && keepKeys,
-            upstreamMirror: mode.inspects ? daemonSettings?.upstreamMirror : nil, caStore: caStore)
+            upstreamMirror: mode.inspects ? daemonSettings?.upstreamMirror : nil, caStore: caStore,
+            keepsRequestPaths: mode.inspects && keepRequestPaths)
     }
 }

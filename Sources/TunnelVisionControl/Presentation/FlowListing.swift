@@ -8,10 +8,27 @@ enum FlowListing {
         .init("TLS"), .init("VERSION"), .init("OUT", .right), .init("IN", .right),
     ]
 
-    static func table(_ flows: [StoredFlow], zone: TimeZone) -> TextTable {
+    /// `withRequests`: each flow's row is followed by one row per request the relay read inside
+    /// it (when, version, method and host, status, body bytes), and a row counting those not kept.
+    static func table(_ flows: [StoredFlow], zone: TimeZone, withRequests: Bool = false) -> TextTable {
         var table = TextTable(columns)
-        flows.forEach { table.append(cells(of: $0, zone: zone)) }
+        for flow in flows {
+            table.append(cells(of: flow, zone: zone))
+            guard withRequests else { continue }
+            flow.requests.forEach { table.append(cells(of: $0, zone: zone)) }
+            if flow.requestsNotKept > 0 { table.append(["", "", "", Wording.requestsNotKept(flow.requestsNotKept), "", "", "", "", ""]) }
+        }
         return table
+    }
+
+    /// A request under its flow: the method and host stand where the flow has its peers, its
+    /// status where the flow has its TLS, its body where the flow has the bytes it sent.
+    static func cells(of request: ReadRequest, zone: TimeZone) -> [String] {
+        let target = (request.authority ?? AuditTables.none) + (request.path ?? "")
+        return [
+            "", Formatting.time(request.instant, in: zone), request.version.rawValue, "↳ \(request.method) \(target)", "",
+            request.responseStatus.map(String.init) ?? AuditTables.none, "", Formatting.bytes(UInt64(clamping: request.bodyBytes)), "",
+        ]
     }
 
     static func cells(of flow: StoredFlow, zone: TimeZone) -> [String] {

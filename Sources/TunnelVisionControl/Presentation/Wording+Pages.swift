@@ -32,6 +32,11 @@ extension Wording {
         "Showing the first \(Formatting.count(shown)) of \(Formatting.count(total)) flows: --limit shows more."
     }
 
+    /// Under a flow's requests: those the relay read past its bound per connection.
+    static func requestsNotKept(_ count: Int) -> String {
+        "↳ \(plural(count, "more request")) read, not kept (past what the relay keeps of one connection)"
+    }
+
     static func newestFlowsTruncated(shown: Int, of total: Int) -> String {
         "Showing the newest \(Formatting.count(shown)) of \(Formatting.count(total)) flows: --limit shows more."
     }

@@ -129,6 +129,12 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     public let serverCertificate: ServerCertificate
     /// What the inspection relay kept of the connection; absent when it did not handle it.
     public let relay: Relay?
+    /// The requests the relay read inside the connection, in the order the phone sent them, as
+    /// `ReadRequest` writes them (a path only when the recording kept paths, a status only when
+    /// one was read); absent when none was read.
+    public let requests: [ReadRequest]?
+    /// Requests read past the relay's bound per connection: counted, not kept; absent when none.
+    public let requestsNotKept: Int?
     /// The findings the flow proves; absent where they were not assessed (a live view).
     public let findingIDs: [String]?
 
@@ -203,6 +209,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         }
         serverCertificate = Self.certificate(flow.certificateVisibility)
         self.relay = relay.map(Relay.init)
+        requests = flow.requests.isEmpty ? nil : flow.requests
+        requestsNotKept = flow.requestsNotKept > 0 ? flow.requestsNotKept : nil
         self.findingIDs = findingIDs
     }
 

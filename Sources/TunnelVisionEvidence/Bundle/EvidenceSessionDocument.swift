@@ -68,12 +68,15 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// The recording was started with --keep-keys: the TLS secrets of the connections the
         /// relay terminated were kept in the history (only then can a bundle carry them).
         public let keepKeys: Bool
+        /// The recording was started with --keep-request-paths: the paths of the requests the
+        /// relay read were kept; absent with inspection off (no request was read).
+        public let keepRequestPaths: Bool?
 
         public var conditions: InspectionConditions {
             InspectionConditions(
                 mode: AuditSerialization.inspectionMode(name: mode) ?? .off, caTrusted: caTrusted, caFingerprint: caSHA256,
                 quicDropped: quicDropped, keepsKeys: keepKeys, upstreamMirror: upstreamMirror,
-                caStore: caStore.flatMap(CATrustStore.init(rawValue:)))
+                caStore: caStore.flatMap(CATrustStore.init(rawValue:)), keepsRequestPaths: keepRequestPaths == true)
         }
     }
 
@@ -131,7 +134,8 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
                 caSHA256: session.inspection.caFingerprint, quicDropped: session.inspection.quicDropped,
                 upstreamMirror: session.inspection.upstreamMirror,
                 supportsPinningEvidence: session.inspection.supportsPinningEvidence,
-                validationIssuerSHA256: session.validationIssuerFingerprint, keepKeys: session.inspection.keepsKeys)
+                validationIssuerSHA256: session.validationIssuerFingerprint, keepKeys: session.inspection.keepsKeys,
+                keepRequestPaths: session.inspection.inspectionEnabled ? session.inspection.keepsRequestPaths : nil)
             gatewayResolvers = session.gatewayResolvers.map(\.description)
             self.markers = markers?.map(Marker.init)
         }

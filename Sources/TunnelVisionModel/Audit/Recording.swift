@@ -50,6 +50,9 @@ public struct InspectionConditions: Sendable, Hashable {
     /// terminated are stored for it (and only then), for a bundle exported `--with-keys`. They
     /// let anyone who reads the history decrypt those connections, so they are never kept unasked.
     public let keepsKeys: Bool
+    /// The recording was started to keep the paths of the requests read inside its inspected
+    /// connections (they can carry personal data, so they are never kept unasked).
+    public let keepsRequestPaths: Bool
 
     /// Whether a server whose certificate did not verify was shown to the phone as an untrusted
     /// issuer's leaf (true) or with the recording's leaf all the same (false); nil with
@@ -61,8 +64,9 @@ public struct InspectionConditions: Sendable, Hashable {
 
     public init(
         mode: InspectionMode, caTrusted: Bool, caFingerprint: String? = nil, quicDropped: Bool = false, keepsKeys: Bool = false,
-        upstreamMirror: Bool? = nil, caStore: CATrustStore? = nil
+        upstreamMirror: Bool? = nil, caStore: CATrustStore? = nil, keepsRequestPaths: Bool = false
     ) {
+        self.keepsRequestPaths = keepsRequestPaths
         self.upstreamMirror = upstreamMirror
         self.caStore = caTrusted ? caStore : nil
         self.mode = mode

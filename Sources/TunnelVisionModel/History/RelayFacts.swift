@@ -74,6 +74,10 @@ public struct RelayFacts: Sendable, Hashable {
     public var presented: ShownLeafKind?
     /// The name as the phone sent it, when it differs from the flow's (a trailing dot).
     public var serverNameAsSent: String?
+    /// The requests read inside the connection, in the order they were sent (`flow_request`).
+    public var requests: [ReadRequest] = []
+    /// Requests read past the relay's bound per connection: counted, not kept.
+    public var requestsNotKept = 0
 
     public init(
         decision: RelayDecisionKind, event: RelayEventKind? = nil, alert: UInt8? = nil, reason: String? = nil,

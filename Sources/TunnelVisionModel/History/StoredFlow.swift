@@ -159,11 +159,14 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     /// The requests the relay read inside this connection, in the order they were sent; empty
     /// when none were read (no inspection, or no request completed).
     public var requests: [ReadRequest]
+    /// Requests read past the relay's bound per connection: counted, not kept.
+    public var requestsNotKept: Int
 
-    public init(id: Int64, state: FlowState, requests: [ReadRequest] = []) {
+    public init(id: Int64, state: FlowState, requests: [ReadRequest] = [], requestsNotKept: Int = 0) {
         self.id = id
         self.state = state
         self.requests = requests
+        self.requestsNotKept = requestsNotKept
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<FlowState, Value>) -> Value {

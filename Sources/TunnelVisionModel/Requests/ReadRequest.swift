@@ -2,10 +2,11 @@ import Foundation
 
 /// One request the phone sent inside an inspected connection, as the relay read it from the
 /// plaintext: facts about the request, never its content. The path is kept only when the
-/// recording was started to keep paths (it can carry personal data).
-public struct ReadRequest: Sendable, Hashable {
+/// recording was started to keep paths (it can carry personal data). Encoded as flows.json writes
+/// it: its properties by name, the version by its text, what was not read left out.
+public struct ReadRequest: Sendable, Hashable, Encodable {
     /// The HTTP version the request was read in.
-    public enum Version: String, Sendable, Hashable, CaseIterable {
+    public enum Version: String, Sendable, Hashable, CaseIterable, Encodable {
         case http1 = "HTTP/1.1"
         case http2 = "HTTP/2"
     }

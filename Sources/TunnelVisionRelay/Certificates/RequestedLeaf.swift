@@ -9,11 +9,14 @@ public struct RequestedLeaf: Sendable, Hashable {
     public let sessionID: Int64?
     /// When the recording began: an expired leaf's validity ends before it.
     public let startedAt: Date?
+    /// The recording keeps the paths of the requests read inside its connections.
+    public let keepsRequestPaths: Bool
 
-    public init(mode: InspectionMode, sessionID: Int64?, startedAt: Date?) {
+    public init(mode: InspectionMode, sessionID: Int64?, startedAt: Date?, keepsRequestPaths: Bool = false) {
         self.mode = mode
         self.sessionID = sessionID
         self.startedAt = startedAt
+        self.keepsRequestPaths = keepsRequestPaths
     }
 
     /// No recording asks for anything else: leaves of the installed CA for the announced name.

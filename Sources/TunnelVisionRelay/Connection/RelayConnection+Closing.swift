@@ -97,6 +97,7 @@ extension RelayConnection {
     func reportEnd() {
         report.instants.ended = MonotonicClock.wallNanoseconds()
         report.isFinal = true
+        requests.finish(into: &report)
         accountBuffers()
         context.waitingForBuffers[ObjectIdentifier(self)] = nil
         context.observer.relayDidReport(report)

@@ -96,6 +96,7 @@ extension RelayConnection {
             return
         }
         defer { pump() }
+        requests.begin(keepingPaths: asked?.keepsRequestPaths == true)
         let leaf: Leaf
         do {
             let now = Int(MonotonicClock.wallNanoseconds() / 1_000_000_000)

@@ -131,6 +131,7 @@ extension RelayConnection {
         case .phone: report.bytesFromPhone += count
         case .server: report.bytesToPhone += count
         }
+        requests.read(plaintext, from: side)
         _ = session.write(plaintext)
     }
 

@@ -23,6 +23,8 @@ final class RelayConnection {
     var upstreamOut = ByteQueue()
     var phoneEnded = false, phoneWasReset = false
     var upstreamEnded = false, upstreamWasReset = false
+    /// The requests read from the plaintext it carries (bounded there).
+    let requests = ConnectionRequests()
 
     /// This connection's share of `context.buffered`, kept current after every pump and at the end.
     var accountedBuffers = 0
