@@ -170,6 +170,9 @@ struct EvidenceReportComposer<Measurer: EvidenceReportTextMeasuring> {
             for index in rowSlices.indices { rowSlices[index].rowOfTable = tableID }
             slices += rowSlices
         }
+        // A table kept whole holds every row to the next; the heading before it already holds on
+        // to the table, so the paginator moves them to a new page together.
+        if table.keptWhole { for index in slices.indices.dropLast() { slices[index].keepsWithNext = true } }
         return slices
     }
 
