@@ -90,7 +90,7 @@ struct RequestsBeforeConsentTests {
         let bundle = try Fixture.bundle()
         let json = try Self.findingsJSON(bundle)
         try EvidenceGolden.expect(json, named: "findings-without-requests.json")
-        #expect(!json.contains("requestsBeforeConsent") && !json.contains("\"basis\""))
+        #expect(!json.contains("requestsBeforeConsent") && !json.contains("requestsRead"))
         let text = try Self.reportText(bundle)
         try EvidenceGolden.expect(text, named: "report-without-requests.txt")
         #expect(!text.contains(EvidenceWording.Report.requestsBeforeConsentHeading))
