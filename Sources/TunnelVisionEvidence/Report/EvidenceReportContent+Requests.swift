@@ -3,8 +3,6 @@ import Foundation
 /// The report's blocks about requests read inside inspected connections: what findings.json
 /// says of them, nothing more.
 extension EvidenceReportContent {
-    typealias RequestColumn = EvidenceWording.Report.RequestColumn
-
     /// Every request a consent finding rests on, in the order they were sent, under a heading that
     /// stays on the page with the whole table; nothing when no flow was judged on requests.
     func requestsBeforeConsentBlocks() -> [EvidenceReportBlock] {
@@ -15,7 +13,7 @@ extension EvidenceReportContent {
         var blocks: [EvidenceReportBlock] = [
             .heading(Words.requestsBeforeConsentHeading),
             .table(EvidenceReportTable(
-                columns: [RequestColumn.instant, RequestColumn.host, RequestColumn.method, RequestColumn.bodyBytes, RequestColumn.flow],
+                columns: [Column.sentAt, Column.host, Column.method, Column.bodyBytes, Column.flow],
                 rows: shown.map { request in
                     [
                         Words.instant(request.sentAt), request.authority ?? Words.noRequestHost, request.method,

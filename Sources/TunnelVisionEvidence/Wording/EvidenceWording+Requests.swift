@@ -40,12 +40,4 @@ extension EvidenceWording.Report {
     public static let judgedOnRequests = "Judged on requests read"
     public static let judgedOnConnectionStart = "Judged on the connection's start"
     public static let noRequestHost = "(none named)"
-
-    public enum RequestColumn {
-        public static let instant = "Sent at"
-        public static let host = "Host"
-        public static let method = "Method"
-        public static let bodyBytes = "Body bytes"
-        public static let flow = "Flow"
-    }
 }
