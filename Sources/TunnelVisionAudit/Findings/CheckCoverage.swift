@@ -46,12 +46,18 @@ public struct CheckCoverageSummary: Sendable, Hashable {
 /// Where one flow lands in one check.
 enum CheckOutcome<Gap: Sendable & Hashable>: Sendable, Hashable {
     case finding(FindingEvidence)
+    /// Several statements about one flow: a connection that carried requests for several hosts.
+    case findings([FindingEvidence])
     case satisfied
     case unassessed(Gap)
     case notApplicable
 
-    var finding: FindingEvidence? {
-        if case .finding(let evidence) = self { evidence } else { nil }
+    var findings: [FindingEvidence] {
+        switch self {
+        case .finding(let evidence): [evidence]
+        case .findings(let evidence): evidence
+        case .satisfied, .unassessed, .notApplicable: []
+        }
     }
 }
 
@@ -62,11 +68,11 @@ struct CoverageBuilder<Gap: Sendable & Hashable> {
     private var unassessedReasons: [Gap] = []
     private var unassessedFlows: [Gap: [Int64]] = [:]
 
-    /// Records the flow and hands back the statement it proves, if any.
-    mutating func record(_ outcome: CheckOutcome<Gap>, flowID: Int64) -> FindingEvidence? {
+    /// Records the flow and hands back the statements it proves, if any.
+    mutating func record(_ outcome: CheckOutcome<Gap>, flowID: Int64) -> [FindingEvidence] {
         switch outcome {
-        case .finding(let evidence):
-            return evidence
+        case .finding, .findings:
+            return outcome.findings
         case .satisfied:
             satisfied.append(flowID)
         case .notApplicable:
@@ -75,7 +81,7 @@ struct CoverageBuilder<Gap: Sendable & Hashable> {
             if unassessedFlows[gap] == nil { unassessedReasons.append(gap) }
             unassessedFlows[gap, default: []].append(flowID)
         }
-        return nil
+        return []
     }
 
     var coverage: CheckCoverage<Gap> {

@@ -32,13 +32,20 @@ public enum ConsentGap: String, Sendable, Hashable, CaseIterable {
     case noConsentMarker
     /// The flow began between two consent markers: before one and after another.
     case betweenConsentMarkers
+    /// The flow's first read request was sent between two consent markers.
+    case requestBetweenConsentMarkers
 }
 
-/// What the consent check says of one flow, judged by its first packet.
+/// What the consent check says of one flow, judged by its first request where requests were read
+/// in it (`ConsentBasis`), else by its first packet.
 public enum ConsentAssessment: Sendable, Hashable {
-    /// The first packet came before the earliest consent marker.
+    /// The first packet came before the earliest consent marker; no request was read in the flow.
     case beforeConsent
-    /// The first packet came at the latest consent marker or after it.
+    /// The first read request came before the earliest consent marker: the hosts that the
+    /// requests sent before it named, in the order first named (nil: a request that named none).
+    case requestsBeforeConsent(hosts: [String?])
+    /// The first request (or, without requests, the first packet) came at the latest consent
+    /// marker or after it.
     case afterConsent
     /// Applicable, but the markers do not settle it.
     case notAssessed(ConsentGap)
@@ -48,19 +55,25 @@ public enum ConsentAssessment: Sendable, Hashable {
     public init(of flow: StoredFlow, sessionKind: RecordingKind, consent: ConsentInterval?) {
         guard case .audit = sessionKind else { self = .notApplicable; return }
         guard let consent else { self = .notAssessed(.noConsentMarker); return }
-        // The first packet decides, also for a flow that began before the session did.
-        if flow.firstSeen < consent.earliest {
-            self = .beforeConsent
-        } else if flow.firstSeen >= consent.latest {
+        // A connection opened early and left idle sent nothing: where requests were read, the
+        // first of them decides. Without them the first packet does, also for a flow that began
+        // before the session did.
+        let instant = flow.firstRequestInstant ?? flow.firstSeen
+        if instant < consent.earliest {
+            self = flow.requests.isEmpty
+                ? .beforeConsent
+                : .requestsBeforeConsent(hosts: flow.requests(before: consent.earliest).map(\.host).distinctInOrder())
+        } else if instant >= consent.latest {
             self = .afterConsent
         } else {
-            self = .notAssessed(.betweenConsentMarkers)
+            self = .notAssessed(flow.requests.isEmpty ? .betweenConsentMarkers : .requestBetweenConsentMarkers)
         }
     }
 
     var outcome: CheckOutcome<ConsentGap> {
         switch self {
         case .beforeConsent: .finding(.activityBeforeConsent)
+        case .requestsBeforeConsent(let hosts): .findings(hosts.map { .requestsBeforeConsent(host: $0) })
         case .afterConsent: .satisfied
         case .notAssessed(let gap): .unassessed(gap)
         case .notApplicable: .notApplicable

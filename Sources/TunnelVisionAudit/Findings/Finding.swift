@@ -38,7 +38,8 @@ public enum FindingKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// host of the recording accepted it: pinning cannot be told from an app that does not trust
     /// the store the CA was declared in.
     case refusalNotToldApart
-    /// The flow's first packet came before the first consent marker.
+    /// The flow's first packet came before the first consent marker; where requests were read in
+    /// it, its first request did.
     case activityBeforeConsent
     /// Application data followed a certificate from an issuer the phone was never given.
     case untrustedIssuerAccepted
@@ -79,8 +80,13 @@ public enum FindingEvidence: Sendable, Hashable {
     /// The announced host, normalised, a connection to which refused the local CA while no other
     /// host accepted it, and the store the CA was declared installed in (nil: not named).
     case refusalNotToldApart(host: String, store: CATrustStore?)
-    /// Nothing more: the instant belongs to each flow, not to the statement.
+    /// Nothing more: the instant belongs to each flow, not to the statement. A connection judged
+    /// by its first packet, because no request was read in it.
     case activityBeforeConsent
+    /// The host, normalised, that requests read in a connection named (nil: they named none), sent
+    /// before the first consent marker. The requests themselves belong to each flow
+    /// (`SessionFindings.requestsBeforeConsent`), not to the statement.
+    case requestsBeforeConsent(host: String?)
     /// The announced host, normalised, a connection to which went on over a leaf of an untrusted issuer.
     case untrustedIssuerAccepted(host: String)
     /// The announced host, normalised, a connection to which went on over a leaf for another name.
@@ -97,7 +103,7 @@ public enum FindingEvidence: Sendable, Hashable {
         case .pinningAbsent: .pinningAbsent
         case .pinningObserved: .pinningObserved
         case .refusalNotToldApart: .refusalNotToldApart
-        case .activityBeforeConsent: .activityBeforeConsent
+        case .activityBeforeConsent, .requestsBeforeConsent: .activityBeforeConsent
         case .untrustedIssuerAccepted: .untrustedIssuerAccepted
         case .wrongNameAccepted: .wrongNameAccepted
         case .expiredCertificateAccepted: .expiredCertificateAccepted
@@ -110,6 +116,7 @@ public enum FindingEvidence: Sendable, Hashable {
         case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host),
              .untrustedIssuerAccepted(let host), .wrongNameAccepted(let host), .expiredCertificateAccepted(let host),
              .refusalNotToldApart(let host, _): host
+        case .requestsBeforeConsent(let host): host
         case .weakTLSVersion, .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: nil
         }
     }

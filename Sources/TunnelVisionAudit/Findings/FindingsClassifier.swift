@@ -17,6 +17,8 @@ public enum FindingsClassifier {
         var consentCoverage = CoverageBuilder<ConsentGap>()
         var validation = CoverageBuilder<CertificateValidationGap>()
         let refusals = PinningRefusalContext(flows: flows, conditions: session.inspection)
+        var judgedOn: [ConsentBasis: [Int64]] = [:]
+        var requestsBeforeConsent: [RequestBeforeConsent] = []
 
         for flow in flows.inOrderOfHappening() {
             let outcomes = FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy, refusals: refusals)
@@ -28,14 +30,20 @@ public enum FindingsClassifier {
                 consentCoverage.record(outcomes.consent, flowID: flow.id),
                 validation.record(outcomes.validation, flowID: flow.id),
             ]
-            for case let evidence? in statements {
+            for evidence in statements.joined() {
                 findings.add(evidence, flowID: flow.id)
+            }
+            judgedOn[ConsentBasis(of: flow), default: []].append(flow.id)
+            if let consent, !outcomes.consent.findings.isEmpty {
+                requestsBeforeConsent += flow.requests(before: consent.earliest).map { RequestBeforeConsent(flowID: flow.id, request: $0) }
             }
         }
         return SessionFindings(
             findings: findings.findings, tlsVersion: tlsVersion.coverage, encryption: encryption.coverage,
             host: host.coverage, pinning: pinning.coverage, consent: consentCoverage.coverage,
-            certificateValidation: validation.coverage)
+            certificateValidation: validation.coverage, consentJudgedOnRequests: judgedOn[.requestsRead] ?? [],
+            consentJudgedOnConnectionStart: judgedOn[.connectionStart] ?? [],
+            requestsBeforeConsent: requestsBeforeConsent.sorted { ($0.request.instant, $0.flowID) < ($1.request.instant, $1.flowID) })
     }
 
     /// What one flow proves, in the order `classify` gathers it: a live view reads a flow's
@@ -73,8 +81,8 @@ private struct FlowOutcomes {
     }
 
     var findings: [FindingEvidence] {
-        [encryption.finding, tlsVersion.finding, host.finding, pinning.finding, consent.finding, validation.finding]
-            .compactMap { $0 }
+        [encryption.findings, tlsVersion.findings, host.findings, pinning.findings, consent.findings, validation.findings]
+            .flatMap { $0 }
     }
 }
 

@@ -36,12 +36,18 @@ public enum HostGap: Sendable, Hashable {
 }
 
 /// What the destination check says of one flow. Every flow went somewhere: there is no
-/// "not applicable", and a flow without a name is itself a finding.
+/// "not applicable", and a flow without a name is itself a finding. Besides the flow's name, the
+/// check judges every host the requests read inside it named: one HTTP/2 connection may carry
+/// requests for several names, and a CONNECT names its host only inside.
 public enum HostAssessment: Sendable, Hashable {
-    /// The allowlist covers the name (and, for a DNS name, every candidate of the address).
+    /// The allowlist covers the name (and, for a DNS name, every candidate of the address), and
+    /// every host the connection's requests named.
     case allowed
     /// The allowlist does not cover the host, normalised.
     case notInAllowlist(host: String)
+    /// Requests read inside the connection named hosts the allowlist does not cover: these, and
+    /// the flow's name first if it is not covered either, normalised, in the order first named.
+    case carriedHostsNotInAllowlist([String])
     /// The flow has no name.
     case unnamed(UnnamedFlowReason)
     /// Named, but the allowlist cannot settle it.
@@ -49,13 +55,26 @@ public enum HostAssessment: Sendable, Hashable {
 
     /// `gatewayResolvers` are the session's: the lab's own resolver is not a destination of the app.
     public init(of flow: StoredFlow, project: AuditProject, gatewayResolvers: [IPAddress] = []) {
+        let byName = Self(name: flow.state, project: project, gatewayResolvers: gatewayResolvers)
+        let isAllowed = { (host: String) in project.allowlistEntry(matching: host) != nil }
+        guard !project.allowlist.isEmpty else { self = byName; return }
+        var hosts = flow.requestHosts.filter { !isAllowed($0) }
+        if case .notInAllowlist(let host) = byName {
+            hosts.removeAll { $0 == host }
+            if !hosts.isEmpty { hosts.insert(host, at: 0) }
+        }
+        self = hosts.isEmpty ? byName : .carriedHostsNotInAllowlist(hosts)
+    }
+
+    /// The flow judged by its name alone.
+    private init(name flow: FlowState, project: AuditProject, gatewayResolvers: [IPAddress]) {
         if let server = flow.dnsServer, gatewayResolvers.contains(server.address) {
             self = .notAssessed(.gatewayResolver)
             return
         }
         guard let name = flow.name else {
             // A continuation had no name to carry: its opening, which did, came before the record.
-            self = flow.continuation != nil ? .notAssessed(.continuation) : .unnamed(Self.reasonForNoName(flow.state))
+            self = flow.continuation != nil ? .notAssessed(.continuation) : .unnamed(Self.reasonForNoName(flow))
             return
         }
         guard !project.allowlist.isEmpty else {
@@ -85,6 +104,7 @@ public enum HostAssessment: Sendable, Hashable {
         switch self {
         case .allowed: .satisfied
         case .notInAllowlist(let host): .finding(.hostNotInAllowlist(host: host))
+        case .carriedHostsNotInAllowlist(let hosts): .findings(hosts.map { .hostNotInAllowlist(host: $0) })
         case .unnamed(let reason): .finding(.unnamedFlow(reason))
         case .notAssessed(let gap): .unassessed(gap)
         }

@@ -23,6 +23,19 @@ public struct SessionFindings: Sendable, Hashable {
     public let pinning: CheckCoverage<PinningGap>
     public let consent: CheckCoverage<ConsentGap>
     public let certificateValidation: CheckCoverage<CertificateValidationGap>
+    /// The flows the consent check judged on their read requests (`ConsentBasis.requestsRead`), in
+    /// the order they happened.
+    public let consentJudgedOnRequests: [Int64]
+    /// The flows it judged on their first packet (`ConsentBasis.connectionStart`), in the order they happened.
+    public let consentJudgedOnConnectionStart: [Int64]
+    /// The requests read before the first consent marker in the flows behind a
+    /// `requestsBeforeConsent` finding, in the order they were sent.
+    public let requestsBeforeConsent: [RequestBeforeConsent]
+
+    /// The basis the consent check judged a flow on.
+    public func consentBasis(ofFlow id: Int64) -> ConsentBasis {
+        consentJudgedOnRequests.contains(id) ? .requestsRead : .connectionStart
+    }
 
     /// The findings one check produced, in order.
     public func findings(of check: FindingsCheck) -> [Finding] {
@@ -31,7 +44,9 @@ public struct SessionFindings: Sendable, Hashable {
 
     /// The counts of one check; they add up to the flows classified.
     public func summary(of check: FindingsCheck) -> CheckCoverageSummary {
-        let findingFlows = findings(of: check).reduce(0) { $0 + $1.flowIDs.count }
+        // A connection that carried requests for several hosts proves several statements of one
+        // check: it is counted once, so that the counts still add up to the flows classified.
+        let findingFlows = Set(findings(of: check).flatMap(\.flowIDs)).count
         func summary<Gap>(_ coverage: CheckCoverage<Gap>) -> CheckCoverageSummary {
             CheckCoverageSummary(
                 check: check, findingFlows: findingFlows, satisfiedFlows: coverage.satisfiedFlowIDs.count,

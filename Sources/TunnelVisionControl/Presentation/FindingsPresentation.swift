@@ -32,6 +32,7 @@ enum FindingsPresentation {
              .refusalNotToldApart(let host, _): host
         case .unnamedFlow(let reason): reason.rawValue
         case .activityBeforeConsent: AuditTables.none
+        case .requestsBeforeConsent(let host): host ?? AuditTables.none
         }
     }
 

@@ -29,16 +29,9 @@ public enum Formatting {
         return withFraction.date(from: text) ?? plain.date(from: text)
     }
 
-    /// "812 B", "1.4 kB", "23.0 MB": decimal units, as disk sizes are sold.
+    /// "812 B", "1.4 kB", "23.0 MB": the evidence report's units, so both say a size alike.
     public static func bytes(_ count: UInt64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+        EvidenceWording.Report.bytes(count)
     }
 
     /// "4 s", "3 min 12 s", "2 h 05 min".

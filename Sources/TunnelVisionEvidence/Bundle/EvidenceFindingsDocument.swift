@@ -62,6 +62,36 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         /// With `refusalNotToldApart`: the store the CA was declared installed in (user,
         /// user-full-trust, system); absent when the recording named none.
         public let caStore: String?
+        /// With `activityBeforeConsent` judged on requests: what was sent before the marker.
+        public var requestsBeforeConsent: RequestsBeforeConsent?
+    }
+
+    /// The requests a consent finding rests on: how many, their bodies' bytes summed, and each.
+    public struct RequestsBeforeConsent: Encodable, Sendable, Hashable {
+        /// The sentence that names them ("12 requests with 48.0 kB of bodies to api.example before consent.").
+        public let summary: String
+        public let count: Int
+        public let bodyBytes: Int64
+        public let requests: [Request]
+    }
+
+    /// One request read inside a connection: facts, never content (no path, no header, no body).
+    public struct Request: Encodable, Sendable, Hashable {
+        public let flow: Int64
+        public let sentAt: Date
+        /// HTTP/1.1 or HTTP/2.
+        public let version: String
+        public let method: String
+        /// As the request named it (Host, :authority, or the CONNECT target); absent when it named none.
+        public let authority: String?
+        public let bodyBytes: Int64
+        public let responseStatus: Int?
+    }
+
+    /// On what the consent check judged each flow: its read requests, or its first packet.
+    public struct ConsentJudgedOn: Encodable, Sendable, Hashable {
+        public let requestsRead: [Int64]
+        public let connectionStart: [Int64]
     }
 
     /// Flows a check could not look at for one reason, with what the reason carries.
@@ -85,6 +115,9 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
         public let satisfied: [Int64]
         public let notApplicable: [Int64]
         public let unassessed: [Unassessed]
+        /// The consent check's only: absent when no flow had requests read, so that every flow
+        /// was judged on its first packet.
+        public var basis: ConsentJudgedOn?
     }
 
     public struct Checks: Encodable, Sendable, Hashable {
@@ -114,19 +147,26 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
             identifier: catalogue.identifier, source: catalogue.source,
             tls: TLSMinimum(minimumVersion: EvidenceTLSVersion(minimum), source: catalogue.tlsSource))
         requirements = assessment.requirements.map { Self.entry(of: $0, identifiers: identifiers) }
-        findings = assessment.findings.findings.map { finding in
-            Self.entry(of: finding, id: identifiers.id(of: finding), minimum: minimum)
-        }
         let all = assessment.findings
+        findings = all.findings.map { finding in
+            var entry = Self.entry(of: finding, id: identifiers.id(of: finding), minimum: minimum)
+            entry.requestsBeforeConsent = RequestsBeforeConsent(finding, in: all)
+            return entry
+        }
         func check<Gap: EvidenceGap>(_ kind: FindingsCheck, _ coverage: CheckCoverage<Gap>) -> Check {
             Check(
                 findingIDs: all.findings(of: kind).map(identifiers.id(of:)),
                 satisfied: coverage.satisfiedFlowIDs, notApplicable: coverage.notApplicableFlowIDs,
                 unassessed: coverage.unassessed.map { $0.reason.unassessed(flows: $0.flowIDs) })
         }
+        var consent = check(.consent, all.consent)
+        if !all.consentJudgedOnRequests.isEmpty {
+            consent.basis = ConsentJudgedOn(
+                requestsRead: all.consentJudgedOnRequests, connectionStart: all.consentJudgedOnConnectionStart)
+        }
         checks = Checks(
             encryption: check(.encryption, all.encryption), tlsVersion: check(.tlsVersion, all.tlsVersion),
-            host: check(.host, all.host), pinning: check(.pinning, all.pinning), consent: check(.consent, all.consent),
+            host: check(.host, all.host), pinning: check(.pinning, all.pinning), consent: consent,
             certificateValidation: check(.certificateValidation, all.certificateValidation))
     }
 
@@ -164,7 +204,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
             unnamed = reason.rawValue
         case .refusalNotToldApart(_, let declared):
             store = declared?.rawValue
-        case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent,
+        case .hostNotInAllowlist, .pinningAbsent, .pinningObserved, .activityBeforeConsent, .requestsBeforeConsent,
              .untrustedIssuerAccepted, .wrongNameAccepted, .expiredCertificateAccepted:
             break
         }
@@ -187,5 +227,30 @@ extension EvidenceFindingsDocument.TLSVersionEvidence {
         fromHelloRetryRequest = observation.fromHelloRetryRequest
         helloRetry = observation.helloRetry?.name
         quicVersion = observation.quicVersion.map(EvidenceCodePoint.init)
+    }
+}
+
+extension EvidenceFindingsDocument.RequestsBeforeConsent {
+    /// Nil unless the finding rests on requests read before consent.
+    init?(_ finding: Finding, in findings: SessionFindings) {
+        guard case .requestsBeforeConsent(let host) = finding.evidence else { return nil }
+        let read = findings.requests(behind: finding)
+        count = read.count
+        bodyBytes = read.reduce(0) { $0 + $1.request.bodyBytes }
+        summary = EvidenceWording.Report.requestsBeforeConsent(count: count, bodyBytes: bodyBytes, host: host)
+        requests = read.map(EvidenceFindingsDocument.Request.init)
+    }
+}
+
+extension EvidenceFindingsDocument.Request {
+    init(_ read: RequestBeforeConsent) {
+        let request = read.request
+        flow = read.flowID
+        sentAt = request.instant
+        version = request.version.rawValue
+        method = request.method
+        authority = request.authority
+        bodyBytes = request.bodyBytes
+        responseStatus = request.responseStatus
     }
 }

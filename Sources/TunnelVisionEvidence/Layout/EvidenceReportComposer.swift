@@ -71,6 +71,10 @@ struct EvidenceReportComposer<Measurer: EvidenceReportTextMeasuring> {
             if case .facts = block, index > 0, case .heading = section.blocks[index - 1] {
                 for slice in blockSlices.indices.dropLast() { blockSlices[slice].keepsWithNext = true }
             }
+            // A statement quoted above a table (a finding's) heads it: a page never ends with it.
+            if case .table = block, index > 0, case .note = section.blocks[index - 1], let last = slices.indices.last {
+                slices[last].keepsWithNext = true
+            }
             slices += blockSlices
         }
         if let last = slices.indices.last { slices[last].keepsWithNext = false }
@@ -170,6 +174,9 @@ struct EvidenceReportComposer<Measurer: EvidenceReportTextMeasuring> {
             for index in rowSlices.indices { rowSlices[index].rowOfTable = tableID }
             slices += rowSlices
         }
+        // A table kept whole holds every row to the next; the heading before it already holds on
+        // to the table, so the paginator moves them to a new page together.
+        if table.keptWhole { for index in slices.indices.dropLast() { slices[index].keepsWithNext = true } }
         return slices
     }
 

@@ -43,6 +43,12 @@ struct EvidenceReportPaginator {
                 if height <= pageHeight {
                     if y + slice.spaceBefore + height > pageHeight { breakPage() }
                     keptUntil = end
+                } else {
+                    // Taller than a page, it is parted where it must be; but not right after a
+                    // heading or a table's header, and its rest is not kept as a run of its own.
+                    let (opening, openingEnd) = self.opening(from: index, to: end)
+                    if y + slice.spaceBefore + opening > pageHeight { breakPage() }
+                    keptUntil = openingEnd
                 }
             }
             if placedOnPage, y + slice.spaceBefore + slice.height > pageHeight { breakPage() }
@@ -54,6 +60,15 @@ struct EvidenceReportPaginator {
         }
         if placedOnPage || pages.isEmpty { pages.append(page) }
         return pages
+    }
+
+    /// The height of a run's opening that a page never ends on, and the index of its last slice:
+    /// the slices before its first table row or its third slice, whichever comes first, and the
+    /// one after them.
+    private func opening(from start: Int, to end: Int) -> (CGFloat, Int) {
+        var last = start
+        while last < end, last - start < 2, slices[last].rowOfTable == nil { last += 1 }
+        return (slices[start...last].dropFirst().reduce(slices[start].height) { $0 + $1.spaceBefore + $1.height }, last)
     }
 
     /// The height of the slices that keep together from `start`, and the index of the last.

@@ -31,9 +31,12 @@ public struct EvidenceReportTable: Sendable, Hashable {
     public let columns: [String]
     /// Each row has as many cells as there are columns; a short row is padded, a long one cut.
     public let rows: [[String]]
+    /// Kept on one page with the heading before it, unless together they are taller than a page.
+    public let keptWhole: Bool
 
-    public init(columns: [String], rows: [[String]]) {
+    public init(columns: [String], rows: [[String]], keptWhole: Bool = false) {
         self.columns = columns
+        self.keptWhole = keptWhole
         self.rows = rows.map { row in
             (0..<columns.count).map { $0 < row.count ? row[$0] : "" }
         }

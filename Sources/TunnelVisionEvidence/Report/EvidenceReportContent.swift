@@ -150,14 +150,17 @@ struct EvidenceReportContent {
                 Words.flowIDs(entry.flows, limit: limits.flowIDsPerFinding),
             ])
         }
+        let summaries = Dictionary(grouping: entries.compactMap { entry in
+            entry.requestsBeforeConsent.map { (entry.statement, $0.summary) }
+        }) { $0.0 }
         return statements.flatMap { statement -> [EvidenceReportBlock] in
             [
                 .note(statement),
                 .table(EvidenceReportTable(
                     columns: [Column.finding, Column.about, Column.connections, Column.flowIDs],
                     rows: rows[statement] ?? [])),
-            ]
-        }
+            ] + (summaries[statement] ?? []).map { .paragraph($0.1) }
+        } + requestsBeforeConsentBlocks()
     }
 
     private func about(_ evidence: FindingEvidence) -> String {
@@ -167,6 +170,7 @@ struct EvidenceReportContent {
              .refusalNotToldApart(let host, _): host
         case .weakTLSVersion(let observation): Words.tlsReading(observation.version, basis: observation.basis)
         case .cleartextTraffic(let protocolSeen): protocolSeen.rawValue.uppercased()
+        case .requestsBeforeConsent(let host): host ?? Words.noRequestHost
         case .unnamedFlow, .activityBeforeConsent: Words.notAboutAnything
         }
     }
@@ -190,6 +194,7 @@ struct EvidenceReportContent {
                     EvidenceReportFact(Label.inAll, String(summary.totalFlows)),
                 ]),
             ]
+            if let basis = entry.basis { blocks.append(.facts(Self.consentBasisFacts(basis))) }
             blocks.append(entry.unassessed.isEmpty ? .paragraph(Words.everythingLookedAt) : .table(EvidenceReportTable(
                 columns: [Column.reason, Column.connections],
                 rows: entry.unassessed.map { [$0.statement, String($0.flows.count)] })))

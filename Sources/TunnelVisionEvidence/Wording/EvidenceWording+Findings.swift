@@ -37,6 +37,10 @@ extension EvidenceWording {
                 + "host accepted the CA."
         case .activityBeforeConsent:
             return "A connection began before the first consent marker."
+        case .requestsBeforeConsent(let host):
+            return host == nil
+                ? "Requests that named no host were read inside a connection and sent before the first consent marker."
+                : "Requests naming this host were read inside a connection and sent before the first consent marker."
         case .untrustedIssuerAccepted:
             return "A connection to this host continued over a certificate from an issuer no device trusts."
         case .wrongNameAccepted:
@@ -186,6 +190,8 @@ extension EvidenceWording {
         switch gap {
         case .noConsentMarker: "The session has no consent marker."
         case .betweenConsentMarkers: "The connection began between the first and the last consent marker."
+        case .requestBetweenConsentMarkers:
+            "The connection's first request read was sent between the first and the last consent marker."
         }
     }
 }

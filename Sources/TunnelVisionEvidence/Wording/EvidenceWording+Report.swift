@@ -265,6 +265,10 @@ extension EvidenceWording.Report {
         public static let packets = "Packets"
         public static let relay = "What the relay did"
         public static let upstreamCertificate = "Server certificate (relay's connection)"
+        public static let sentAt = "Sent at"
+        public static let method = "Method"
+        public static let bodyBytes = "Body bytes"
+        public static let flow = "Flow"
     }
 
     /// Fact labels.

@@ -21,7 +21,8 @@ struct EvidenceWordingTests {
         var evidence: [FindingEvidence] = observations.map { .weakTLSVersion($0) }
         evidence += CleartextProtocol.allCases.map { .cleartextTraffic($0) }
         evidence += UnnamedFlowReason.allCases.map { .unnamedFlow($0) }
-        evidence += [.hostNotInAllowlist(host: "a"), .pinningAbsent(host: "a"), .pinningObserved(host: "a"), .activityBeforeConsent]
+        evidence += [.hostNotInAllowlist(host: "a"), .pinningAbsent(host: "a"), .pinningObserved(host: "a"), .activityBeforeConsent,
+                     .requestsBeforeConsent(host: "a"), .requestsBeforeConsent(host: nil)]
         evidence += ([nil] + CATrustStore.allCases).map { .refusalNotToldApart(host: "a", store: $0) }
         evidence += validationEvidence(host: "a")
         let offers: [ClientOfferGap] = [.notRead, .ceilingOnly(.tls12), .encryptedClientHello, .listsWeakerVersion, .listNotConclusive]
@@ -56,7 +57,10 @@ struct EvidenceWordingTests {
             + conditions.map(Report.pinningReadability) + standings.map(Report.standing)
             + conditions.map(Report.validationReadability) + InspectionMode.allCases.map(Report.inspectionMode)
             + [Report.noMarkers, Report.emptyAllowlist, Report.noFindings, Report.everythingLookedAt, Report.noTLSReadings,
-               Report.noCheck, Report.baselineRelease, Report.rowsOmitted(3, file: "flows.json")]
+               Report.noCheck, Report.baselineRelease, Report.rowsOmitted(3, file: "flows.json"),
+               Report.requestsBeforeConsentScope, Report.requestRowsOmitted(2),
+               Report.requestsBeforeConsent(count: 12, bodyBytes: 48_000, host: "api.example"),
+               Report.requestsBeforeConsent(count: 1, bodyBytes: 0, host: nil)]
             + FindingsCheck.allCases.map(Report.checkName) + EvidenceReportSectionKind.allCases.map(Report.sectionTitle)
     }()
 
