@@ -144,7 +144,7 @@ final class CaptureHashStage: @unchecked Sendable {
         guard !started else { return }
         started = true
         let thread = Thread { [self] in run() }
-        thread.name = "capture-hash"
+        thread.name = "tv-capture-hash"
         thread.start()
     }
 
