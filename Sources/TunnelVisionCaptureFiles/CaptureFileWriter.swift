@@ -58,17 +58,31 @@ public final class CaptureFileWriter {
     public private(set) var configuration: CaptureFileConfiguration
     private var nextSequence: UInt32?
     private var open: OpenFile?
-    private var changes: [CaptureFileChange] = []
+    private var changes: [Change] = []
+    /// Hashes what went to the kernel, off this thread; a closed file's digest is waited for
+    /// when the change is taken (the commit before its seal), not when the file ends.
+    private let hashing = CaptureHashStage()
     /// Records not yet handed to the kernel (only with `bufferBytes` > 0).
     private var pending: [UInt8] = []
     private let recordHeader = UnsafeMutableRawBufferPointer.allocate(
         byteCount: PcapFormat.recordHeaderLength, alignment: 4)
     /// Staged records (see `stage`): allocated at the first, then reused, so that no batch costs
     /// fresh pages.
+    /// Borrowed from the hashing stage, and handed to it once written: the buffer is hashed as
+    /// it is, and the next round stages into another.
     private var gather: UnsafeMutableRawBufferPointer?
+    private var gatherHandedOver = false
+    /// How much of `gather` a round may fill.
+    private var gatherRoom = 0
     private var gathered = 0
     /// The gather buffer's size; settable before the first `stage` (tests make it small).
     var gatherCapacity = 1 << 20
+
+    /// A closed file's digest is a ticket with the hashing stage until the change is taken.
+    private enum Change {
+        case opened(CaptureFile)
+        case closed(CaptureFile, ticket: Int)
+    }
 
     private struct OpenFile {
         let descriptor: Int32
@@ -81,9 +95,6 @@ public final class CaptureFileWriter {
         /// What the kernel holds.
         var written: UInt64
         var unflushed: Bool
-        /// Over the bytes the kernel took, fed as they go out: the writer holds them then, so a
-        /// file's digest costs no second read.
-        let digest: SHA256Hasher
     }
 
     /// `highestSequenceInHistory` is the largest sequence the database ever recorded; the
@@ -99,7 +110,8 @@ public final class CaptureFileWriter {
     deinit {
         if let open { Glibc.close(open.descriptor) }
         recordHeader.deallocate()
-        gather?.deallocate()
+        if let gather, !gatherHandedOver { gather.deallocate() }
+        hashing.stop()
     }
 
     /// The file being written, as it stands now.
@@ -112,10 +124,16 @@ public final class CaptureFileWriter {
         configuration.snapshotLength = max(1, length)
     }
 
-    /// Files opened and closed since the last call, oldest first.
+    /// Files opened and closed since the last call, oldest first. A closed file's digest covers
+    /// every byte written into it: this waits for the hashing stage to get there.
     public func takeChanges() -> [CaptureFileChange] {
         defer { changes.removeAll(keepingCapacity: true) }
-        return changes
+        return changes.map { change in
+            switch change {
+            case .opened(let file): .opened(file)
+            case .closed(let file, let ticket): .closed(file, sha256: hashing.digest(ticket))
+            }
+        }
     }
 
     /// Appends one packet (cut to the snapshot length) and returns where its record starts.
@@ -152,8 +170,8 @@ public final class CaptureFileWriter {
             if case .noSpace = error { finishAfterNoSpace(file, at: Date(nanosecondsSinceEpoch: timestampNanoseconds)) }
             throw error
         }
-        file.digest.update(UnsafeRawBufferPointer(recordHeader))
-        file.digest.update(payload)
+        hashing.copy(UnsafeRawBufferPointer(recordHeader))
+        hashing.copy(payload)
         file.length = start + recordLength
         file.written = file.length
         file.unflushed = true
@@ -176,12 +194,14 @@ public final class CaptureFileWriter {
             try rotate(at: Date(nanosecondsSinceEpoch: timestampNanoseconds))
         }
         guard var file = open else { throw .sequencesExhausted }
-        if gathered == 0, (gather?.count ?? 0) < recordLength {
+        if gathered == 0, gather == nil || gatherHandedOver || gatherRoom < recordLength {
             // An empty buffer always takes the record: it grows, never below its usual size.
-            gather?.deallocate()
-            gather = .allocate(byteCount: max(gatherCapacity, recordLength), alignment: 64)
+            if let gather, !gatherHandedOver { hashing.giveBack(gather) }
+            gatherRoom = max(gatherCapacity, recordLength)
+            gather = hashing.borrow(minimumBytes: gatherRoom)
+            gatherHandedOver = false
         }
-        guard let buffer = gather, buffer.count - gathered >= recordLength else { return nil }
+        guard let buffer = gather, gatherRoom - gathered >= recordLength else { return nil }
         let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: timestampNanoseconds)
         let header = buffer.baseAddress! + gathered
         header.storeBytes(of: seconds.littleEndian, toByteOffset: 0, as: UInt32.self)
@@ -199,7 +219,8 @@ public final class CaptureFileWriter {
         return record
     }
 
-    /// What a staged record holds: readable until the next `stage`.
+    /// What a staged record holds: readable until the next `stage` (the hashing stage only reads
+    /// a buffer handed to it, and the writer borrows it again only after it was hashed).
     public func stagedBytes(_ record: StagedRecord) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: gather.map { $0.baseAddress! + record.payloadOffset }, count: record.capturedLength)
     }
@@ -208,7 +229,7 @@ public final class CaptureFileWriter {
     /// what it held before them, and none of them is in it; a full disk ends the file at `instant`.
     /// The owner writes what it staged before `flush()` and `close(at:)`.
     public func writeStaged(at instant: Date) throws(CaptureWriteError) {
-        guard gathered > 0, let buffer = gather else { return }
+        guard gathered > 0, let buffer = gather, !gatherHandedOver else { return }
         let count = gathered
         gathered = 0
         guard var file = open else { return }
@@ -222,7 +243,8 @@ public final class CaptureFileWriter {
             if case .noSpace = error { finishAfterNoSpace(file, at: instant) }
             throw error
         }
-        file.digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        hashing.hash(buffer, count: count)
+        gatherHandedOver = true
         file.written = file.length
         file.unflushed = true
         open = file
@@ -234,7 +256,7 @@ public final class CaptureFileWriter {
         guard var file = open, !pending.isEmpty else { return }
         let failure = pending.withUnsafeBytes { bytes in
             let failure = writeAll(descriptor: file.descriptor, header: bytes, payload: UnsafeRawBufferPointer(start: nil, count: 0))
-            if failure == nil { file.digest.update(bytes) }
+            if failure == nil { hashing.copy(bytes) }
             return failure
         }
         pending.removeAll(keepingCapacity: true)
@@ -268,7 +290,7 @@ public final class CaptureFileWriter {
         Glibc.close(file.descriptor)
         open = nil
         changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length),
-                               sha256: file.digest.finish()))
+                               ticket: hashing.finishFile()))
     }
 
     /// A full file system still takes small records into the slack of this file's last block, so
@@ -279,7 +301,7 @@ public final class CaptureFileWriter {
         Glibc.close(file.descriptor)
         open = nil
         changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length),
-                               sha256: file.digest.finish()))
+                               ticket: hashing.finishFile()))
     }
 
     private func needsNewFile(recordLength: UInt64) -> Bool {
@@ -307,11 +329,10 @@ public final class CaptureFileWriter {
             throw .from(errno: failure, path: path, directory: configuration.directory)
         }
         nextSequence = sequence == .max ? nil : sequence + 1
-        let digest = SHA256Hasher()
-        header.withUnsafeBytes { digest.update($0) }
+        header.withUnsafeBytes { hashing.copy($0) }
         let file = OpenFile(descriptor: descriptor, sequence: sequence, path: path, createdAt: instant,
                             snapshotLength: configuration.snapshotLength, length: UInt64(header.count), written: UInt64(header.count),
-                            unflushed: true, digest: digest)
+                            unflushed: true)
         open = file
         changes.append(.opened(CaptureFile(sequence: sequence, path: path, createdAt: instant, closedAt: nil, bytes: file.length)))
     }
