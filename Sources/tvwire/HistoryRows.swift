@@ -1,0 +1,66 @@
+import Foundation
+import TunnelVisionModel
+import TunnelVisionStore
+
+/// What only a developer reads from a history, for the lab's checks: the capture runs, every
+/// packet row and the packets lost, each through the store's own readers, so that the schema is
+/// no second interface of the checks. Instants are nanoseconds since 1970, as the wire has them.
+enum HistoryRows {
+    struct Run: Encodable {
+        let id: Int64
+        let input: String
+        let startedAt: Int64
+        let endedAt: Int64?
+        let kernelDropped: UInt64?
+        let interfaceDropped: UInt64?
+        /// Whether the daemon's heartbeat names this run as the one it captures.
+        let inHeartbeat: Bool
+    }
+
+    struct Packet: Encodable {
+        let captureRun: Int64
+        let flowID: Int64
+        let timestamp: Int64
+        let direction: String
+        let fileSequence: UInt32
+        let fileOffset: UInt64
+    }
+
+    static func captureRuns(databasePath: String) throws -> Data {
+        let store = try History(path: databasePath)
+        let beating = try store.latestHeartbeat()?.captureRunID
+        return try encoded(try store.captureRuns().map { run in
+            Run(
+                id: run.id, input: run.input, startedAt: run.startedAt.nanosecondsSinceEpoch,
+                endedAt: run.endedAt?.nanosecondsSinceEpoch, kernelDropped: run.tapDrops?.kernel,
+                interfaceDropped: run.tapDrops?.interface, inHeartbeat: run.id == beating)
+        })
+    }
+
+    static func packets(databasePath: String) throws -> Data {
+        let store = try History(path: databasePath)
+        let rows = try store.reading { snapshot in
+            try snapshot.captureRuns().flatMap { run in
+                try snapshot.packetRows(inCaptureRun: run.id).map { row in
+                    Packet(
+                        captureRun: run.id, flowID: row.packet.flowID, timestamp: row.packet.timestampNanoseconds,
+                        direction: row.packet.direction == .outbound ? "outbound" : "inbound", fileSequence: row.fileSequence,
+                        fileOffset: row.packet.fileOffset)
+                }
+            }
+        }
+        return try encoded(rows)
+    }
+
+    /// Every reason by name, with the packets the history counts for it (0 where none).
+    static func losses(databasePath: String) throws -> Data {
+        let counted = try History(path: databasePath).packetLosses(from: .distantPast, to: .distantFuture)
+        return try encoded(Dictionary(uniqueKeysWithValues: PacketLossReason.allCases.map { ($0.name, counted[$0] ?? 0) }))
+    }
+
+    private static func encoded(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value) + Data("\n".utf8)
+    }
+}
