@@ -54,7 +54,8 @@ enum HistoryRows {
 
     /// Every reason by name, with the packets the history counts for it (0 where none).
     static func losses(databasePath: String) throws -> Data {
-        let counted = try History(path: databasePath).packetLosses(from: .distantPast, to: .distantFuture)
+        // From 1970: the reader floors its start to a minute, which the earliest instant has not.
+        let counted = try History(path: databasePath).packetLosses(from: Date(timeIntervalSince1970: 0), to: .distantFuture)
         return try encoded(Dictionary(uniqueKeysWithValues: PacketLossReason.allCases.map { ($0.name, counted[$0] ?? 0) }))
     }
 
