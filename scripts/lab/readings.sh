@@ -17,7 +17,7 @@ history_flows() { "$TVWIRE" history "$WORK/history.sqlite" "$@"; }
 rows_py() {
   python3 -c 'import json, sys
 rows = json.load(sys.stdin)
-value = eval(sys.argv[1])
+value = eval("(" + sys.argv[1] + "\n)")
 print(int(value) if isinstance(value, bool) else value)' "$1"
 }
 
@@ -52,7 +52,7 @@ def field(f, name):
 def first(condition, fields, n=0):
     rows = ["|".join(field(f, name) for name in fields.split()) for f in flows if condition(f)]
     return rows[n] if n < len(rows) else "no flow"
-value = eval(sys.argv[1])
+value = eval("(" + sys.argv[1] + "\n)")
 print(int(value) if isinstance(value, bool) else value)' "$1"
 }
 
