@@ -7,12 +7,12 @@ import TunnelVisionStore
 /// no second interface of the checks. Instants are nanoseconds since 1970, as the wire has them.
 enum HistoryRows {
     struct Run: Encodable {
+        struct Drops: Encodable { let kernel: UInt64, interface: UInt64 }
         let id: Int64
         let input: String
-        let startedAt: Int64
         let endedAt: Int64?
-        let kernelDropped: UInt64?
-        let interfaceDropped: UInt64?
+        /// libpcap's counts of a passive tap's run.
+        let tapDrops: Drops?
         /// Whether the daemon's heartbeat names this run as the one it captures.
         let inHeartbeat: Bool
     }
@@ -31,9 +31,8 @@ enum HistoryRows {
         let beating = try store.latestHeartbeat()?.captureRunID
         return try encoded(try store.captureRuns().map { run in
             Run(
-                id: run.id, input: run.input, startedAt: run.startedAt.nanosecondsSinceEpoch,
-                endedAt: run.endedAt?.nanosecondsSinceEpoch, kernelDropped: run.tapDrops?.kernel,
-                interfaceDropped: run.tapDrops?.interface, inHeartbeat: run.id == beating)
+                id: run.id, input: run.input, endedAt: run.endedAt?.nanosecondsSinceEpoch,
+                tapDrops: run.tapDrops.map { Run.Drops(kernel: $0.kernel, interface: $0.interface) }, inHeartbeat: run.id == beating)
         })
     }
 

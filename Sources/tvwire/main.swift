@@ -10,7 +10,7 @@ import TunnelVisionWire
 ///   tvwire flows FILE          every flow the engine reads from FILE, as a JSON array of flows.json's flows
 ///   tvwire history DB          every flow a history holds (all capture sessions), in the same shape
 ///   tvwire dns-answers DB      every DNS answer a history holds: the flow's row, the name, one address
-///   tvwire capture-runs DB     every capture run: input, start, end, libpcap's drops, the heartbeat's
+///   tvwire capture-runs DB     every capture run: input, end, libpcap's drops, the heartbeat's
 ///   tvwire packets DB          every packet row: run, flow, instant, direction, file and offset
 ///   tvwire losses DB           the packets the history counts as lost, by reason
 ///   tvwire publish-ca DB PATH  publish PATH as the daemon's CA certificate, as a daemon with inspection does
@@ -102,18 +102,23 @@ default:
     fail("unknown command \(arguments[1])")
 }
 
-/// Flows in the one JSON shape a flow has: the bundle's (flows.json), without finding ids.
-func printJSON(_ flows: [StoredFlow]) throws {
-    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil) }))
+/// Flows in the one JSON shape a flow has: the bundle's (flows.json), without finding ids, with
+/// the relay's facts where it handled the flow.
+func printJSON(_ flows: [StoredFlow], relay: [Int64: RelayFacts] = [:]) throws {
+    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil, relay: relay[$0.id]) }))
 }
 
 func printStoredFlows(databasePath: String, captureRun: Int64?) throws {
     let store = try History(path: databasePath)
     var flows: [StoredFlow] = []
+    var relay: [Int64: RelayFacts] = [:]
     for run in try store.captureRuns() where captureRun == nil || run.id == captureRun {
-        flows += try store.reading { try $0.flows(inCaptureRun: run.id) }
+        try store.reading { snapshot in
+            flows += try snapshot.flows(inCaptureRun: run.id)
+            relay.merge(try snapshot.relayFacts(inCaptureRun: run.id)) { _, last in last }
+        }
     }
-    try printJSON(flows)
+    try printJSON(flows, relay: relay)
 }
 
 func printDNSAnswers(databasePath: String) throws {

@@ -9,12 +9,15 @@ struct ErrorPathTests {
         let arguments: [String]
         let status: Int32
         let sentence: String
-        var description: String { arguments.joined(separator: " ") }
+        /// tvctl, or tvfixture (the development tool that seeds the demo history).
+        let program: String
+        var description: String { ([program] + arguments).joined(separator: " ") }
 
-        init(_ arguments: [String], _ status: Int32, _ sentence: String) {
+        init(_ arguments: [String], _ status: Int32, _ sentence: String, program: String = "tvctl") {
             self.arguments = arguments
             self.status = status
             self.sentence = sentence
+            self.program = program
         }
     }
 
@@ -72,33 +75,26 @@ struct ErrorPathTests {
         // Instants the history cannot hold once trapped tvctl (SIGILL).
     ]
 
-    @Test(arguments: cases)
+    @Test(arguments: cases + fixtureCases)
     func saysWhatToDoInOneSentence(_ example: Case) throws {
         let history = try ScratchHistory.seeded()
-        let run = try TVCtlBinary.run(example.arguments, database: history.path)
+        let run = example.program == "tvfixture"
+            ? try TVCtlBinary.fixture(example.arguments, database: history.path)
+            : try TVCtlBinary.run(example.arguments, database: history.path)
         #expect(run.status == example.status, "\(run)")
-        #expect(run.error == "tvctl: " + example.sentence + "\n")
+        #expect(run.error == example.program + ": " + example.sentence + "\n")
         #expect(run.output.isEmpty, "nothing on standard output: \(run.output)")
     }
 
     /// tvfixture (the development tool that seeds the demo history) refuses as tvctl does.
     static let fixtureCases: [Case] = [
-        Case([], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
-        Case(["--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z."),
-        Case(["--name", "Other", "--at", "2262-04-12T00:00:00Z"], 2, "'2262-04-12T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
-        Case(["--name", "Other", "--at", "9999-12-31T23:59:59Z"], 2, "'9999-12-31T23:59:59Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
-        Case(["--name", "Other", "--at", "1677-01-01T00:00:00Z"], 2, "'1677-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
-        Case(["--name", "Other", "--at", "0001-01-01T00:00:00Z"], 2, "'0001-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
+        Case([], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "2262-04-12T00:00:00Z"], 2, "'2262-04-12T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "9999-12-31T23:59:59Z"], 2, "'9999-12-31T23:59:59Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "1677-01-01T00:00:00Z"], 2, "'1677-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "0001-01-01T00:00:00Z"], 2, "'0001-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
     ]
-
-    @Test(arguments: fixtureCases)
-    func theFixtureSaysWhatToDoInOneSentence(_ example: Case) throws {
-        let history = try ScratchHistory.seeded()
-        let run = try TVCtlBinary.fixture(example.arguments, database: history.path)
-        #expect(run.status == example.status, "\(run)")
-        #expect(run.error == "tvfixture: " + example.sentence + "\n")
-        #expect(run.output.isEmpty, "nothing on standard output: \(run.output)")
-    }
 
     @Test func nothingChangedAfterARefusal() throws {
         let history = try ScratchHistory.seeded()

@@ -31,11 +31,14 @@ sql() {
 
 # Starts the daemon (extra arguments go to it) and waits for its first heartbeat.
 daemon_start() {
+  # The newest capture run before the daemon starts: read after, it could be the daemon's own.
+  local before
+  before=$(runs_py 'max([r["id"] for r in runs], default=0)' 2>/dev/null || echo 0)
   # Not through a shell function: $! must be the daemon itself (ip netns exec execs it).
   ip netns exec "$GATEWAY" "$DAEMON" --config "$WORK/tunnelvisiond.conf" --db "$WORK/history.sqlite" --captures "$WORK/captures" \
     "$@" >>"$WORK/daemon.log" 2>&1 &
   DAEMON_PID=$!
-  daemon_wait_heartbeat "$(runs_py 'max([r["id"] for r in runs], default=0)' 2>/dev/null || echo 0)"
+  daemon_wait_heartbeat "$before"
 }
 
 # Waits until the daemon's heartbeat names a capture session newer than any before.

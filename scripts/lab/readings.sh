@@ -21,8 +21,8 @@ value = eval("(" + sys.argv[1] + "\n)")
 print(int(value) if isinstance(value, bool) else value)' "$1"
 }
 
-# The same over `tvwire capture-runs` (`runs`: id, input, startedAt, endedAt, kernelDropped,
-# interfaceDropped, inHeartbeat), over `tvwire packets` (`rows`: captureRun, flowID,
+# The same over `tvwire capture-runs` (`runs`: id, input, endedAt, tapDrops {kernel, interface},
+# inHeartbeat), over `tvwire packets` (`rows`: captureRun, flowID,
 # timestamp, direction, fileSequence, fileOffset; file 0 is a row without bytes), and over
 # `tvwire losses` (`losses`: packets by reason, as queueFull).
 runs_py() { "$TVWIRE" capture-runs "$WORK/history.sqlite" | rows_py "(lambda runs: $1)(rows)"; }
