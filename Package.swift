@@ -141,6 +141,10 @@ let package = Package(
         // Hand-made packets and TLS records for the parsers' and the engine's tests and tvwire's
         // synthetic captures; no product links it.
         .target(name: "PacketBuilding", dependencies: ["TunnelVisionWire", "TunnelVisionModel", "COpenSSL"], path: "Tests/PacketBuilding"),
+        // `tvfixture`: a seeded demo history, through tvctl's own command machinery, for the
+        // tests, the console's tests and the lab's checks; no product links it.
+        .target(name: "ControlFixture", dependencies: ["TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel"], path: "Tests/ControlFixture"),
+        .executableTarget(name: "tvfixture", dependencies: ["ControlFixture", "TunnelVisionControl", "TunnelVisionBuildStamp"], path: "Tests/tvfixture"),
         .testTarget(name: "TunnelVisionModelTests", dependencies: ["TunnelVisionModel"]),
         // A second process for the store's concurrency tests.
         .executableTarget(name: "StoreProbe", dependencies: ["TunnelVisionStore", "TunnelVisionModel"], path: "Tests/StoreProbe"),
@@ -167,7 +171,7 @@ let package = Package(
             "TunnelVisionFlows", "TunnelVisionRelay",
         ]),
         .testTarget(name: "TunnelVisionConsoleTests", dependencies: [
-            "TunnelVisionConsole", "TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport",
+            "TunnelVisionConsole", "TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport", "ControlFixture",
         ]),
         .testTarget(name: "TunnelVisionArchiveTests", dependencies: ["TunnelVisionArchive", "TunnelVisionStore", "TunnelVisionModel"]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
@@ -181,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "TunnelVisionControlTests", dependencies: [
                 "TunnelVisionControl", "TunnelVisionExport", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionBuildStamp",
-                "CaptureTestSupport",
+                "CaptureTestSupport", "ControlFixture", "tvfixture",
             ],
             exclude: ["Golden"]),
     ],

@@ -4,15 +4,8 @@ import TunnelVisionModel
 /// Projects, sessions and markers: the audit half of the store.
 extension History {
     public func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws -> AuditProject {
-        let name = try Self.validName(draft.name)
-        try Self.checkAllowlist(draft.allowlist)
-        return try write { db in
-            try db.statement("INSERT INTO audit_projects (name, bundle_id, catalogue_version, created_at) VALUES (?, ?, ?, ?)")
-                .bind(.text(name), .optionalText(draft.bundleIdentifier), .optionalText(draft.catalogueVersion), .date(date))
-                .run()
-            let id = db.lastInsertedRowID
-            try Self.insertAllowlist(draft.allowlist, project: id, db: db)
-            return try AuditQueries.project(id: id, db: db)!
+        try writeProject(draft, "INSERT INTO audit_projects (name, bundle_id, catalogue_version, created_at) VALUES (?, ?, ?, ?)", .date(date)) { db in
+            db.lastInsertedRowID
         }
     }
 
@@ -26,14 +19,24 @@ extension History {
 
     /// Replaces the whole allowlist, in the draft's order; the creation rules apply.
     public func updateAuditProject(id: Int64, with draft: AuditProjectDraft) throws -> AuditProject {
+        try writeProject(draft, "UPDATE audit_projects SET name = ?, bundle_id = ?, catalogue_version = ? WHERE id = ?", .integer(id)) { db in
+            guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
+            try db.statement("DELETE FROM audit_allowlist WHERE project_id = ?").bind(.integer(id)).run()
+            return id
+        }
+    }
+
+    /// Creating and editing alike: the draft's name and allowlist checked, its columns written by
+    /// the statement (name, bundle id, catalogue, then `last`), the project's row found by
+    /// `row`, its allowlist written, and the project read back, all in one transaction.
+    private func writeProject(
+        _ draft: AuditProjectDraft, _ sql: String, _ last: SQLValue, row: (SQLiteConnection) throws -> Int64
+    ) throws -> AuditProject {
         let name = try Self.validName(draft.name)
         try Self.checkAllowlist(draft.allowlist)
         return try write { db in
-            try db.statement("UPDATE audit_projects SET name = ?, bundle_id = ?, catalogue_version = ? WHERE id = ?")
-                .bind(.text(name), .optionalText(draft.bundleIdentifier), .optionalText(draft.catalogueVersion), .integer(id))
-                .run()
-            guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
-            try db.statement("DELETE FROM audit_allowlist WHERE project_id = ?").bind(.integer(id)).run()
+            try db.statement(sql).bind(.text(name), .optionalText(draft.bundleIdentifier), .optionalText(draft.catalogueVersion), last).run()
+            let id = try row(db)
             try Self.insertAllowlist(draft.allowlist, project: id, db: db)
             return try AuditQueries.project(id: id, db: db)!
         }

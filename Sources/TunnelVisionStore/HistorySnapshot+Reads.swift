@@ -81,26 +81,9 @@ extension HistorySnapshot {
     public func capturedPackets(inRecording id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
         guard fileSequence != 0 else { return [] }
         var packets: [SessionCapturedPacket] = []
-        try db.statement("""
-            SELECT r.rowid, r.flow_id, r.first_ts, r.first_offset, r.packets, r.entries
-            FROM packet_runs r JOIN flows f ON f.id = r.flow_id
-            WHERE r.file_seq = ? AND f.audit_session_id = ?
-            """)
-            .bind(.integer(Int64(fileSequence)), .integer(id))
-            .forEachRow { row in
-                let flowID = row.int64(1)
-                let entries: [SessionCapturedPacket]
-                do {
-                    entries = try row.withTextBytes(5) { text throws(PacketRuns.Unreadable) in
-                        try PacketRuns.entries(
-                            text, flowID: flowID, firstTimestamp: row.int64(2), firstOffset: row.int64(3),
-                            count: Int(clamping: row.int64(4)))
-                    }
-                } catch let unreadable as PacketRuns.Unreadable {
-                    throw HistoryError.unreadableRow(table: "packet_runs", id: row.int64(0), reason: unreadable.reason)
-                }
-                packets += entries.lazy.filter { $0.fileOffset != 0 }
-            }
+        try forEachPacketRun(
+            "WHERE r.file_seq = ? AND f.audit_session_id = ?", .integer(Int64(fileSequence)), .integer(id)
+        ) { _, entries in packets += entries.lazy.filter { $0.fileOffset != 0 } }
         // Runs interleave in a file (one per flow and batch): the copy wants one ascending pass.
         packets.sort { ($0.fileOffset, $0.flowID, $0.timestampNanoseconds) < ($1.fileOffset, $1.flowID, $1.timestampNanoseconds) }
         return packets

@@ -48,10 +48,19 @@ enum RelayFactsColumns {
 extension HistorySnapshot {
     /// The relay's facts of the flows tagged with an audit session, by flow.
     public func relayFacts(inRecording sessionID: Int64) throws -> [Int64: RelayFacts] {
+        try relayFacts(where: "f.audit_session_id = ?", sessionID)
+    }
+
+    /// The relay's facts of the flows of one capture run, tagged or not, by flow.
+    public func relayFacts(inCaptureRun id: Int64) throws -> [Int64: RelayFacts] {
+        try relayFacts(where: "f.capture_run = ?", id)
+    }
+
+    private func relayFacts(where condition: String, _ value: Int64) throws -> [Int64: RelayFacts] {
         let rows = try db.statement("""
             SELECT \(RelayFactsColumns.selectColumns) FROM flow_relay r JOIN flows f ON f.id = r.flow_id
-            WHERE f.audit_session_id = ? ORDER BY r.flow_id
-            """).bind(.integer(sessionID)).rows(RelayFactsColumns.read)
+            WHERE \(condition) ORDER BY r.flow_id
+            """).bind(.integer(value)).rows(RelayFactsColumns.read)
         return Dictionary(rows.compactMap { $0.map { ($0.flowID, $0.facts) } }, uniquingKeysWith: { _, last in last })
     }
 }

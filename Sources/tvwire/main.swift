@@ -10,6 +10,10 @@ import TunnelVisionWire
 ///   tvwire flows FILE          every flow the engine reads from FILE, as a JSON array of flows.json's flows
 ///   tvwire history DB          every flow a history holds (all capture sessions), in the same shape
 ///   tvwire dns-answers DB      every DNS answer a history holds: the flow's row, the name, one address
+///   tvwire capture-runs DB     every capture run: input, end, libpcap's drops, the heartbeat's
+///   tvwire packets DB          every packet row: run, flow, instant, direction, file and offset
+///   tvwire losses DB           the packets the history counts as lost, by reason
+///   tvwire publish-ca DB PATH  publish PATH as the daemon's CA certificate, as a daemon with inspection does
 ///   tvwire parse FILE [ROUNDS] decode every packet (link, IP, transport) only; prints pkt/s
 ///   tvwire engine FILE [ROUNDS] run the whole flow engine over FILE; prints pkt/s
 ///   tvwire synthesize OUT COUNT write a raw-IP pcap of COUNT packets over many short flows
@@ -38,6 +42,23 @@ case "history":
     do { try printStoredFlows(databasePath: arguments[2], captureRun: run) } catch { fail("\(error)") }
 case "dns-answers":
     do { try printDNSAnswers(databasePath: arguments[2]) } catch { fail("\(error)") }
+case "publish-ca":
+    guard arguments.count == 4, FileManager.default.fileExists(atPath: arguments[2]) else { fail("usage: tvwire publish-ca DB PATH (an existing history)") }
+    do {
+        let store = try History(path: arguments[2])
+        var settings = try store.daemonSettings()
+        settings.caCertificatePath = arguments[3]
+        try store.saveDaemonSettings(settings, at: Date())
+    } catch { fail("\(error)") }
+case "capture-runs", "packets", "losses":
+    // Never creates the file: a history made here would not be the one the daemon starts.
+    guard FileManager.default.fileExists(atPath: arguments[2]) else { fail("no history at \(arguments[2])") }
+    let read: (String) throws -> Data = switch arguments[1] {
+    case "capture-runs": HistoryRows.captureRuns
+    case "packets": HistoryRows.packets
+    default: HistoryRows.losses
+    }
+    do { FileHandle.standardOutput.write(try read(arguments[2])) } catch { fail("\(error)") }
 case "parse", "engine":
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
     do { try measure(path: arguments[2], rounds: rounds, wholeEngine: arguments[1] == "engine") } catch { fail("\(error)") }
@@ -81,18 +102,23 @@ default:
     fail("unknown command \(arguments[1])")
 }
 
-/// Flows in the one JSON shape a flow has: the bundle's (flows.json), without finding ids.
-func printJSON(_ flows: [StoredFlow]) throws {
-    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil) }))
+/// Flows in the one JSON shape a flow has: the bundle's (flows.json), without finding ids, with
+/// the relay's facts where it handled the flow.
+func printJSON(_ flows: [StoredFlow], relay: [Int64: RelayFacts] = [:]) throws {
+    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil, relay: relay[$0.id]) }))
 }
 
 func printStoredFlows(databasePath: String, captureRun: Int64?) throws {
     let store = try History(path: databasePath)
     var flows: [StoredFlow] = []
+    var relay: [Int64: RelayFacts] = [:]
     for run in try store.captureRuns() where captureRun == nil || run.id == captureRun {
-        flows += try store.reading { try $0.flows(inCaptureRun: run.id) }
+        try store.reading { snapshot in
+            flows += try snapshot.flows(inCaptureRun: run.id)
+            relay.merge(try snapshot.relayFacts(inCaptureRun: run.id)) { _, last in last }
+        }
     }
-    try printJSON(flows)
+    try printJSON(flows, relay: relay)
 }
 
 func printDNSAnswers(databasePath: String) throws {

@@ -1,3 +1,4 @@
+import ControlFixture
 import Foundation
 import Testing
 import TunnelVisionConsole
@@ -82,7 +83,7 @@ struct ConsoleBenchmarkHistory {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TUNNELVISION_BENCH_WEB_STEP"] == "prepare"))
     func prepareHistory() throws {
         let runner = CommandRunner(database: Self.path, toolVersion: "bench")
-        #expect(runner.run(["fixture"]).succeeded)
+        #expect(TVFixture.seed(database: Self.path, toolVersion: "bench").status == 0)
         try ConsoleBenchmark.seed(runner)
     }
 

@@ -1,11 +1,12 @@
 import CaptureTestSupport
+import ControlFixture
 import Foundation
 import TunnelVisionConsole
 import TunnelVisionControl
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// A console over a real history file (seeded by `tvctl fixture`), driven request by request.
+/// A console over a real history file (seeded by tvfixture), driven request by request.
 final class ConsoleUnderTest: @unchecked Sendable {
     let folder: TemporaryDirectory
     let database: String
@@ -18,8 +19,8 @@ final class ConsoleUnderTest: @unchecked Sendable {
         folder = try TemporaryDirectory()
         database = folder.file("history.sqlite")
         runner = CommandRunner(database: database, toolVersion: "test")
-        let seeded = runner.run(["fixture", "--at", "2026-10-01T09:00:00Z"])
-        guard seeded.succeeded else { throw Failure(seeded.refusal) }
+        let seeded = TVFixture.seed(database: database, ["--at", "2026-10-01T09:00:00Z"])
+        guard seeded.status == 0 else { throw Failure(seeded.error) }
         guard let hash = ConsolePassword.hashing(Self.password, costExponent: 10) else { throw Failure("no hash") }
         let journal = self.journal
         app = ConsoleApp(runner: runner, password: hash, secure: true, exportDirectory: folder.path, log: { journal.append($0) })

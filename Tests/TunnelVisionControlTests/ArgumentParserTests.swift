@@ -110,7 +110,7 @@ struct ArgumentParserTests {
         let designed = [
             "status", "project create", "project list", "project show", "project edit", "project delete", "project allow",
             "project disallow", "session start", "session end", "session list", "session show", "session delete", "mark",
-            "flows", "findings", "diff", "export", "catalogue list", "catalogue show", "catalogue check", "ca show", "fixture",
+            "flows", "findings", "diff", "export", "catalogue list", "catalogue show", "catalogue check", "ca show",
         ]
         for path in designed {
             var node: CommandSpec? = TVCtl.parser.root

@@ -79,7 +79,7 @@ struct DiffCommandTests {
 
     @Test func sessionsOfTwoProjectsAreRefused() throws {
         let history = try Self.twoReleases()
-        let other = try TVCtlBinary.run(["fixture", "--name", "Other", "--at", ScratchHistory.fixtureStart], database: history.path)
+        let other = try TVCtlBinary.fixture(["--name", "Other", "--at", ScratchHistory.fixtureStart], database: history.path)
         #expect(other.status == 0)
         let run = try TVCtlBinary.run(["diff", "2", "5"], database: history.path)
         #expect(run.status == 1)

@@ -9,12 +9,15 @@ struct ErrorPathTests {
         let arguments: [String]
         let status: Int32
         let sentence: String
-        var description: String { arguments.joined(separator: " ") }
+        /// tvctl, or tvfixture (the development tool that seeds the demo history).
+        let program: String
+        var description: String { ([program] + arguments).joined(separator: " ") }
 
-        init(_ arguments: [String], _ status: Int32, _ sentence: String) {
+        init(_ arguments: [String], _ status: Int32, _ sentence: String, program: String = "tvctl") {
             self.arguments = arguments
             self.status = status
             self.sentence = sentence
+            self.program = program
         }
     }
 
@@ -39,7 +42,6 @@ struct ErrorPathTests {
         Case(["ca", "show"], 1, "There is no inspection CA at /var/lib/tunnelvision-ca/ca.pem yet: start tunnelvisiond with inspection = on, or run 'tunnelvisiond --regenerate-ca' as root."),
         Case(["session", "start", "1", "--baseline", "--device", "x", "--os", "y", "--ca-trusted", "user"], 1,
              "Nothing was started: --ca-trusted names the CA the relay inspects with, and no running daemon has TLS inspection on with a CA loaded, so start it with inspection = on or leave --ca-trusted out."),
-        Case(["fixture"], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id."),
         Case(["session", "start", "1", "--baseline", "--device", "Pixel 8", "--os", "Android 15", "--db", "/dev/null/x"], 3,
              "There is no history at /dev/null/x: start tunnelvisiond, or name the database with --db or TUNNELVISION_DB."),
         // Command lines that say nothing runnable: 2.
@@ -61,7 +63,6 @@ struct ErrorPathTests {
         Case(["session", "start", "1", "--baseline", "--device", "x"], 2, "tvctl session start needs --os VERSION: see 'tvctl session start --help'."),
         Case(["findings", "seven"], 2, "'seven' is not a session id: sessions are named by their number, as 'tvctl session list' shows."),
         Case(["flows", "2", "--limit", "0"], 2, "--limit takes a whole number from 1 to 10000000, not '0'."),
-        Case(["fixture", "--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z."),
         // Text that could take over the terminal is refused where it enters.
         Case(["project", "create", "Evil\u{1B}]0;owned\u{07}"], 2, "'Evil\\u{1B}]0;owned\\u{7}' holds a control character or a direction override: give names, notes and labels as printable text on one line."),
         Case(["project", "create", "Two\nLines"], 2, "'Two\\u{A}Lines' holds a control character or a direction override: give names, notes and labels as printable text on one line."),
@@ -72,20 +73,28 @@ struct ErrorPathTests {
         Case(["project", "edit", "1", "--catalogue", "../../x"], 1, "No catalogue ../../x is installed: 'tvctl catalogue list' shows the ones there are."),
         Case(["project", "edit", "1", "--catalogue", "tr-03161-1_9.9"], 1, "No catalogue tr-03161-1_9.9 is installed: 'tvctl catalogue list' shows the ones there are."),
         // Instants the history cannot hold once trapped tvctl (SIGILL).
-        Case(["fixture", "--name", "Other", "--at", "2262-04-12T00:00:00Z"], 2, "'2262-04-12T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
-        Case(["fixture", "--name", "Other", "--at", "9999-12-31T23:59:59Z"], 2, "'9999-12-31T23:59:59Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
-        Case(["fixture", "--name", "Other", "--at", "1677-01-01T00:00:00Z"], 2, "'1677-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
-        Case(["fixture", "--name", "Other", "--at", "0001-01-01T00:00:00Z"], 2, "'0001-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed."),
     ]
 
-    @Test(arguments: cases)
+    @Test(arguments: cases + fixtureCases)
     func saysWhatToDoInOneSentence(_ example: Case) throws {
         let history = try ScratchHistory.seeded()
-        let run = try TVCtlBinary.run(example.arguments, database: history.path)
+        let run = example.program == "tvfixture"
+            ? try TVCtlBinary.fixture(example.arguments, database: history.path)
+            : try TVCtlBinary.run(example.arguments, database: history.path)
         #expect(run.status == example.status, "\(run)")
-        #expect(run.error == "tvctl: " + example.sentence + "\n")
+        #expect(run.error == example.program + ": " + example.sentence + "\n")
         #expect(run.output.isEmpty, "nothing on standard output: \(run.output)")
     }
+
+    /// tvfixture (the development tool that seeds the demo history) refuses as tvctl does.
+    static let fixtureCases: [Case] = [
+        Case([], 1, "A project called 'Acme Health' already exists: choose another name, or name that one by its id.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "yesterday"], 2, "'yesterday' is not an instant: write it as 2026-10-01T09:00:00Z.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "2262-04-12T00:00:00Z"], 2, "'2262-04-12T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "9999-12-31T23:59:59Z"], 2, "'9999-12-31T23:59:59Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "1677-01-01T00:00:00Z"], 2, "'1677-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+        Case(["--name", "Other", "--at", "0001-01-01T00:00:00Z"], 2, "'0001-01-01T00:00:00Z' is outside what the history can hold (1677-09-22 to 2262-04-11): give an instant between them, and check the system clock if it was not typed.", program: "tvfixture"),
+    ]
 
     @Test func nothingChangedAfterARefusal() throws {
         let history = try ScratchHistory.seeded()

@@ -1,3 +1,4 @@
+import ControlFixture
 import Foundation
 import Synchronization
 import Testing
@@ -8,12 +9,14 @@ import TunnelVisionStore
 /// What a deliberate attempt to break tvctl found, each fixed where the input enters.
 struct HostileInputTests {
     /// tvctl in this process, with the clock and environment a test chooses.
-    static func run(_ arguments: [String], database: String, clock: Date) -> (status: Int32, error: String) {
+    static func run(
+        _ arguments: [String], database: String, clock: Date, tool: ([String], Invocation) -> Int32 = TVCtl.run
+    ) -> (status: Int32, error: String) {
         let errors = Mutex("")
         let console = Console(writeOutput: { _ in }, writeError: { text in errors.withLock { $0 += text } },
                               readLine: { nil }, outputIsTerminal: false, inputIsTerminal: false)
         let invocation = Invocation(console: console, environment: ["TUNNELVISION_DB": database], startedAt: clock, clock: { clock })
-        let status = TVCtl.run(arguments, invocation: invocation)
+        let status = tool(arguments, invocation)
         return (status, errors.withLock { $0 })
     }
 
@@ -26,7 +29,7 @@ struct HostileInputTests {
         #expect(run.status == 2)
         #expect(run.error.contains("is outside what the history can hold (1677-09-22 to 2262-04-11)"), "\(run.error)")
         #expect(try history.open().openRecording() == nil)
-        let fixture = Self.run(["fixture", "--name", "Later"], database: history.path, clock: future)
+        let fixture = Self.run(["--name", "Later"], database: history.path, clock: future, tool: TVFixture.run)
         #expect(fixture.status == 2)
     }
 }
@@ -68,7 +71,7 @@ struct FixtureTransactionTests {
         try sqlite.run()
         sqlite.waitUntilExit()
         try #require(sqlite.terminationStatus == 0)
-        let run = try TVCtlBinary.run(["fixture", "--at", ScratchHistory.fixtureStart], database: history.path)
+        let run = try TVCtlBinary.fixture(["--at", ScratchHistory.fixtureStart], database: history.path)
         #expect(run.status != 0)
         let store = try history.open()
         #expect(try store.auditProjects().isEmpty)

@@ -4,7 +4,7 @@ import TunnelVisionBuildStamp
 import TunnelVisionModel
 import TunnelVisionStore
 
-/// Every read, end to end: the built binary against a history seeded by `tvctl fixture`,
+/// Every read, end to end: the built binary against a history seeded by tvfixture,
 /// its table compared whole with the expected text, its JSON decoded.
 struct ReadCommandTests {
     static let tables: [(name: String, arguments: [String])] = [

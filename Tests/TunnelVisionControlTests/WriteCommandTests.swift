@@ -155,7 +155,7 @@ struct WriteCommandTests {
 
     @Test func fixtureTagsEachSessionWithItsShareThroughTheDaemonsPath() throws {
         let history = try ScratchHistory()
-        let run = try TVCtlBinary.run(["fixture", "--at", ScratchHistory.fixtureStart, "--json"], database: history.path)
+        let run = try TVCtlBinary.fixture(["--at", ScratchHistory.fixtureStart, "--json"], database: history.path)
         #expect(run.status == 0, "\(run)")
         let store = try history.open()
         let sessions = try store.recordings(forProject: 1)

@@ -2,10 +2,11 @@ import Foundation
 import TunnelVisionModel
 
 /// What every command reaches for: its arguments, the library over the chosen history, and
-/// the way it answers (a table for people, JSON for scripts).
-struct CommandContext {
-    let arguments: ParsedArguments
-    let invocation: Invocation
+/// the way it answers (a table for people, JSON for scripts). Package-wide so that the
+/// development tools beside tvctl (tvfixture) are commands of the same kind.
+package struct CommandContext {
+    package let arguments: ParsedArguments
+    package let invocation: Invocation
 
     init(_ arguments: ParsedArguments, _ invocation: Invocation) {
         self.arguments = arguments
@@ -13,24 +14,24 @@ struct CommandContext {
     }
 
     /// A command's action, from a function that takes the context.
-    static func runs(_ body: @escaping @Sendable (CommandContext) throws(ControlError) -> Void) -> CommandSpec.Action {
+    package static func runs(_ body: @escaping @Sendable (CommandContext) throws(ControlError) -> Void) -> CommandSpec.Action {
         { arguments, invocation throws(ControlError) in try body(CommandContext(arguments, invocation)) }
     }
 
-    var library: ControlLibrary {
+    package var library: ControlLibrary {
         ControlLibrary(location: DatabaseLocation(option: arguments.value(SharedOptions.database), environment: invocation.environment))
     }
 
-    var wantsJSON: Bool { arguments.flag(SharedOptions.json) }
+    package var wantsJSON: Bool { arguments.flag(SharedOptions.json) }
     var style: TextStyle { invocation.style }
-    var command: String { arguments.commandPath }
+    package var command: String { arguments.commandPath }
 
     /// Local time for people: the zone TZ names, else the system's.
     var zone: TimeZone { .current }
 
-    func say(_ line: String = "") { invocation.console.print(line) }
+    package func say(_ line: String = "") { invocation.console.print(line) }
 
-    func emit<Value: Encodable>(_ value: Value) {
+    package func emit<Value: Encodable>(_ value: Value) {
         invocation.console.writeOutput(JSONShape.encoded(value))
     }
 
@@ -65,17 +66,17 @@ struct CommandContext {
 }
 
 /// Options more than one command shares, spelled once.
-enum SharedOptions {
-    static let json = OptionSpec.flag("json", "Answer in JSON, for scripts.")
+package enum SharedOptions {
+    package static let json = OptionSpec.flag("json", "Answer in JSON, for scripts.")
     static let yes = OptionSpec.flag("yes", short: "y", "Delete without asking (needed when not on a terminal).")
-    static let database = OptionSpec.value(
+    package static let database = OptionSpec.value(
         "db", "PATH", "The history database (default: $TUNNELVISION_DB, else \(DatabaseLocation.daemonDefault)).")
 }
 
 extension CommandContext {
     /// The invocation's clock for an instant the command stores, refused when the clock reads
     /// one the history cannot hold (past 2262-04-11): stored, it would be some other instant.
-    func storableNow() throws(ControlError) -> Date {
+    package func storableNow() throws(ControlError) -> Date {
         let now = invocation.clock()
         guard now.isStorable else { throw .usage(.instantOutOfRange(Formatting.iso8601(now), command: command)) }
         return now

@@ -17,6 +17,6 @@ enum CommandTree {
         subcommands: [
             StatusCommand.spec, ProjectCommands.group, PhoneCommands.group, SessionCommands.group, MarkCommand.spec,
             FlowsCommand.spec, FindingsCommand.spec, DiffCommand.spec, ExportCommand.spec, VerifyCommand.spec,
-            CatalogueCommands.group, ArchiveCommands.group, CACommand.group, KeyCommands.group, ConsoleCommands.group, FixtureCommand.spec,
+            CatalogueCommands.group, ArchiveCommands.group, CACommand.group, KeyCommands.group, ConsoleCommands.group,
         ])
 }

@@ -22,11 +22,17 @@ public enum TVCtl {
     /// Runs one command line (without the program name) and returns the exit status:
     /// 0 done, 1 refused, 2 not understood, 3 the history did not answer.
     public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
+        run(arguments, invocation: invocation, parser: parser, program: "tvctl")
+    }
+
+    /// The same for another command tree of this package (a development tool's), whose
+    /// sentences carry its own program name.
+    package static func run(_ arguments: [String], invocation: Invocation, parser: ArgumentParser, program: String) -> Int32 {
         let console = invocation.console
         do {
             switch try parser.parse(arguments) {
             case .version:
-                console.print("tvctl \(invocation.toolVersion)")
+                console.print("\(program) \(invocation.toolVersion)")
             case .help(let spec, let path):
                 console.writeOutput(HelpText.page(for: spec, commandPath: path, globalOptions: parser.globalOptions))
             case .run(let spec, let parsed):
@@ -34,7 +40,7 @@ public enum TVCtl {
             }
             return 0
         } catch {
-            console.writeError("tvctl: " + error.sentence + "\n")
+            console.writeError(program + ": " + error.sentence + "\n")
             return error.exitCode
         }
     }

@@ -44,7 +44,7 @@ public struct Invocation: Sendable {
     /// For what happens later in a long-running command (a keypress, a refresh).
     public let clock: @Sendable () -> Date
     /// The executable's build by name (release and commit): what `--version` prints and what a
-    /// session, a fixture's capture session and a bundle store as the tool.
+    /// session, a capture run and a bundle store as the tool.
     public let toolVersion: String
 
     public init(

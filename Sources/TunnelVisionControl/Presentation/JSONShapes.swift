@@ -25,7 +25,7 @@ public enum JSONShape {
         /// Present where a command counted them (list, show).
         public let sessionCount: Int?
 
-        init(_ project: AuditProject, sessionCount: Int? = nil) {
+        package init(_ project: AuditProject, sessionCount: Int? = nil) {
             id = project.id
             name = project.name
             bundleIdentifier = project.bundleIdentifier
@@ -45,7 +45,7 @@ public enum JSONShape {
         public let isOpen: Bool
         public let flowCount: Int?
 
-        init(_ session: Recording, projectName: String, flowCount: Int? = nil, markers: [SessionMarker]? = nil) {
+        package init(_ session: Recording, projectName: String, flowCount: Int? = nil, markers: [SessionMarker]? = nil) {
             self.session = EvidenceSessionDocument.Session(session, markers: markers)
             projectID = session.projectID
             self.projectName = projectName

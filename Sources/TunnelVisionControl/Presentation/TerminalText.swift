@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from the history on its way to a terminal. A name or a note holding an escape sequence,
 /// a newline or a bidi override could clear or retitle the technician's terminal, or make a
 /// table say something it does not; such characters are refused at input (`ArgumentText`) and,
@@ -87,6 +89,14 @@ public enum ArgumentText {
             decoded.append(text)
         }
         return .success(decoded)
+    }
+
+    /// This process's arguments (without the program name), decoded from the bytes as given:
+    /// CommandLine.arguments would have replaced what is not UTF-8 unseen.
+    public static func processArguments() -> Result<[String], ArgumentEncodingError> {
+        decode((1..<Int(CommandLine.argc)).map { index in
+            CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+        })
     }
 }
 

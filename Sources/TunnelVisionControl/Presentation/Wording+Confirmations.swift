@@ -8,7 +8,7 @@ import TunnelVisionModel
 /// stored before input was checked must not break a line or reach the terminal as a control.
 extension Wording {
     /// Stored text as a sentence quotes it.
-    static func shown(_ text: String) -> String { TerminalText.visible(text) }
+    package static func shown(_ text: String) -> String { TerminalText.visible(text) }
 
     /// "2.4.1 (310)", or "baseline".
     public static func release(of kind: RecordingKind) -> String {
@@ -103,11 +103,6 @@ extension Wording {
             + "Its \(plural(flows, "flow")) stay in the history without it. [y/N] "
     }
 
-    static func fixtureSeeded(project: AuditProject, baseline: Int64, audit: Int64, flows: Int) -> String {
-        "Seeded project \(project.id), \(shown(project.name)): baseline session \(baseline) and audit session \(audit), "
-            + "both ended, over \(plural(flows, "synthetic flow"))."
-    }
-
     static let interactiveKeys = "c consent · l login · o logout · q quit"
 
     static func interactivePrompt(_ recording: RecordingWithProject) -> String {
@@ -125,7 +120,7 @@ extension Wording {
         return "Session \(session.id) ended at \(end)."
     }
 
-    static func plural(_ count: Int, _ noun: String, _ nouns: String? = nil) -> String {
+    package static func plural(_ count: Int, _ noun: String, _ nouns: String? = nil) -> String {
         "\(Formatting.count(count)) " + (count == 1 ? noun : nouns ?? noun + "s")
     }
 

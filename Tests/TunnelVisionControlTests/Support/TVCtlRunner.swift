@@ -18,9 +18,13 @@ struct Run: CustomStringConvertible {
 }
 
 /// The tvctl executable this test run was built beside, run as a separate process against a
-/// real database file: what a technician or a script would see.
+/// real database file: what a technician or a script would see. tvfixture, the development
+/// tool that seeds a demo history, is found and run the same way.
 enum TVCtlBinary {
-    static let executable: URL? = {
+    static let executable: URL? = built("tvctl")
+    static let fixtureExecutable: URL? = built("tvfixture")
+
+    private static func built(_ name: String) -> URL? {
         var candidates: [URL] = []
         if let test = Bundle.main.executableURL { candidates.append(test.deletingLastPathComponent()) }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -29,9 +33,9 @@ enum TVCtlBinary {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(package.appendingPathComponent(".build/debug"))
-        return candidates.map { $0.appendingPathComponent("tvctl") }
+        return candidates.map { $0.appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    }
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -45,12 +49,17 @@ enum TVCtlBinary {
         return process.finish()
     }
 
+    /// Runs tvfixture (the seeded demo history) with the arguments, as tvctl is run.
+    static func fixture(_ arguments: [String], database: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
+        try start(arguments, database: database, environment: extra, program: fixtureExecutable).finish()
+    }
+
     static func start(
         _ arguments: [String], database: String?, environment extra: [String: String] = [:], input: String? = nil,
-        in directory: URL? = nil
+        in directory: URL? = nil, program: URL?? = nil
     ) throws -> RunningTVCtl {
-        guard let executable else {
-            throw TestFailure("tvctl is not built beside the tests: run 'swift build --product tvctl' first")
+        guard let executable = program ?? executable else {
+            throw TestFailure("tvctl and tvfixture are not built beside the tests: run 'swift build --build-tests' first")
         }
         let process = Process()
         process.executableURL = executable
@@ -175,7 +184,7 @@ final class ScratchHistory {
     /// The fixture seeded by tvctl itself, at a fixed instant so that tables can be compared whole.
     static func seeded() throws -> ScratchHistory {
         let history = try ScratchHistory()
-        let run = try TVCtlBinary.run(["fixture", "--at", fixtureStart], database: history.path)
+        let run = try TVCtlBinary.fixture(["--at", fixtureStart], database: history.path)
         guard run.status == 0 else { throw TestFailure("fixture failed: \(run)") }
         return history
     }

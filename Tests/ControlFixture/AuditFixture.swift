@@ -1,8 +1,9 @@
 import Foundation
 import TunnelVisionModel
+import TunnelVisionControl
 import TunnelVisionStore
 
-/// Seeds the project demos and tests start from (`tvctl fixture`): one project with a
+/// Seeds the project demos and tests start from (`tvfixture`): one project with a
 /// baseline and an audit session, both ended, each tagged with its share of synthetic flows by
 /// the path the daemon takes — the session is open while its flows are written, and the store
 /// tags them on the way in. The rest of the flows fall before, between and after the two.
@@ -74,7 +75,7 @@ struct AuditFixture {
         return RecordingDraft(
             projectID: project.id, kind: kind, environment: conditions.environment(toolVersion: toolVersion),
             inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false), gatewayResolvers: [FixtureFlows.resolver],
-            notes: "Seeded by tvctl fixture.")
+            notes: "Seeded by tvfixture.")
     }
 
     /// A packet each way at the flow's first instant, recorded without bytes: the fixture writes no capture file.

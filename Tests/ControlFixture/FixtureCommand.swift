@@ -1,6 +1,32 @@
 import Foundation
+import Synchronization
+import TunnelVisionControl
 
-/// `tvctl fixture`: a seeded project for demos and tests.
+/// `tvfixture`: a seeded project for demos and tests. A development tool beside tvctl, built
+/// from tvctl's own command machinery (the same history opening, refusals and JSON), which no
+/// product links: an installed gateway's history holds only what was recorded.
+public enum TVFixture {
+    /// Runs one command line (without the program name); the exit statuses are tvctl's.
+    public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
+        TVCtl.run(arguments, invocation: invocation, parser: parser, program: "tvfixture")
+    }
+
+    /// Seeds the history at the path in this process, for suites that drive tvctl's commands
+    /// in process (the console's): the exit status and what was said on standard error.
+    public static func seed(database: String, _ arguments: [String] = [], toolVersion: String = "test") -> (status: Int32, error: String) {
+        let errors = Mutex("")
+        let console = Console(
+            writeOutput: { _ in }, writeError: { text in errors.withLock { $0 += text } }, readLine: { nil },
+            outputIsTerminal: false, inputIsTerminal: false)
+        let invocation = Invocation(
+            console: console, environment: ["TUNNELVISION_DB": database], startedAt: Date(), toolVersion: toolVersion)
+        let status = run(arguments, invocation: invocation)
+        return (status, errors.withLock { $0 })
+    }
+
+    static let parser = ArgumentParser(root: FixtureCommand.spec, globalOptions: [SharedOptions.database])
+}
+
 enum FixtureCommand {
     enum Option {
         static let name = OptionSpec.value("name", "NAME", "The project's name (default: \(defaultName)).")
@@ -9,14 +35,14 @@ enum FixtureCommand {
     }
 
     static let spec = CommandSpec(
-        "fixture", summary: "Seed a demo project: a baseline and an audit session, both ended, with synthetic flows.",
+        "tvfixture", summary: "Seed a demo project: a baseline and an audit session, both ended, with synthetic flows.",
         discussion: "The flows are written the way the daemon writes them, while each session is open, so the store tags them. Creates the database when there is none. Refused when a project of that name exists.",
         options: [
             Option.name, Option.at, SharedOptions.json,
         ],
         examples: [
-            CommandExample("tvctl --db /tmp/demo.sqlite fixture", "A demo history to try every command on."),
-            CommandExample("tvctl fixture --at 2026-10-01T09:00:00Z --json", "The same instants every time, for a test."),
+            CommandExample("tvfixture --db /tmp/demo.sqlite", "A demo history to try every command on."),
+            CommandExample("tvfixture --at 2026-10-01T09:00:00Z --json", "The same instants every time, for a test."),
         ],
         action: CommandContext.runs(run))
 
@@ -50,7 +76,7 @@ enum FixtureCommand {
                 project: JSONShape.Project(seeded.project), baseline: JSONShape.Session(seeded.baseline, projectName: name),
                 audit: JSONShape.Session(seeded.audit, projectName: name), flowCount: seeded.flowCount))
         } else {
-            context.say(Wording.fixtureSeeded(
+            context.say(FixtureWording.seeded(
                 project: seeded.project, baseline: seeded.baseline.id, audit: seeded.audit.id, flows: seeded.flowCount))
         }
     }

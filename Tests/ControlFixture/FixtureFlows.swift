@@ -1,7 +1,7 @@
 import Foundation
 import TunnelVisionModel
 
-/// The synthetic traffic `tvctl fixture` seeds: each flow is a kind of thing the findings and
+/// The synthetic traffic `tvfixture` seeds: each flow is a kind of thing the findings and
 /// the diff have to tell apart, at an offset from the start of its recording.
 enum FixtureFlows {
     struct Planned: Sendable {
