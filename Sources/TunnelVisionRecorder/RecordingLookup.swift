@@ -20,7 +20,7 @@ public final class RecordingLookup: Sendable {
         let open: Recording?
         do { open = try history.openRecording(client: client) } catch { return nil }
         guard let session = open else { return .installedAuthority }
-        return RequestedLeaf(mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt)
+        return RequestedLeaf(mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt.date)
     }
 
     /// Once per recording at most: the store keeps the first fingerprint. Written on a queue of its

@@ -12,7 +12,7 @@ public struct ReadRequest: Sendable, Hashable {
 
     /// When the request's headers were complete (the instant the caller handed in with the
     /// bytes that completed them).
-    public let instant: Date
+    public let instant: Instant
     public let version: Version
     public let method: String
     /// HTTP/1.1's `Host` (or the authority of an absolute-form target), HTTP/2's `:authority`
@@ -30,7 +30,7 @@ public struct ReadRequest: Sendable, Hashable {
     public let stream: UInt32?
 
     public init(
-        instant: Date, version: Version, method: String, authority: String?, path: String?,
+        instant: Instant, version: Version, method: String, authority: String?, path: String?,
         bodyBytes: Int64, responseStatus: Int?, stream: UInt32?
     ) {
         self.instant = instant
