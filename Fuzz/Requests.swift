@@ -23,7 +23,7 @@ public func fuzzRequests(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
     var reader = RequestReader(keepsPaths: flags & 1 != 0, limits: limits)
     var read: [ReadRequest] = []
     var phoneAt = phone.startIndex, serverAt = server.startIndex
-    let instant = Date(timeIntervalSince1970: 0)
+    let instant = Instant(nanosecondsSinceEpoch: 0)
     while phoneAt < phone.endIndex || serverAt < server.endIndex {
         let phoneEnd = chunk == 0 ? phone.endIndex : min(phone.endIndex, phoneAt + chunk)
         let serverEnd = chunk == 0 ? server.endIndex : min(server.endIndex, serverAt + chunk)

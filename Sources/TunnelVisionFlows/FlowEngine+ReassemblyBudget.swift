@@ -12,7 +12,7 @@ extension FlowEngine {
     mutating func noteReassemblyGrowth(_ bytes: Int) {
         reassemblyGrowth += bytes
         guard reassemblyCounted + reassemblyGrowth > configuration.reassemblyBudget else { return }
-        var held: [(slot: Int, bytes: Int, firstSeen: Date)] = []
+        var held: [(slot: Int, bytes: Int, firstSeen: Instant)] = []
         var total = 0
         for slot in 0..<table.count {
             guard case .tcp(let reading)? = table[slot].reading else { continue }

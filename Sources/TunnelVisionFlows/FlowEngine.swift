@@ -139,15 +139,14 @@ public struct FlowEngine {
     ) -> LiveFlow {
         let client = clientEnd(of: packet, source: source, destination: destination)
         let remote = key.peer(of: client)
-        let seen = Date(nanosecondsSinceEpoch: now)
+        let seen = Instant(nanosecondsSinceEpoch: now)
         var state = FlowState(
             key: key, firstSeen: seen, lastSeen: seen,
             tlsStatus: .born(proto: key.proto, remotePort: remote.port),
             resolvedName: attribution.resolvedName(for: remote.address, askedBy: client.address, at: now)
         )
         if let segment = packet.tcp, !segment.flags.contains(.syn) { state.continuation = continuation(at: now) }
-        var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA,
-                            lastSeenNanoseconds: now)
+        var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA)
         if key.proto == .tcp {
             flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))
         }
@@ -209,12 +208,10 @@ public struct FlowEngine {
         table[slot].state.packetCount += 1
         if direction == .outbound { table[slot].state.bytesOut += bytes } else { table[slot].state.bytesIn += bytes }
         if now > table[slot].lastSeenNanoseconds {
-            table[slot].lastSeenNanoseconds = now
-            table[slot].state.lastSeen = Date(nanosecondsSinceEpoch: now)
-        } else if now < table[slot].lastSeenNanoseconds {
+            table[slot].state.lastSeen = Instant(nanosecondsSinceEpoch: now)
+        } else if now < table[slot].state.firstSeen.nanosecondsSinceEpoch {
             // Only a packet out of order can precede the first one seen.
-            let seen = Date(nanosecondsSinceEpoch: now)
-            if seen < table[slot].state.firstSeen { table[slot].state.firstSeen = seen }
+            table[slot].state.firstSeen = Instant(nanosecondsSinceEpoch: now)
         }
         table.markDirty(slot)
     }

@@ -10,7 +10,6 @@ struct LiveFlow {
     /// Whether the phone's end is the key's first endpoint (a flag, not a copy of the endpoint:
     /// every byte counts a hundred thousand times over).
     let clientIsEndpointA: Bool
-    var lastSeenNanoseconds: Int64
     /// Its key's hash (`FlowIndex.hash`), taken once when it entered the table.
     var keyHash: UInt32 = 0
     /// Its place in the table's list of changed flows; -1 while unchanged since the last batch.
@@ -37,6 +36,7 @@ struct LiveFlow {
     var next = -1
 
     var isDirty: Bool { dirtyIndex >= 0 }
+    var lastSeenNanoseconds: Int64 { state.lastSeen.nanosecondsSinceEpoch }
 
     func direction(from source: Endpoint) -> Direction {
         source == client ? .outbound : .inbound

@@ -102,7 +102,7 @@ public final class Recorder: @unchecked Sendable {
         self.virtioHeaderLength = virtioHeaderLength
         segmentScratch = .allocate(byteCount: virtioHeaderLength > 0 ? queues.packets.slotCapacity : 0, alignment: 64)
         commitPath = HistoryCommit(writer: writer, history: history, captureRun: session.id, sealer: sealer)
-        status = DaemonHeartbeat(at: session.startedAt, pid: getpid(), captureRunID: session.id, input: session.input)
+        status = DaemonHeartbeat(at: session.startedAt.date, pid: getpid(), captureRunID: session.id, input: session.input)
     }
 
     deinit { segmentScratch.deallocate() }

@@ -21,7 +21,7 @@ public final class RecordingLookup: Sendable {
         do { open = try history.openRecording(client: client) } catch { return nil }
         guard let session = open else { return .installedAuthority }
         return RequestedLeaf(
-            mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt,
+            mode: session.inspection.mode, sessionID: session.id, startedAt: session.startedAt.date,
             keepsRequestPaths: session.inspection.keepsRequestPaths)
     }
 

@@ -15,14 +15,14 @@ struct HTTP1Exchange {
     private var requests: [OpenRequest] = []
     private var sawRequest = false
     private var switched = false
-    private var instant = Date(timeIntervalSince1970: 0)
+    private var instant = Instant(nanosecondsSinceEpoch: 0)
 
     init(keepsPaths: Bool, limits: RequestReadingLimits) {
         self.keepsPaths = keepsPaths
         self.limits = limits
     }
 
-    mutating func read(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Date) throws -> [ReadRequest] {
+    mutating func read(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Instant) throws -> [ReadRequest] {
         guard !switched else { return [] }
         self.instant = instant
         switch direction {

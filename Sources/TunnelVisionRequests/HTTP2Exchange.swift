@@ -44,7 +44,7 @@ struct HTTP2Exchange {
     var streams: [UInt32: OpenRequest] = [:]
     var highestPhoneStream: UInt32 = 0
     var completed: [ReadRequest] = []
-    var instant = Date(timeIntervalSince1970: 0)
+    var instant = Instant(nanosecondsSinceEpoch: 0)
 
     /// The most SETTINGS frames of one side awaiting the other's acknowledgement.
     static let unacknowledgedSettingsLimit = 16
@@ -56,7 +56,7 @@ struct HTTP2Exchange {
         server = Side(state: .frameHeader, inflater: try HPACKInflater())
     }
 
-    mutating func read(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Date) throws -> [ReadRequest] {
+    mutating func read(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Instant) throws -> [ReadRequest] {
         self.instant = instant
         var held = direction == .fromPhone ? phone.held : server.held
         try held.feed(bytes, limit: limits.heldBytes) { try consume($0, from: direction) }

@@ -33,7 +33,7 @@ struct HeldBytes {
 
 /// A request being read: its facts so far, and which of its ends have been seen.
 struct OpenRequest {
-    let instant: Date
+    let instant: Instant
     let method: String
     let authority: String?
     let path: String?

@@ -39,7 +39,7 @@ public struct RequestReader: ~Copyable {
     /// Reads one chunk of plaintext, and returns the requests it completed (the request ended
     /// and its final response status was read, or its stream was reset).
     public mutating func read(
-        _ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Date
+        _ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Instant
     ) throws(RequestReadingError) -> [ReadRequest] {
         guard stopped == nil else { return [] }
         do {
@@ -54,7 +54,7 @@ public struct RequestReader: ~Copyable {
     }
 
     /// The same, for bytes in an array.
-    public mutating func read(_ bytes: [UInt8], from direction: RequestDirection, at instant: Date) throws(RequestReadingError) -> [ReadRequest] {
+    public mutating func read(_ bytes: [UInt8], from direction: RequestDirection, at instant: Instant) throws(RequestReadingError) -> [ReadRequest] {
         var result: Result<[ReadRequest], RequestReadingError> = .success([])
         bytes.withUnsafeBytes { buffer in
             do throws(RequestReadingError) {
@@ -74,7 +74,7 @@ public struct RequestReader: ~Copyable {
         return []
     }
 
-    private mutating func readOrThrow(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Date) throws -> [ReadRequest] {
+    private mutating func readOrThrow(_ bytes: UnsafeRawBufferPointer, from direction: RequestDirection, at instant: Instant) throws -> [ReadRequest] {
         if http1 != nil { return try http1!.read(bytes, from: direction, at: instant) }
         if http2 != nil { return try http2!.read(bytes, from: direction, at: instant) }
         // Undecided: the phone speaks first; what the server sent before is held until then.

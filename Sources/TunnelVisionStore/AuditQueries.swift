@@ -93,7 +93,7 @@ enum AuditQueries {
                 guard let kind = AuditSerialization.markerKind(code: row.int64(3), label: row.textOrNil(4)) else {
                     throw HistoryError.unreadableRow(table: "audit_markers", id: row.int64(0), reason: "unknown kind \(row.int64(3))")
                 }
-                return SessionMarker(id: row.int64(0), sessionID: row.int64(1), date: row.date(2), kind: kind)
+                return SessionMarker(id: row.int64(0), sessionID: row.int64(1), date: row.instant(2), kind: kind)
             }
     }
 
@@ -156,7 +156,7 @@ enum AuditQueries {
                 keepsKeys: row.bool(23), upstreamMirror: row.isNull(24) ? nil : row.bool(24), caStore: store,
                 keepsRequestPaths: row.bool(26)),
             gatewayResolvers: resolvers,
-            startedAt: row.date(10), endedAt: row.dateOrNil(11), notes: row.text(12),
+            startedAt: row.instant(10), endedAt: row.instantOrNil(11), notes: row.text(12),
             validationIssuerFingerprint: row.textOrNil(16), phone: readSessionPhone(row))
     }
 

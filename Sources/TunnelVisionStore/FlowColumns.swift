@@ -138,7 +138,7 @@ enum FlowColumns {
             .integer(Int64(flow.key.proto.rawValue)),
             withKey ? .text(flow.key.endpointA.address.description) : .null, .integer(Int64(flow.key.endpointA.port)),
             withKey ? .text(flow.key.endpointB.address.description) : .null, .integer(Int64(flow.key.endpointB.port)),
-            .date(flow.firstSeen), .date(flow.lastSeen),
+            .instant(flow.firstSeen), .instant(flow.lastSeen),
             .integer(Int64(clamping: flow.bytesOut)), .integer(Int64(clamping: flow.bytesIn)),
             .integer(Int64(clamping: flow.packetCount)),
             .integer(Int64(flow.tlsStatus.rawValue)),
@@ -178,7 +178,7 @@ enum FlowColumns {
         let proto = TransportProtocol(rawValue: UInt8(truncatingIfNeeded: row.int64(next())))
         let a = Endpoint(address: IPAddress(row.text(next())) ?? IPAddress(v4: 0), port: UInt16(truncatingIfNeeded: row.int64(next())))
         let b = Endpoint(address: IPAddress(row.text(next())) ?? IPAddress(v4: 0), port: UInt16(truncatingIfNeeded: row.int64(next())))
-        var state = FlowState(key: FlowKey(proto: proto, a, b), firstSeen: row.date(next()), lastSeen: row.date(next()))
+        var state = FlowState(key: FlowKey(proto: proto, a, b), firstSeen: row.instant(next()), lastSeen: row.instant(next()))
         state.bytesOut = UInt64(clamping: row.int64(next()))
         state.bytesIn = UInt64(clamping: row.int64(next()))
         state.packetCount = UInt64(clamping: row.int64(next()))

@@ -227,6 +227,6 @@ extension History {
         try db.statement("INSERT INTO audit_markers (session_id, ts, kind, label) VALUES (?, ?, ?, ?)")
             .bind(.integer(session.id), .date(date), .integer(code.rawValue), .optionalText(label))
             .run()
-        return SessionMarker(id: db.lastInsertedRowID, sessionID: session.id, date: date, kind: kind)
+        return SessionMarker(id: db.lastInsertedRowID, sessionID: session.id, date: Instant(date), kind: kind)
     }
 }

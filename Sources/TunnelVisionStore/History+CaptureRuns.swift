@@ -9,7 +9,7 @@ extension History {
             try db.statement("INSERT INTO capture_sessions (started_at, ended_at, tool_version, input) VALUES (?, NULL, ?, ?)")
                 .bind(.date(date), .text(toolVersion), .text(input))
                 .run()
-            return CaptureRun(id: db.lastInsertedRowID, startedAt: date, endedAt: nil, toolVersion: toolVersion, input: input)
+            return CaptureRun(id: db.lastInsertedRowID, startedAt: Instant(date), endedAt: nil, toolVersion: toolVersion, input: input)
         }
     }
 

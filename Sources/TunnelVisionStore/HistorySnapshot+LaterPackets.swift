@@ -10,10 +10,10 @@ public struct LaterPackets: Sendable, Hashable {
         public let count: Int
         public let bytesOut: UInt64
         public let bytesIn: UInt64
-        public let lastUntilEnd: Date?
+        public let lastUntilEnd: Instant?
     }
 
-    public let end: Date
+    public let end: Instant
     public let flows: [Int64: Flow]
     /// The same packets by flow and file (no file: rows without bytes).
     public let perFile: [SessionPacketCount]
@@ -38,7 +38,7 @@ extension HistorySnapshot {
     /// The packets of the recording's flows stamped after `end`. Only the runs of flows last seen
     /// after it are unpacked. The runs are unpacked here, not through the `packets` view: with
     /// `trusted_schema` off, SQLite refuses the JSON functions inside a view of the schema.
-    public func packets(after end: Date, inRecording id: Int64) throws -> LaterPackets {
+    public func packets(after end: Instant, inRecording id: Int64) throws -> LaterPackets {
         let rows = try db.statement("""
             WITH p AS (
                 SELECT r.flow_id AS flow_id, r.file_seq AS file_seq, r.first_ts + json_extract(e.value, '$[0]') AS ts,
@@ -53,10 +53,10 @@ extension HistorySnapshot {
             FROM p
             GROUP BY p.flow_id, file ORDER BY p.flow_id, file
             """)
-            .bind(.integer(id), .date(end))
+            .bind(.integer(id), .instant(end))
             .rows { row in
                 (flowID: row.int64(0), file: row.int64OrNil(1).map { UInt32(truncatingIfNeeded: $0) }, count: Int(row.int64(2)),
-                 bytesOut: UInt64(clamping: row.int64(3)), bytesIn: UInt64(clamping: row.int64(4)), last: row.dateOrNil(5))
+                 bytesOut: UInt64(clamping: row.int64(3)), bytesIn: UInt64(clamping: row.int64(4)), last: row.instantOrNil(5))
             }
         var flows: [Int64: LaterPackets.Flow] = [:]
         for row in rows {

@@ -110,7 +110,7 @@ extension HistorySnapshot {
             SELECT id, started_at, ended_at, tool_version, input, kernel_dropped, interface_dropped FROM capture_sessions ORDER BY id
             """).rows { row in
             let drops = row.isNull(5) ? nil : PassiveTapDrops(kernel: UInt64(clamping: row.int64(5)), interface: UInt64(clamping: row.int64(6)))
-            return CaptureRun(id: row.int64(0), startedAt: row.date(1), endedAt: row.dateOrNil(2), toolVersion: row.text(3),
+            return CaptureRun(id: row.int64(0), startedAt: row.instant(1), endedAt: row.instantOrNil(2), toolVersion: row.text(3),
                                   input: row.text(4), tapDrops: drops)
         }
     }
@@ -133,7 +133,7 @@ extension HistorySnapshot {
 extension HistorySnapshot {
     /// Packets lost in every minute that overlaps `start...end`, by reason: a minute is the
     /// history's grain, so a loss in a session's first or last minute may predate or follow it.
-    public func packetLosses(from start: Date, to end: Date) throws -> [PacketLossReason: UInt64] {
+    public func packetLosses(from start: Instant, to end: Instant) throws -> [PacketLossReason: UInt64] {
         let rows = try db.statement("""
             SELECT reason, SUM(packets) FROM packet_losses WHERE minute >= ? AND minute <= ? GROUP BY reason
             """)
@@ -166,7 +166,7 @@ extension Int64 {
 }
 
 extension History {
-    public func packetLosses(from start: Date, to end: Date) throws -> [PacketLossReason: UInt64] {
+    public func packetLosses(from start: Instant, to end: Instant) throws -> [PacketLossReason: UInt64] {
         try reading { try $0.packetLosses(from: start, to: end) }
     }
 

@@ -33,7 +33,7 @@ struct AuditFixture {
         func write(_ plan: [FixtureFlows.Planned], from origin: Date) throws {
             let upserts = plan.map { planned in
                 defer { handles += 1 }
-                return FlowUpsert(handle: handles, rowID: nil, state: planned.state(origin.addingTimeInterval(planned.offset)))
+                return FlowUpsert(handle: handles, rowID: nil, state: planned.state(Instant(origin.addingTimeInterval(planned.offset))))
             }
             try store.write(HistoryBatch(flows: upserts, packets: upserts.flatMap(Self.packets)), captureRun: capture.id)
             written += upserts.count

@@ -6,7 +6,7 @@ import TunnelVisionModel
 enum FixtureFlows {
     struct Planned: Sendable {
         let offset: TimeInterval
-        let state: @Sendable (Date) -> FlowState
+        let state: @Sendable (Instant) -> FlowState
     }
 
     static let phone = IPAddress(v4: 0x0A4D_0002)  // 10.77.0.2, a client of the lab's WireGuard network
@@ -32,7 +32,7 @@ enum FixtureFlows {
     private static func tls(
         _ host: String, _ version: TLSProtocolVersion, suite: UInt16, server last: UInt32, source: UInt16,
         offered: [TLSProtocolVersion] = [.tls13, .tls12]
-    ) -> @Sendable (Date) -> FlowState {
+    ) -> @Sendable (Instant) -> FlowState {
         { start in
             FlowState(
                 key: tcp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(4),
@@ -42,7 +42,7 @@ enum FixtureFlows {
         }
     }
 
-    private static func plainHTTP(_ host: String, server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
+    private static func plainHTTP(_ host: String, server last: UInt32, source: UInt16) -> @Sendable (Instant) -> FlowState {
         { start in
             FlowState(
                 key: tcp(80, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(1),
@@ -51,7 +51,7 @@ enum FixtureFlows {
         }
     }
 
-    private static func quic(_ host: String, server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
+    private static func quic(_ host: String, server last: UInt32, source: UInt16) -> @Sendable (Instant) -> FlowState {
         { start in
             FlowState(
                 key: udp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(3),
@@ -60,7 +60,7 @@ enum FixtureFlows {
         }
     }
 
-    private static func dns(server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
+    private static func dns(server last: UInt32, source: UInt16) -> @Sendable (Instant) -> FlowState {
         { start in
             FlowState(
                 key: udp(53, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(0.05),
@@ -69,7 +69,7 @@ enum FixtureFlows {
     }
 
     /// A TLS flow whose ClientHello was not read: it has no name.
-    private static func unnamed(server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
+    private static func unnamed(server last: UInt32, source: UInt16) -> @Sendable (Instant) -> FlowState {
         { start in
             FlowState(
                 key: tcp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(2),
@@ -78,7 +78,7 @@ enum FixtureFlows {
     }
 
     /// Named by DNS, with another live name for the same address.
-    private static func sharedAddress(_ host: String, other: String, server last: UInt32, source: UInt16) -> @Sendable (Date) -> FlowState {
+    private static func sharedAddress(_ host: String, other: String, server last: UInt32, source: UInt16) -> @Sendable (Instant) -> FlowState {
         { start in
             FlowState(
                 key: tcp(443, to: last, from: source), firstSeen: start, lastSeen: start.addingTimeInterval(2),

@@ -103,7 +103,7 @@ public struct EvidenceSeed {
             upserts.append(FlowUpsert(handle: handle, rowID: nil, state: state))
             for number in 0..<plan.packetsPerFlow {
                 let direction: Direction = number % 2 == 0 ? .outbound : .inbound
-                let instant = state.firstSeen.addingTimeInterval(Double(number) * 0.01)
+                let instant = state.firstSeen.date.addingTimeInterval(Double(number) * 0.01)
                 let bytes = packet(flow: state.key, direction: direction, payload: plan.payloadBytes, seed: &payloadSeed)
                 let uncaptured = plan.uncapturedEvery > 0 && index % plan.uncapturedEvery == 0 && number == plan.packetsPerFlow - 1
                 let location = uncaptured ? CaptureLocation.notCaptured : try bytes.withUnsafeBytes {
@@ -128,7 +128,7 @@ public struct EvidenceSeed {
             let location = try bytes.withUnsafeBytes { try writer.write($0, timestampNanoseconds: instant.nanosecondsSinceEpoch) }
             try writer.flush()
             var state = last.state
-            state.lastSeen = instant
+            state.lastSeen = Instant(instant)
             state.packetCount += 1
             let late = PacketRecord(flow: last.handle, timestampNanoseconds: instant.nanosecondsSinceEpoch,
                                     direction: .inbound, wireLength: UInt32(bytes.count), location: location)
@@ -152,7 +152,7 @@ public struct EvidenceSeed {
             proto: .tcp, Endpoint(address: phone, port: UInt16(20_000 + index % 40_000)),
             Endpoint(address: remote, port: cleartext ? 80 : 443))
         var state = FlowState(
-            key: key, firstSeen: firstSeen, lastSeen: firstSeen.addingTimeInterval(Double(plan.packetsPerFlow) * 0.01),
+            key: key, firstSeen: Instant(firstSeen), lastSeen: Instant(firstSeen.addingTimeInterval(Double(plan.packetsPerFlow) * 0.01)),
             bytesOut: UInt64(plan.packetsPerFlow * plan.payloadBytes / 2), bytesIn: UInt64(plan.packetsPerFlow * plan.payloadBytes / 2),
             packetCount: UInt64(plan.packetsPerFlow), tlsStatus: cleartext ? .plaintext : .encrypted)
         if cleartext {

@@ -48,7 +48,7 @@ case "write-flows":
         let key = FlowKey(
             proto: .udp, Endpoint(address: IPAddress(v4: 0x0A4D_0002), port: port),
             Endpoint(address: IPAddress(v4: 0x0A00_0001), port: 53))
-        let batch = HistoryBatch(flows: [FlowUpsert(handle: UInt64(written), rowID: nil, state: FlowState(key: key, firstSeen: Date()))])
+        let batch = HistoryBatch(flows: [FlowUpsert(handle: UInt64(written), rowID: nil, state: FlowState(key: key, firstSeen: Instant.now()))])
         do {
             try store.write(batch, captureRun: captureRun.id)
             written += 1
@@ -84,7 +84,7 @@ case "bench":
             let key = FlowKey(
                 proto: .tcp, Endpoint(address: IPAddress(v4: 0x0A4D_0002), port: UInt16(truncatingIfNeeded: handle)),
                 Endpoint(address: IPAddress(v4: 0x5DB8_D822 &+ UInt32(truncatingIfNeeded: handle >> 16)), port: 443))
-            var state = FlowState(key: key, firstSeen: Date(), tlsStatus: .encrypted, sni: "host\(handle).example.net")
+            var state = FlowState(key: key, firstSeen: Instant.now(), tlsStatus: .encrypted, sni: "host\(handle).example.net")
             state.packetCount = UInt64(packetsPerFlow)
             result.flows.append(FlowUpsert(handle: handle, rowID: update ? rows[handle] : nil, state: state))
             for packet in 0..<packetsPerFlow {

@@ -8,7 +8,7 @@ enum Fixture {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// An instant `seconds` after the fixture's start.
-    static func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+    static func at(_ seconds: Double) -> Instant { Instant(start.addingTimeInterval(seconds)) }
 
     static func flow(
         _ id: Int64, proto: TransportProtocol = .tcp, port: UInt16 = 443, at seconds: Double? = nil,

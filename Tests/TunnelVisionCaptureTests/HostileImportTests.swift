@@ -97,7 +97,7 @@ import TunnelVisionStore
         #expect(summary.impossibleTimestamps == 1)
         let flows = try store.reading { try $0.flows(inCaptureRun: summary.captureRun) }
         #expect(flows.count == 1)
-        #expect(flows.allSatisfy { $0.firstSeen.timeIntervalSince1970 > 1_600_000_000 && $0.lastSeen.timeIntervalSince1970 < 1_800_000_000 })
+        #expect(flows.allSatisfy { $0.firstSeen.date.timeIntervalSince1970 > 1_600_000_000 && $0.lastSeen.date.timeIntervalSince1970 < 1_800_000_000 })
     }
 
     // Item 9: `--read` wrote one file whatever rotate_bytes said.

@@ -128,7 +128,7 @@ struct DaemonWrites {
             proto: .tcp, Endpoint(address: IPAddress(v4: 0x0A4D_0002), port: port), Endpoint(address: IPAddress(v4: 0xC633_6407), port: 443))
         let now = Date()
         return FlowState(
-            key: key, firstSeen: now, lastSeen: now, bytesOut: 500, bytesIn: bytesIn, packetCount: 6, tlsStatus: .encrypted, sni: host,
+            key: key, firstSeen: Instant(now), lastSeen: Instant(now), bytesOut: 500, bytesIn: bytesIn, packetCount: 6, tlsStatus: .encrypted, sni: host,
             serverTLS: .negotiated(TLSNegotiation(version: .tls13, cipherSuite: CipherSuite(0x1301))),
             clientTLS: ClientTLSOffer(versionsForm: .listed, versions: [.tls13]), streamOpening: .tlsHandshake)
     }

@@ -80,8 +80,8 @@ struct MarkTests {
 
         #expect(run.status == 0, "\(run)")
         let marker = try #require(try history.open().markers(forSession: 3).first)
-        #expect(marker.date >= launched.addingTimeInterval(-0.01))
-        #expect(marker.date < launched.addingTimeInterval(1), "dated when typed, not when the history let it in")
+        #expect(marker.date >= Instant(launched.addingTimeInterval(-0.01)))
+        #expect(marker.date < Instant(launched.addingTimeInterval(1)), "dated when typed, not when the history let it in")
         #expect(answered.timeIntervalSince(launched) >= 2)
     }
 

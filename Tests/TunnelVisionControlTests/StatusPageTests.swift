@@ -8,7 +8,7 @@ import TunnelVisionModel
     private static let now = Date(timeIntervalSince1970: 1_791_550_000)
 
     private func page(input: String?) -> String {
-        let capture = input.map { CaptureRun(id: 3, startedAt: Self.now, endedAt: nil, toolVersion: "0.9.0", input: $0) }
+        let capture = input.map { CaptureRun(id: 3, startedAt: Instant(Self.now), endedAt: nil, toolVersion: "0.9.0", input: $0) }
         let status = DaemonStatus(
             heartbeat: nil, captureRun: capture, inspectionEnabled: false, inspectingCAFingerprint: nil, relayPort: nil,
             recorderBacklog: .wait, recorderWaitMilliseconds: 1000, recordings: [], captureFiles: [], historyBytes: 0, freeBytes: nil)

@@ -169,7 +169,7 @@ struct WriteCommandTests {
             let flows = try store.flows(inRecording: session.id, limit: .max)
             #expect(!flows.isEmpty)
             for flow in flows {
-                #expect(flow.firstSeen >= session.startedAt && flow.firstSeen <= (session.endedAt ?? .distantFuture),
+                #expect(flow.firstSeen >= session.startedAt && flow.firstSeen <= (session.endedAt ?? Instant(nanosecondsSinceEpoch: .max)),
                         "flow \(flow.id) falls inside session \(session.id)")
             }
         }

@@ -19,7 +19,7 @@ struct EvidenceCutTests {
         let flowID = try #require(seed.packets.last?.flowID)
         var state = try #require(try store.flow(id: flowID)).state
         let instant = seed.end.addingTimeInterval(seconds)
-        state.lastSeen = instant
+        state.lastSeen = Instant(instant)
         state.packetCount += 1
         state.bytesIn += 60
         let captureRun = try #require(try store.reading { try $0.captureRuns() }.first?.id)

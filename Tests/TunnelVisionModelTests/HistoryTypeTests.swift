@@ -52,7 +52,7 @@ import TunnelVisionModel
     let key = FlowKey(proto: .tcp, Endpoint(address: IPAddress(v4: 1), port: 1), Endpoint(address: IPAddress(v4: 2), port: 443))
 
     @Test func theNameIsTheSNIThenDNSThenNone() {
-        var flow = FlowState(key: key, firstSeen: Date(timeIntervalSince1970: 0))
+        var flow = FlowState(key: key, firstSeen: Instant(timeIntervalSince1970: 0))
         #expect(flow.name == nil)
         flow.resolvedName = ResolvedName(name: "cdn.acme.de", otherNames: ["img.acme.de"])
         #expect(flow.name == FlowName(text: "cdn.acme.de", origin: .dns, otherCandidates: ["img.acme.de"]))
@@ -63,7 +63,7 @@ import TunnelVisionModel
     }
 
     @Test func certificateVisibilityFollowsTheReadings() {
-        var flow = FlowState(key: key, firstSeen: Date(timeIntervalSince1970: 0))
+        var flow = FlowState(key: key, firstSeen: Instant(timeIntervalSince1970: 0))
         #expect(flow.certificateVisibility == .notRead)
         flow.serverTLS = .refused(alert: 40)
         #expect(flow.certificateVisibility == .noNegotiation)
@@ -75,7 +75,7 @@ import TunnelVisionModel
         #expect(flow.certificateVisibility == .notRead)
         flow.serverCertificates = .notSent(.resumedSession)
         #expect(flow.certificateVisibility == .notSent(.resumedSession))
-        var quic = FlowState(key: key, firstSeen: Date(timeIntervalSince1970: 0))
+        var quic = FlowState(key: key, firstSeen: Instant(timeIntervalSince1970: 0))
         quic.quic = QUICReading(version: .v1, end: .server)
         #expect(quic.certificateVisibility == .encryptedInHandshake)
     }

@@ -5,7 +5,7 @@ import TunnelVisionRequests
 
 /// HTTP/1.1 requests read from both directions of a connection.
 @Suite struct HTTP1RequestTests {
-    static let instant = Date(timeIntervalSince1970: 1_000)
+    static let instant = Instant(nanosecondsSinceEpoch: 1_000_000_000_000)
 
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 

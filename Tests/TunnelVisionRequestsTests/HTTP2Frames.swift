@@ -71,7 +71,7 @@ enum HTTP2Frames {
 extension RequestReader {
     /// Feeds the phone's and the server's bytes in turn, in chunks of `chunk` bytes, and
     /// collects what completes, then what `finish` gives.
-    mutating func readAll(_ exchanges: [(RequestDirection, [UInt8])], chunk: Int = .max, at instant: Date = Date(timeIntervalSince1970: 1_000)) throws(RequestReadingError) -> [ReadRequest] {
+    mutating func readAll(_ exchanges: [(RequestDirection, [UInt8])], chunk: Int = .max, at instant: Instant = Instant(nanosecondsSinceEpoch: 1_000_000_000_000)) throws(RequestReadingError) -> [ReadRequest] {
         var read: [ReadRequest] = []
         for (direction, bytes) in exchanges {
             var start = 0

@@ -6,7 +6,7 @@ import TunnelVisionRequests
 /// HTTP/2 requests: streams, coalescing, header blocks in pieces, bodies in DATA frames.
 @Suite struct HTTP2RequestTests {
     typealias F = HTTP2Frames
-    static let instant = Date(timeIntervalSince1970: 1_000)
+    static let instant = Instant(nanosecondsSinceEpoch: 1_000_000_000_000)
 
     /// Two streams for two names on one connection, as a browser coalesces them; the second
     /// request's body comes in a padded DATA frame and an empty one that ends it.

@@ -14,7 +14,7 @@ import TunnelVisionRequests
         #expect(throws: expected) { try reader.readAll(exchanges, chunk: chunk) }
         #expect(reader.stopped == expected)
         // Stopped: it reads nothing more, and what was open is still given.
-        #expect((try? reader.read(Array("GET / HTTP/1.1\r\n\r\n".utf8), from: .fromPhone, at: Date())) == [])
+        #expect((try? reader.read(Array("GET / HTTP/1.1\r\n\r\n".utf8), from: .fromPhone, at: Instant.now())) == [])
         _ = reader.finish()
     }
 
@@ -59,10 +59,10 @@ import TunnelVisionRequests
         let encoder = HeaderEncoder()
         var reader = RequestReader(limits: .with { $0.heldBytes = 1024 })
         let opening = F.preface + F.headers(encoder, stream: 1, endsStream: false, [(":method", "PUT"), (":authority", "a.example"), (":path", "/")])
-        _ = try reader.read(opening + [0xFF, 0xFF, 0xFF, 0x00, 0x01, 0, 0, 0, 1], from: .fromPhone, at: Date())
+        _ = try reader.read(opening + [0xFF, 0xFF, 0xFF, 0x00, 0x01, 0, 0, 0, 1], from: .fromPhone, at: Instant.now())
         let slab = [UInt8](repeating: 0x41, count: 1 << 16)
-        for _ in 0..<255 { _ = try reader.read(slab, from: .fromPhone, at: Date()) }
-        _ = try reader.read(Array(slab.prefix(0xFFFF)), from: .fromPhone, at: Date())
+        for _ in 0..<255 { _ = try reader.read(slab, from: .fromPhone, at: Instant.now()) }
+        _ = try reader.read(Array(slab.prefix(0xFFFF)), from: .fromPhone, at: Instant.now())
         #expect(reader.finish().map(\.bodyBytes) == [0xFF_FFFF])
     }
 

@@ -150,9 +150,9 @@ import TunnelVisionModel
         try store.recordPacketLoss(6, reason: .batchFailed, captureRun: capture.id, at: at(200))
         let rows = try store.access { db in try db.statement("SELECT COUNT(*) FROM packet_losses").firstRow { $0.int64(0) } }
         #expect(rows == 3, "one row per capture session, minute and reason")
-        #expect(try store.packetLosses(from: at(60), to: at(99)) == [.queueFull: 7, .batchFailed: 5])
-        #expect(try store.packetLosses(from: at(130), to: at(150)) == [:])
-        #expect(try store.packetLosses(from: at(0), to: at(300)) == [.queueFull: 7, .batchFailed: 11])
+        #expect(try store.packetLosses(from: Instant(at(60)), to: Instant(at(99))) == [.queueFull: 7, .batchFailed: 5])
+        #expect(try store.packetLosses(from: Instant(at(130)), to: Instant(at(150))) == [:])
+        #expect(try store.packetLosses(from: Instant(at(0)), to: Instant(at(300))) == [.queueFull: 7, .batchFailed: 11])
     }
 
     // Libpcap's totals, kept per capture session; an input without them has none.

@@ -20,7 +20,7 @@ struct FlowChangeMarkerTests {
         #expect(try store.reading { try $0.flowsChanged(inRecording: session.id, after: marker) }.flows.isEmpty)
 
         var later = udpFlow(port: 1_002, at: at(4))
-        later.lastSeen = at(20)
+        later.lastSeen = Instant(at(20))
         later.packetCount = 9
         try store.write(HistoryBatch(flows: [FlowUpsert(handle: 0, rowID: ids[2], state: later)]), captureRun: capture.id)
         let added = try store.insert([udpFlow(port: 2_000, at: at(21))], captureRun: capture.id)

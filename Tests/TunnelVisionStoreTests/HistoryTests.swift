@@ -11,7 +11,7 @@ import TunnelVisionModel
             subject: "CN=api.acme.de", issuer: "CN=Acme CA,O=Acme", notBefore: at(-100), notAfter: at(1_000),
             sha256: String(repeating: "ab", count: 32), namesTruncated: true)
         return FlowState(
-            key: FlowKey(proto: .tcp, phone, server), firstSeen: at(1), lastSeen: at(2), bytesOut: 517, bytesIn: 4096,
+            key: FlowKey(proto: .tcp, phone, server), firstSeen: Instant(at(1)), lastSeen: Instant(at(2)), bytesOut: 517, bytesIn: 4096,
             packetCount: 9, tlsStatus: .encrypted, sni: "api.acme.de",
             resolvedName: ResolvedName(name: "api.acme.de", otherNames: ["cdn.acme.de", "x.acme.de"]),
             serverTLS: .negotiated(TLSNegotiation(version: .tls12, cipherSuite: CipherSuite(0xC02F), fromHelloRetryRequest: true)),
@@ -63,7 +63,7 @@ import TunnelVisionModel
         var first = Self.richFlow()
         first.tlsStatus = .notInspectable
         let id = try store.insert([first], captureRun: capture.id)[0]
-        var later = FlowState(key: first.key, firstSeen: at(5), lastSeen: at(9), bytesOut: 600, bytesIn: 5000, packetCount: 12)
+        var later = FlowState(key: first.key, firstSeen: Instant(at(5)), lastSeen: Instant(at(9)), bytesOut: 600, bytesIn: 5000, packetCount: 12)
         later.tlsStatus = .encrypted
         later.resolvedName = ResolvedName(name: "other.example")
         later.streamOpening = .unrecognised
@@ -188,7 +188,7 @@ import TunnelVisionModel
         let store = try TemporaryDatabase().open()
         let crashed = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(0))
         var state = udpFlow(port: 1, at: at(1))
-        state.lastSeen = at(7)
+        state.lastSeen = Instant(at(7))
         _ = try store.insert([state], captureRun: crashed.id)
         let empty = try store.beginCaptureRun(toolVersion: "t", input: "tun:tv0", at: at(8))
         #expect(try store.closeInterruptedCaptureRuns() == [crashed.id, empty.id])
@@ -214,9 +214,9 @@ import TunnelVisionModel
 
         #expect(try store.closeInterruptedCaptureRuns() == [untallied.id, crashed.id])
         #expect(try store.closeInterruptedCaptureRuns().isEmpty)
-        let minute = try store.reading { try $0.packetLosses(from: at(120), to: at(179)) }
+        let minute = try store.reading { try $0.packetLosses(from: Instant(at(120)), to: Instant(at(179))) }
         #expect(minute == [.queueFull: 3, .daemonStopped: 14])
-        #expect(try store.packetLosses(from: at(0), to: at(79)).isEmpty)
+        #expect(try store.packetLosses(from: Instant(at(0)), to: Instant(at(79))).isEmpty)
     }
 
     @Test func captureFileRecordsAreReplacedWhenClosed() throws {

@@ -84,7 +84,7 @@ import TunnelVisionModel
         let store = try TemporaryDatabase().open()
         let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
         var old = udpFlow(port: 1, at: at(0))
-        old.lastSeen = at(1)
+        old.lastSeen = Instant(at(1))
         try store.write(HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: old)],
                                      packets: [packet(1, at: 1, file: 41, offset: 24)]), captureRun: capture.id)
         #expect(try store.highestCaptureFileSequence() == 41)

@@ -39,7 +39,7 @@ let phoneB = Phone(
             let server = address.family == .v4 ? IPAddress("93.184.216.34")! : IPAddress("2606:2800:220:1::34")!
             let state = FlowState(
                 key: FlowKey(proto: .tcp, Endpoint(address: address, port: port), Endpoint(address: server, port: 443)),
-                firstSeen: at(2))
+                firstSeen: Instant(at(2)))
             let rows = try store.write(
                 HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: state, client: address)]),
                 captureRun: capture.id, tagging: tagging)
@@ -106,7 +106,7 @@ let phoneB = Phone(
         let state = FlowState(
             key: FlowKey(proto: .tcp, Endpoint(address: IPAddress("10.77.0.2")!, port: 40000),
                          Endpoint(address: IPAddress("93.184.216.34")!, port: 443)),
-            firstSeen: at(2), lastSeen: at(4))
+            firstSeen: Instant(at(2)), lastSeen: Instant(at(4)))
         try lab.store.write(
             HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: id, state: state, client: IPAddress("10.77.0.2")!)]),
             captureRun: lab.capture.id)

@@ -39,7 +39,7 @@ func sessionDraft(project: Int64, kind: RecordingKind = .audit(AppRelease(versio
 func udpFlow(port: UInt16, at date: Date) -> FlowState {
     FlowState(
         key: FlowKey(proto: .udp, Endpoint(address: IPAddress("10.77.0.2")!, port: port), Endpoint(address: IPAddress("10.0.0.1")!, port: 53)),
-        firstSeen: date)
+        firstSeen: Instant(date))
 }
 
 extension History {

@@ -42,7 +42,7 @@ import TunnelVisionModel
         #expect(try lab.tag(of: id) == nil)
         let session = try lab.store.startRecording(sessionDraft(project: lab.project.id), at: at(2))
         var state = udpFlow(port: 1000, at: at(1))
-        state.lastSeen = at(3)
+        state.lastSeen = Instant(at(3))
         state.packetCount = 2
         try lab.update(id, state)
         #expect(try lab.tag(of: id) == session.id)
@@ -55,7 +55,7 @@ import TunnelVisionModel
         _ = try lab.store.endRecording(id: first.id, at: at(3))
         let second = try lab.store.startRecording(sessionDraft(project: lab.project.id), at: at(4))
         var state = udpFlow(port: 1000, at: at(2))
-        state.lastSeen = at(5)
+        state.lastSeen = Instant(at(5))
         try lab.update(id, state)
         #expect(try lab.tag(of: id) == first.id)
         #expect(try lab.store.flowCount(inRecording: second.id) == 0)

@@ -10,7 +10,7 @@ struct TruthfulReadingsTests {
         var state = FlowState(
             key: FlowKey(proto: .tcp, Endpoint(address: IPAddress("10.77.0.2")!, port: 41_000),
                          Endpoint(address: IPAddress("192.0.2.7")!, port: 443)),
-            firstSeen: at(1), tlsStatus: .encrypted)
+            firstSeen: Instant(at(1)), tlsStatus: .encrypted)
         state.tcpPayload = payload
         return state
     }

@@ -4,11 +4,11 @@ import TunnelVisionModel
 /// The span of a session's consent markers: the earliest and the latest, the same instant when
 /// there is one.
 public struct ConsentInterval: Sendable, Hashable {
-    public let earliest: Date
-    public let latest: Date
+    public let earliest: Instant
+    public let latest: Instant
 
     /// Nil when `latest` precedes `earliest`.
-    public init?(earliest: Date, latest: Date) {
+    public init?(earliest: Instant, latest: Instant) {
         guard earliest <= latest else { return nil }
         self.earliest = earliest
         self.latest = latest

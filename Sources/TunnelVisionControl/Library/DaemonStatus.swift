@@ -78,8 +78,8 @@ struct DaemonStatus {
                 packetsPerSecond: Double(later.packetsSeen - earlier.packetsSeen) / seconds,
                 bytesPerSecond: Double(later.bytesSeen - earlier.bytesSeen) / seconds, basis: "heartbeats")
         }
-        guard let captureRun, later.at > captureRun.startedAt else { return nil }
-        let seconds = later.at.timeIntervalSince(captureRun.startedAt)
+        guard let captureRun, Instant(later.at) > captureRun.startedAt else { return nil }
+        let seconds = Instant(later.at).seconds(since: captureRun.startedAt)
         return Rates(
             packetsPerSecond: Double(later.packetsSeen) / seconds, bytesPerSecond: Double(later.bytesSeen) / seconds,
             basis: "captureSession")

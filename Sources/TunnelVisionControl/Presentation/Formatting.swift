@@ -1,5 +1,6 @@
 import Foundation
 import TunnelVisionEvidence
+import TunnelVisionModel
 
 /// How instants, sizes and durations are written: local time for people, UTC for scripts.
 public enum Formatting {
@@ -15,9 +16,27 @@ public enum Formatting {
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2)) " + time(date, in: zone)
     }
 
+    /// `time(_:in:)` of the whole second the instant falls in: its nanoseconds cut, so that a
+    /// Double's rounding cannot carry it into the next second.
+    public static func time(_ instant: Instant, in zone: TimeZone = .current) -> String {
+        time(wholeSecond(of: instant), in: zone)
+    }
+
+    public static func dateTime(_ instant: Instant, in zone: TimeZone = .current) -> String {
+        dateTime(wholeSecond(of: instant), in: zone)
+    }
+
+    private static func wholeSecond(of instant: Instant) -> Date {
+        Date(timeIntervalSince1970: Double(Instant.floorDivided(instant.nanosecondsSinceEpoch, by: 1_000_000_000).quotient))
+    }
+
     /// "2026-10-01T12:03:07.250000000Z": what every `--json` instant looks like, the bundle's too.
     public static func iso8601(_ date: Date) -> String {
         EvidenceJSON.instant(date)
+    }
+
+    public static func iso8601(_ instant: Instant) -> String {
+        instant.description
     }
 
     /// Reads "2026-10-01T09:00:00Z" (fractional seconds and offsets allowed).

@@ -97,7 +97,7 @@ extension Wording {
         let session = recording.session
         let phone = session.phone.map { " of phone \(quoted($0.name))" } ?? ""
         return "session \(session.id)\(phone), \(self.recording(project: recording.projectName, kind: session.kind)), "
-            + "since \(Formatting.time(session.startedAt, in: zone)) (\(Formatting.duration(now.timeIntervalSince(session.startedAt)))), "
+            + "since \(Formatting.time(session.startedAt, in: zone)) (\(Formatting.duration(Instant(now).seconds(since: session.startedAt)))), "
             + plural(flows, "flow")
     }
 

@@ -14,8 +14,8 @@ public struct EvidenceBundle: Sendable, Hashable {
     /// Per host and version, the negotiated TLS versions read: what the report tabulates.
     public let tlsReadings: [EvidenceTLSReading]
     public let sessionID: Int64
-    public let sessionStart: Date
-    public let sessionEnd: Date
+    public let sessionStart: Instant
+    public let sessionEnd: Instant
     public let exportedAt: Date
     /// What the inspection relay kept of the session's flows, by flow id.
     public let relayFacts: [Int64: RelayFacts]

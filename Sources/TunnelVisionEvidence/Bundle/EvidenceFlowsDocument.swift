@@ -96,8 +96,8 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
 
     public let id: Int64
     public let `protocol`: String
-    public let firstSeen: Date
-    public let lastSeen: Date
+    public let firstSeen: Instant
+    public let lastSeen: Instant
     public let durationSeconds: Double
     public let bytesOut: UInt64
     public let bytesIn: UInt64

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionModel
 
 /// The bundle's JSON writer: what Foundation's JSONEncoder writes with sorted keys, pretty
 /// printing, unescaped slashes and the bundle's instants, in a fraction of the time and memory
@@ -326,7 +327,8 @@ protocol EvidenceJSONScalar {
 
 extension String: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.string(self) } }
 extension Bool: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.literal(self) } }
-extension Date: EvidenceJSONScalar { var jsonBytes: [UInt8] { [0x22] + EvidenceJSON.instantBytes(self) + [0x22] } }
+extension Date: EvidenceJSONScalar { var jsonBytes: [UInt8] { Instant(self).jsonBytes } }
+extension Instant: EvidenceJSONScalar { var jsonBytes: [UInt8] { [0x22] + iso8601Bytes + [0x22] } }
 extension Double: EvidenceJSONScalar { var jsonBytes: [UInt8] { Array(EvidenceJSONEncoder.Slot.number(self).utf8) } }
 extension Int: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
 extension Int64: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }

@@ -85,7 +85,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// consentGiven / loggedIn / loggedOut / custom.
         public let kind: String
         public let label: String?
-        public let date: Date
+        public let date: Instant
 
         public init(_ marker: SessionMarker) {
             id = marker.id
@@ -102,9 +102,9 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// baseline / audit.
         public let kind: String
         public let release: Release?
-        public let startedAt: Date
+        public let startedAt: Instant
         /// Absent while the session records; a bundle's session has always ended.
-        public let endedAt: Date?
+        public let endedAt: Instant?
         public let notes: String
         public let device: Device
         /// Absent for a recording of the whole tap (no phone named).
@@ -117,7 +117,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
         /// Absent where they were not read (a list of sessions).
         public let markers: [Marker]?
 
-        public init(_ session: Recording, markers: [SessionMarker]?, endedAt: Date? = nil) {
+        public init(_ session: Recording, markers: [SessionMarker]?, endedAt: Instant? = nil) {
             id = session.id
             kind = AuditSerialization.code(of: session.kind).name
             release = session.kind.release.map { Release(version: $0.version, build: $0.build) }
@@ -158,7 +158,7 @@ public struct EvidenceSessionDocument: Encodable, Sendable, Hashable {
     public let timestamp: EvidenceTimestampNote
 
     init(
-        project: AuditProject, session: Recording, endedAt: Date, markers: [SessionMarker],
+        project: AuditProject, session: Recording, endedAt: Instant, markers: [SessionMarker],
         catalogue: String, exportedWith: String, exportedAt: Date, keyLog: EvidenceKeyLog, signature: EvidenceSignatureNote,
         timestamp: EvidenceTimestampNote
     ) {

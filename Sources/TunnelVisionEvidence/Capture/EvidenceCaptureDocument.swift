@@ -47,8 +47,8 @@ public struct EvidenceCaptureDocument: Encodable, Sendable, Hashable {
     public struct PassiveTapDrops: Encodable, Sendable, Hashable {
         public let captureRun: Int64
         public let input: String
-        public let startedAt: Date
-        public let endedAt: Date?
+        public let startedAt: Instant
+        public let endedAt: Instant?
         public let kernelDropped: UInt64
         public let interfaceDropped: UInt64
 

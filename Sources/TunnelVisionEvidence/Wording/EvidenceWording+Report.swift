@@ -30,6 +30,10 @@ extension EvidenceWording.Report {
         EvidenceUTCStamp(date).readable + " UTC"
     }
 
+    public static func instant(_ instant: Instant) -> String {
+        EvidenceUTCStamp(instant).readable + " UTC"
+    }
+
     public static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
     /// The trust declaration as the session's facts show it: the store, when one was named.

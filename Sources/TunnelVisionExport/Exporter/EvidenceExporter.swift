@@ -129,7 +129,7 @@ public struct EvidenceExporter: Sendable {
                 let losses = try snapshot.packetLosses(from: session.startedAt, to: bundle.sessionEnd)
                 // The passive tap counts its drops per capture session: each one the session's span meets.
                 let tapped = try snapshot.captureRuns().filter {
-                    $0.startedAt <= bundle.sessionEnd && ($0.endedAt ?? .distantFuture) >= session.startedAt
+                    $0.startedAt <= bundle.sessionEnd && ($0.endedAt ?? Instant(nanosecondsSinceEpoch: .max)) >= session.startedAt
                 }
                 return (bundle, capture.counting(packetsWithoutRow: losses).noting(passiveTapSessions: tapped), archive)
             }

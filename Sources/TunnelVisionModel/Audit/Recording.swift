@@ -100,9 +100,9 @@ public struct Recording: Sendable, Hashable, Identifiable {
     /// The phone's resolvers on the gateway, as the daemon's settings named them when the session
     /// started: lab infrastructure, whose DNS is judged by the connections that followed it.
     public let gatewayResolvers: [IPAddress]
-    public let startedAt: Date
+    public let startedAt: Instant
     /// Nil while open.
-    public let endedAt: Date?
+    public let endedAt: Instant?
     public let notes: String
     /// SHA-256 of the CA the relay made for this recording alone (untrusted-issuer), once it made
     /// one; nil in every other mode.
@@ -113,7 +113,7 @@ public struct Recording: Sendable, Hashable, Identifiable {
 
     public init(
         id: Int64, projectID: Int64, kind: RecordingKind, environment: AuditEnvironment,
-        inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], startedAt: Date, endedAt: Date?, notes: String,
+        inspection: InspectionConditions, gatewayResolvers: [IPAddress] = [], startedAt: Instant, endedAt: Instant?, notes: String,
         validationIssuerFingerprint: String? = nil, phone: Phone? = nil
     ) {
         self.phone = phone
@@ -164,10 +164,10 @@ public enum SessionMarkerKind: Sendable, Hashable {
 public struct SessionMarker: Sendable, Hashable, Identifiable {
     public let id: Int64
     public let sessionID: Int64
-    public let date: Date
+    public let date: Instant
     public let kind: SessionMarkerKind
 
-    public init(id: Int64, sessionID: Int64, date: Date, kind: SessionMarkerKind) {
+    public init(id: Int64, sessionID: Int64, date: Instant, kind: SessionMarkerKind) {
         self.id = id
         self.sessionID = sessionID
         self.date = date

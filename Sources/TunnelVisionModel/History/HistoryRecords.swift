@@ -3,8 +3,8 @@ import Foundation
 /// One run of the capture daemon (or one offline import): the scope of a flow's 5-tuple.
 public struct CaptureRun: Sendable, Hashable, Identifiable {
     public let id: Int64
-    public let startedAt: Date
-    public let endedAt: Date?
+    public let startedAt: Instant
+    public let endedAt: Instant?
     public let toolVersion: String
     /// "tun:tv0", "interface:eth0", "file:/path/x.pcap".
     public let input: String
@@ -12,7 +12,7 @@ public struct CaptureRun: Sendable, Hashable, Identifiable {
     /// inline tap and imports, which have no such count.
     public let tapDrops: PassiveTapDrops?
 
-    public init(id: Int64, startedAt: Date, endedAt: Date?, toolVersion: String, input: String, tapDrops: PassiveTapDrops? = nil) {
+    public init(id: Int64, startedAt: Instant, endedAt: Instant?, toolVersion: String, input: String, tapDrops: PassiveTapDrops? = nil) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt

@@ -62,8 +62,8 @@ public struct FlowName: Sendable, Hashable {
 /// Everything the tap has observed of a flow, without the row id the store assigns.
 public struct FlowState: Sendable, Hashable {
     public var key: FlowKey
-    public var firstSeen: Date
-    public var lastSeen: Date
+    public var firstSeen: Instant
+    public var lastSeen: Instant
     public var bytesOut: UInt64
     public var bytesIn: UInt64
     public var packetCount: UInt64
@@ -83,7 +83,7 @@ public struct FlowState: Sendable, Hashable {
     var rare: OutOfLine<RareFlowReadings>?
 
     public init(
-        key: FlowKey, firstSeen: Date, lastSeen: Date? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
+        key: FlowKey, firstSeen: Instant, lastSeen: Instant? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
         packetCount: UInt64 = 0, tlsStatus: TLSInspectionStatus = .plaintext, sni: String? = nil,
         resolvedName: ResolvedName? = nil, serverTLS: ServerTLSAnswer? = nil,
         serverCertificates: ServerCertificateReading? = nil, clientTLS: ClientTLSOffer? = nil,
@@ -117,7 +117,7 @@ public struct FlowState: Sendable, Hashable {
         }
     }
 
-    public var duration: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }
+    public var duration: TimeInterval { lastSeen.seconds(since: firstSeen) }
     public var totalBytes: UInt64 { bytesOut &+ bytesIn }
 
     /// The SNI if one was announced, else the host an HTTP or SOCKS request announced, else the DNS name,

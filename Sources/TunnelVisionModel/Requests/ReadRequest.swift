@@ -13,7 +13,7 @@ public struct ReadRequest: Sendable, Hashable, Encodable {
 
     /// When the request's headers were complete (the instant the caller handed in with the
     /// bytes that completed them).
-    public let instant: Date
+    public let instant: Instant
     public let version: Version
     public let method: String
     /// HTTP/1.1's `Host` (or the authority of an absolute-form target), HTTP/2's `:authority`
@@ -31,7 +31,7 @@ public struct ReadRequest: Sendable, Hashable, Encodable {
     public let stream: UInt32?
 
     public init(
-        instant: Date, version: Version, method: String, authority: String?, path: String?,
+        instant: Instant, version: Version, method: String, authority: String?, path: String?,
         bodyBytes: Int64, responseStatus: Int?, stream: UInt32?
     ) {
         self.instant = instant

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TunnelVisionModel
 
 /// What SQLite said when a call failed: its result code and its message.
 struct SQLiteFailure: Error, Sendable, Equatable {
@@ -214,6 +215,8 @@ struct Row {
 extension SQLValue {
     static func date(_ date: Date) -> SQLValue { .integer(date.nanosecondsSinceEpoch) }
     static func optionalDate(_ date: Date?) -> SQLValue { date.map(SQLValue.date) ?? .null }
+    static func instant(_ instant: Instant) -> SQLValue { .integer(instant.nanosecondsSinceEpoch) }
+    static func optionalInstant(_ instant: Instant?) -> SQLValue { instant.map(SQLValue.instant) ?? .null }
     static func optionalText(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
     static func optionalInteger(_ number: Int64?) -> SQLValue { number.map(SQLValue.integer) ?? .null }
     static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
@@ -222,4 +225,6 @@ extension SQLValue {
 extension Row {
     func date(_ column: Int32) -> Date { Date(nanosecondsSinceEpoch: int64(column)) }
     func dateOrNil(_ column: Int32) -> Date? { int64OrNil(column).map(Date.init(nanosecondsSinceEpoch:)) }
+    func instant(_ column: Int32) -> Instant { Instant(nanosecondsSinceEpoch: int64(column)) }
+    func instantOrNil(_ column: Int32) -> Instant? { int64OrNil(column).map(Instant.init(nanosecondsSinceEpoch:)) }
 }

@@ -138,7 +138,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
 
         let file = try #require(try bench.history.captureFiles().first?.sequence)
         #expect(try bench.rowsPerFile() == [file: 16, nil: 8])
-        let losses = try bench.history.store.packetLosses(from: Date(nanosecondsSinceEpoch: base), to: Date())
+        let losses = try bench.history.store.packetLosses(from: Instant(nanosecondsSinceEpoch: base), to: Instant.now())
         #expect(losses.values.reduce(0, +) == 0)
         let beat = try #require(try bench.history.store.latestHeartbeat())
         #expect(beat.packetsSeen == 24 && beat.packetsRecorded + beat.packetsNotCaptured == 24)
@@ -171,7 +171,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         let rows = try reader.reading { try $0.packetCounts(inRecording: bench.audit.id) }.reduce(0) { $0 + $1.count }
         #expect(rows == 10)
         #expect(try reader.closeInterruptedCaptureRuns() == [id])
-        let losses = try reader.packetLosses(from: Date(nanosecondsSinceEpoch: base), to: Date().addingTimeInterval(60))
+        let losses = try reader.packetLosses(from: Instant(nanosecondsSinceEpoch: base), to: Instant.now().addingTimeInterval(60))
         #expect(losses == [.daemonStopped: 15 - UInt64(rows)])
         #expect(try reader.closeInterruptedCaptureRuns().isEmpty)
     }
@@ -192,7 +192,7 @@ private func packet(_ index: Int, size: Int = 200) -> [UInt8] {
         bench.finish()
 
         #expect(try bench.rowsPerFile() == [:])
-        let losses = try bench.history.store.packetLosses(from: Date(nanosecondsSinceEpoch: base), to: Date())
+        let losses = try bench.history.store.packetLosses(from: Instant(nanosecondsSinceEpoch: base), to: Instant.now())
         #expect(losses == [.batchFailed: 12])
         #expect(bench.lines.lines.contains { $0.hasPrefix("the history refused a batch") && $0.contains("counted") })
     }

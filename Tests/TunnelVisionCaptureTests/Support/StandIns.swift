@@ -27,8 +27,8 @@ final class OneFlowEngine: PacketEngine {
         defer { pending.removeAll() }
         guard !pending.isEmpty else { return HistoryBatch() }
         let key = FlowKey(proto: .udp, Endpoint(address: IPAddress(v4: 1), port: 1), Endpoint(address: IPAddress(v4: 2), port: 2))
-        let first = Date(nanosecondsSinceEpoch: firstStamp ?? now)
-        let last = Date(nanosecondsSinceEpoch: pending.last?.timestampNanoseconds ?? now)
+        let first = Instant(nanosecondsSinceEpoch: firstStamp ?? now)
+        let last = Instant(nanosecondsSinceEpoch: pending.last?.timestampNanoseconds ?? now)
         let state = FlowState(key: key, firstSeen: first, lastSeen: last, packetCount: UInt64(processed.count))
         return HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: row, state: state)], packets: pending)
     }

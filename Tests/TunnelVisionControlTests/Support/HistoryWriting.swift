@@ -20,7 +20,7 @@ struct TrafficWriter {
             proto: .tcp, Endpoint(address: IPAddress(v4: 0x0A4D_0002), port: port),
             Endpoint(address: IPAddress(v4: 0xC633_6400 | UInt32(port % 200)), port: 443))
         let state = FlowState(
-            key: key, firstSeen: date, lastSeen: date.addingTimeInterval(1), bytesOut: 500, bytesIn: 4_000, packetCount: 6,
+            key: key, firstSeen: Instant(date), lastSeen: Instant(date.addingTimeInterval(1)), bytesOut: 500, bytesIn: 4_000, packetCount: 6,
             tlsStatus: .encrypted, sni: host,
             serverTLS: .negotiated(TLSNegotiation(version: version, cipherSuite: CipherSuite(0x1301))),
             clientTLS: ClientTLSOffer(versionsForm: .listed, versions: [.tls13, .tls12]), streamOpening: .tlsHandshake)

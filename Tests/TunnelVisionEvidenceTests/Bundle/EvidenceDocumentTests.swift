@@ -74,9 +74,9 @@ struct EvidenceDocumentTests {
 
     /// The instant written digit by digit against the format it replaced.
     static func formatted(_ date: Date) -> String {
-        let (seconds, nanoseconds) = date.nanosecondsSinceEpoch.floorDivided(by: 1_000_000_000)
-        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
-        let (year, month, day) = EvidenceJSON.civilDate(daysSinceEpoch: days)
+        let (seconds, nanoseconds) = Instant.floorDivided(date.nanosecondsSinceEpoch, by: 1_000_000_000)
+        let (days, secondOfDay) = Instant.floorDivided(seconds, by: 86_400)
+        let (year, month, day) = Instant.civilDate(daysSinceEpoch: days)
         return String(
             format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%09lldZ", year, month, day,
             secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, nanoseconds)

@@ -34,13 +34,13 @@ enum EvidenceFixture {
             id: 7, projectID: projectID, kind: .audit(AppRelease(version: "2.4.1", build: "310")),
             environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.9.0"),
             inspection: InspectionConditions(inspectionEnabled: true, caTrusted: true),
-            gatewayResolvers: [IPAddress("10.77.0.1")!], startedAt: start, endedAt: endedAt, notes: "Onboarding, then login")
+            gatewayResolvers: [IPAddress("10.77.0.1")!], startedAt: Instant(start), endedAt: endedAt.map(Instant.init), notes: "Onboarding, then login")
     }
 
     static let markers = [
-        SessionMarker(id: 1, sessionID: 7, date: start.addingTimeInterval(60), kind: .consentGiven),
-        SessionMarker(id: 2, sessionID: 7, date: start.addingTimeInterval(90), kind: .custom("opened \"settings\"")),
-        SessionMarker(id: 9, sessionID: 8, date: start.addingTimeInterval(1), kind: .consentGiven),
+        SessionMarker(id: 1, sessionID: 7, date: Instant(start.addingTimeInterval(60)), kind: .consentGiven),
+        SessionMarker(id: 2, sessionID: 7, date: Instant(start.addingTimeInterval(90)), kind: .custom("opened \"settings\"")),
+        SessionMarker(id: 9, sessionID: 8, date: Instant(start.addingTimeInterval(1)), kind: .consentGiven),
     ]
 
     static let phone = IPAddress("10.77.0.2") ?? IPAddress(v4: 0)
@@ -53,7 +53,7 @@ enum EvidenceFixture {
             proto: proto, Endpoint(address: phone, port: UInt16(40_000 + id)),
             Endpoint(address: IPAddress(remote) ?? IPAddress(v4: 1), port: port))
         var state = FlowState(
-            key: key, firstSeen: start.addingTimeInterval(second), lastSeen: start.addingTimeInterval(second + 2.5),
+            key: key, firstSeen: Instant(start.addingTimeInterval(second)), lastSeen: Instant(start.addingTimeInterval(second + 2.5)),
             bytesOut: 1_200, bytesIn: 5_400, packetCount: 12, tlsStatus: .encrypted)
         configure(&state)
         return StoredFlow(id: id, state: state)

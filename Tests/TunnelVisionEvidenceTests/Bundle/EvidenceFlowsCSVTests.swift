@@ -44,7 +44,7 @@ struct EvidenceFlowsCSVTests {
     @Test func everyOneCellFieldOfFlowsJSONHasItsColumn() {
         let phone = Endpoint(address: IPAddress("10.0.0.2")!, port: 50000)
         let server = Endpoint(address: IPAddress("2001:db8::1")!, port: 443)
-        var state = FlowState(key: FlowKey(proto: .udp, phone, server), firstSeen: Date(timeIntervalSince1970: 0))
+        var state = FlowState(key: FlowKey(proto: .udp, phone, server), firstSeen: Instant(timeIntervalSince1970: 0))
         state.httpHost = "plain.example"
         state.socksHost = "socks.example"
         state.tcpPayload = .carried

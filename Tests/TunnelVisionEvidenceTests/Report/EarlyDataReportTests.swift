@@ -8,7 +8,7 @@ import TunnelVisionModel
     static func flow(_ id: Int64, earlyData: EarlyDataReading?) -> StoredFlow {
         let phone = Endpoint(address: IPAddress("10.0.0.2")!, port: UInt16(50000 + id))
         let server = Endpoint(address: IPAddress("192.0.2.1")!, port: 443)
-        var state = FlowState(key: FlowKey(proto: .tcp, phone, server), firstSeen: Date(timeIntervalSince1970: 0))
+        var state = FlowState(key: FlowKey(proto: .tcp, phone, server), firstSeen: Instant(timeIntervalSince1970: 0))
         state.sni = "api.example"
         state.clientTLS = ClientTLSOffer(versionsForm: .listed, versions: [.tls13], offersEarlyData: earlyData != nil)
         state.earlyData = earlyData

@@ -31,7 +31,7 @@ struct TruthfulSentenceTests {
         let phone = Endpoint(address: IPAddress("10.77.0.2")!, port: UInt16(40_000 + id))
         let remote = Endpoint(address: IPAddress("192.0.2.\(id)")!, port: 443)
         return StoredFlow(id: id, state: FlowState(
-            key: FlowKey(proto: .tcp, phone, remote), firstSeen: Date(timeIntervalSince1970: 1_790_000_000 + Double(id)),
+            key: FlowKey(proto: .tcp, phone, remote), firstSeen: Instant(timeIntervalSince1970: 1_790_000_000 + Double(id)),
             tlsStatus: .encrypted, sni: sni, serverTLS: server, clientTLS: offer, streamOpening: .tlsHandshake))
     }
 
