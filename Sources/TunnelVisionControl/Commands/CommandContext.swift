@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionEvidence
 import TunnelVisionModel
 
 /// What every command reaches for: its arguments, the library over the chosen history, and
@@ -30,7 +31,11 @@ struct CommandContext {
 
     func say(_ line: String = "") { invocation.console.print(line) }
 
-    func emit<Value: Encodable>(_ value: Value) {
+    func emit(_ value: some Encodable) {
+        invocation.console.writeOutput(JSONShape.encoded(value))
+    }
+
+    func emit(_ value: some EvidenceJSONWritable) {
         invocation.console.writeOutput(JSONShape.encoded(value))
     }
 

@@ -40,11 +40,21 @@ public enum EvidenceJSON {
         return Data(bytes)
     }
 
-    /// The bytes of `encode(_:)`, written out as they are made: an array among the top object's
-    /// members goes out one element at a time, so that only one element is held encoded.
-    public static func write(_ value: some Encodable, to output: any EvidenceOutput) throws {
-        try EvidenceJSONEncoder.write(value, to: output)
-        try output.write([0x0A])
+    /// A shape described for the writer, whole: pretty for a document, or one line of a stream.
+    public static func encode(_ value: some EvidenceJSONWritable, layout: EvidenceJSONWriter.Layout = .pretty) throws -> Data {
+        var json = EvidenceJSONWriter(layout: layout)
+        try json.value(value)
+        json.bytes.append(0x0A)
+        return Data(json.bytes)
+    }
+
+    /// The bytes of `encode(_:)`, written out in pieces as they are made: a long session's
+    /// flows.json is never held whole.
+    public static func write(_ value: some EvidenceJSONWritable, to output: any EvidenceOutput) throws {
+        var json = EvidenceJSONWriter(output: output)
+        try json.value(value)
+        json.bytes.append(0x0A)
+        try json.flush()
     }
 
     /// ISO 8601 in UTC with nine fractional digits: "2026-10-09T14:03:07.250000123Z". The rules
@@ -54,40 +64,40 @@ public enum EvidenceJSON {
         String(decoding: instantBytes(date), as: UTF8.self)
     }
 
-    /// `instant(_:)` as UTF-8. Written digit by digit: every flow has two or three instants, and
-    /// String(format:) was a tenth of an export.
+    /// `instant(_:)` as UTF-8.
     static func instantBytes(_ date: Date) -> [UInt8] {
-        let (seconds, nanoseconds) = date.nanosecondsSinceEpoch.floorDivided(by: 1_000_000_000)
+        var bytes: [UInt8] = []
+        appendInstant(nanosecondsSinceEpoch: date.nanosecondsSinceEpoch, to: &bytes)
+        return bytes
+    }
+
+    /// Written digit by digit: every flow has two or three instants, and String(format:) was a
+    /// tenth of an export.
+    static func appendInstant(nanosecondsSinceEpoch: Int64, to bytes: inout [UInt8]) {
+        let (seconds, nanoseconds) = nanosecondsSinceEpoch.floorDivided(by: 1_000_000_000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         guard (0...9999).contains(year) else {
-            return Array(String(
+            return bytes += Array(String(
                 format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%09lldZ", year, month, day,
                 secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, nanoseconds).utf8)
         }
-        var bytes = [UInt8](repeating: 0, count: 30)
+        let start = bytes.count
+        bytes += "0000-00-00T00:00:00.000000000Z".utf8
         func digits(_ value: Int64, _ count: Int, at end: Int) {
             var rest = value
-            for index in stride(from: end - 1, through: end - count, by: -1) {
+            for index in stride(from: start + end - 1, through: start + end - count, by: -1) {
                 bytes[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
         }
         digits(year, 4, at: 4)
-        bytes[4] = 0x2D
         digits(month, 2, at: 7)
-        bytes[7] = 0x2D
         digits(day, 2, at: 10)
-        bytes[10] = 0x54
         digits(secondOfDay / 3600, 2, at: 13)
-        bytes[13] = 0x3A
         digits(secondOfDay / 60 % 60, 2, at: 16)
-        bytes[16] = 0x3A
         digits(secondOfDay % 60, 2, at: 19)
-        bytes[19] = 0x2E
         digits(nanoseconds, 9, at: 29)
-        bytes[29] = 0x5A
-        return bytes
     }
 
     /// The proleptic Gregorian date of a day count from 1970-01-01, by the era arithmetic of

@@ -56,7 +56,6 @@ struct EvidenceJSONEncoderTests {
     @Test func writesWhatFoundationWrites() throws {
         let bundle = try EvidenceFixture.bundle()
         #expect(try EvidenceJSON.encode(bundle.session) == Self.foundation(bundle.session))
-        #expect(try EvidenceJSON.encode(bundle.flows) == Self.foundation(bundle.flows))
         #expect(try EvidenceJSON.encode(bundle.findings) == Self.foundation(bundle.findings))
         let capture = EvidenceReportTests.capture(written: 5, notCaptured: 2, beforeStart: 1)
         #expect(try EvidenceJSON.encode(capture) == Self.foundation(capture))
