@@ -52,11 +52,13 @@ extension EvidenceJSONWriter {
         }
     }
 
-    /// As JSONEncoder writes it: a whole number without a fraction; a number JSON cannot hold as 0.
+    /// As JSONEncoder writes it: Swift's shortest form that reads back as the same number, without
+    /// a trailing ".0" ("-0", "1000000000000000", "1e+16"); a number JSON cannot hold as 0.
     mutating func number(_ value: Double) {
         guard value.isFinite else { return bytes.append(0x30) }
-        if value.rounded() == value, abs(value) < 1e15 { return integer(Int64(value)) }
-        bytes.append(contentsOf: "\(value)".utf8)
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     mutating func literal(_ flag: Bool) {
