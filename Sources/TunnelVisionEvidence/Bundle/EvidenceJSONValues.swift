@@ -97,6 +97,24 @@ extension Int64: EvidenceJSONWritable {
     public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
 }
 
+// Every integer type a shape may hold: the Codable path hands an unknown one back to its own
+// single-value container, which would ask for it again.
+extension Int32: EvidenceJSONWritable {
+    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
+}
+
+extension Int16: EvidenceJSONWritable {
+    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
+}
+
+extension Int8: EvidenceJSONWritable {
+    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
+}
+
+extension UInt: EvidenceJSONWritable {
+    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
+}
+
 extension UInt64: EvidenceJSONWritable {
     public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
 }

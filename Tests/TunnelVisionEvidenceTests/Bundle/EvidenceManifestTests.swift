@@ -71,6 +71,9 @@ struct EvidenceJSONEncoderTests {
         let empty: [Int] = []
         let nested = [["b": 1, "a": 2], [:]]
         let flag = false
+        /// An integer type the writer must know, or the Codable path asks for it again forever.
+        let pid: Int32 = -7
+        let small: Int8 = -128
     }
 
     static let instant = Date(timeIntervalSince1970: 1_791_555_787.25)
