@@ -89,47 +89,22 @@ extension Date: EvidenceJSONWritable {
     public func write(to json: inout EvidenceJSONWriter) { json.instant(nanosecondsSinceEpoch: nanosecondsSinceEpoch) }
 }
 
-extension Int: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension Int64: EvidenceJSONWritable {
+extension EvidenceJSONWritable where Self: BinaryInteger {
     public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
 }
 
 // Every integer type a shape may hold: the Codable path hands an unknown one back to its own
 // single-value container, which would ask for it again.
-extension Int32: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension Int16: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension Int8: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension UInt: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension UInt64: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension UInt32: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension UInt16: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
-
-extension UInt8: EvidenceJSONWritable {
-    public func write(to json: inout EvidenceJSONWriter) { json.integer(self) }
-}
+extension Int: EvidenceJSONWritable {}
+extension Int64: EvidenceJSONWritable {}
+extension Int32: EvidenceJSONWritable {}
+extension Int16: EvidenceJSONWritable {}
+extension Int8: EvidenceJSONWritable {}
+extension UInt: EvidenceJSONWritable {}
+extension UInt64: EvidenceJSONWritable {}
+extension UInt32: EvidenceJSONWritable {}
+extension UInt16: EvidenceJSONWritable {}
+extension UInt8: EvidenceJSONWritable {}
 
 extension Array: EvidenceJSONWritable where Element: EvidenceJSONWritable {
     public func write(to json: inout EvidenceJSONWriter) throws { try json.array(self) }
