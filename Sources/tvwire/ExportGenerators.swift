@@ -25,12 +25,14 @@ enum ExportGenerators {
         print("sample export: \(result.url.path)")
     }
 
-    /// The benchmark's session: 20,000 flows of 20 packets; FINDINGS of them each a finding.
-    /// The recording's id is left in DIR/session for the export run.
-    static func seedBenchmark(into directory: URL, findings: Int) throws {
+    /// The benchmark's session: FLOWS flows (20,000 by default) sharing 400,000 packets (at
+    /// least four a flow), so the capture is about the same size at every count and what grows
+    /// is the documents; FINDINGS of them each a finding. The recording's id is left in
+    /// DIR/session for the export run.
+    static func seedBenchmark(into directory: URL, findings: Int, flows: Int) throws {
         let seed = try EvidenceSeed.make(
             in: directory,
-            plan: .init(flows: 20_000, packetsPerFlow: 20, payloadBytes: 516, rotationBytes: 64 * 1024 * 1024,
+            plan: .init(flows: flows, packetsPerFlow: max(4, 400_000 / flows), payloadBytes: 516, rotationBytes: 64 * 1024 * 1024,
                         distinctHostFindings: findings))
         try Data("\(seed.sessionID)\n".utf8).write(to: directory.appendingPathComponent("session"))
     }

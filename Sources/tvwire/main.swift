@@ -20,7 +20,7 @@ import TunnelVisionWire
 ///   tvwire flowmemory COUNT    fill a table with COUNT handshaken flows; prints resident memory
 ///   tvwire seeds TARGET DIR CAPTURES  write fuzz seeds for TARGET cut from the captures
 ///   tvwire export-sample DIR CATALOGUES  export a small seeded recording into DIR/export
-///   tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES  the long recording scripts/bench-export measures
+///   tvwire bench-export seed DIR FINDINGS [FLOWS] | export DIR CATALOGUES  the long recording scripts/bench-export measures
 ///   tvwire gquic DIR             write the built Google QUIC captures (Q043, Q046, Q050, T051) into DIR
 ///   tvwire writer DIR MEGABYTES  the capture file writer's CPU seconds, and SHA-256's share of them
 let arguments = CommandLine.arguments
@@ -75,16 +75,17 @@ case "export-sample":
             into: URL(fileURLWithPath: arguments[2], isDirectory: true), catalogues: URL(fileURLWithPath: arguments[3], isDirectory: true))
     } catch { fail("\(error)") }
 case "bench-export":
-    guard arguments.count == 5 else { fail("usage: tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES") }
+    let usage = "usage: tvwire bench-export seed DIR FINDINGS [FLOWS] | export DIR CATALOGUES"
+    guard arguments.count == 5 || arguments.count == 6 else { fail(usage) }
     let directory = URL(fileURLWithPath: arguments[3], isDirectory: true)
     do {
         switch arguments[2] {
         case "seed":
-            guard let findings = Int(arguments[4]) else { fail("usage: tvwire bench-export seed DIR FINDINGS") }
-            try ExportGenerators.seedBenchmark(into: directory, findings: findings)
+            guard let findings = Int(arguments[4]), let flows = Int(arguments.count == 6 ? arguments[5] : "20000"), flows > 0 else { fail(usage) }
+            try ExportGenerators.seedBenchmark(into: directory, findings: findings, flows: flows)
         case "export":
             try ExportGenerators.exportBenchmark(from: directory, catalogues: URL(fileURLWithPath: arguments[4], isDirectory: true))
-        default: fail("usage: tvwire bench-export seed DIR FINDINGS | export DIR CATALOGUES")
+        default: fail(usage)
         }
     } catch { fail("\(error)") }
 case "relink":
@@ -105,7 +106,7 @@ default:
 /// Flows in the one JSON shape a flow has: the bundle's (flows.json), without finding ids, with
 /// the relay's facts where it handled the flow.
 func printJSON(_ flows: [StoredFlow], relay: [Int64: RelayFacts] = [:]) throws {
-    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil, relay: relay[$0.id]) }))
+    FileHandle.standardOutput.write(try EvidenceJSON.encode(flows.map { EvidenceFlow($0, findingIDs: nil, relay: relay[$0.id]) }, layout: .pretty))
 }
 
 func printStoredFlows(databasePath: String, captureRun: Int64?) throws {

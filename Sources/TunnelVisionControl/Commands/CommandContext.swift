@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionEvidence
 import TunnelVisionModel
 
 /// What every command reaches for: its arguments, the library over the chosen history, and
@@ -31,7 +32,11 @@ package struct CommandContext {
 
     package func say(_ line: String = "") { invocation.console.print(line) }
 
-    package func emit<Value: Encodable>(_ value: Value) {
+    package func emit(_ value: some Encodable) {
+        invocation.console.writeOutput(JSONShape.encoded(value))
+    }
+
+    package func emit(_ value: some EvidenceJSONWritable) {
         invocation.console.writeOutput(JSONShape.encoded(value))
     }
 

@@ -79,32 +79,40 @@ public enum JSONShape {
     public typealias Flow = EvidenceFlow
 
     /// The flows asked for. `total` counts the session's flows; `truncated` says a limit left some out.
-    public struct FlowList: Encodable, Sendable, Hashable {
+    public struct FlowList: EvidenceJSONWritable, Sendable, Hashable {
         public let session: Session
         public let total: Int
         public let limit: Int?
         public let truncated: Bool
         public let flows: [Flow]
+
+        public func write(to json: inout EvidenceJSONWriter) throws {
+            try json.object { json in
+                try json.field("flows", flows)
+                try json.field("limit", limit)
+                try json.field("session", encodable: session)
+                try json.field("total", total)
+                try json.field("truncated", truncated)
+            }
+        }
     }
 
-    static func encoded<Value: Encodable>(_ value: Value) -> String {
-        encoded(value, formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    /// The bundle's encoding, pretty-printed: a script reads tvctl and a bundle alike.
+    static func encoded(_ value: some Encodable) -> String {
+        // Every shape here is built of strings, numbers and arrays: encoding cannot fail.
+        text((try? EvidenceJSON.encode(value)) ?? Data("{}\n".utf8))
+    }
+
+    static func encoded(_ value: some EvidenceJSONWritable) -> String {
+        text((try? EvidenceJSON.encode(value)) ?? Data("{}\n".utf8))
     }
 
     /// One object on one line: what a stream of JSON (`flows --follow --json`) is made of.
-    static func line<Value: Encodable>(_ value: Value) -> String {
-        encoded(value, formatting: [.sortedKeys, .withoutEscapingSlashes])
+    static func line(_ value: some EvidenceJSONWritable) -> String {
+        text((try? EvidenceJSON.encode(value, layout: .line)) ?? Data("{}\n".utf8))
     }
 
-    private static func encoded<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = formatting
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var single = encoder.singleValueContainer()
-            try single.encode(EvidenceJSON.instant(date))
-        }
-        // Every shape here is built of strings, numbers and arrays: encoding cannot fail.
-        guard let data = try? encoder.encode(value) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+    private static func text(_ data: Data) -> String {
+        String(decoding: data, as: UTF8.self)
     }
 }

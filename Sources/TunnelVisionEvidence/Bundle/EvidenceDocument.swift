@@ -33,8 +33,13 @@ public struct EvidenceDocument {
         self.body = body
     }
 
-    /// A JSON document, its top-level arrays written element by element.
+    /// A JSON document described only as Encodable: encoded whole, then written.
     public init(name: String, json value: some Encodable) {
+        self.init(name: name) { try $0.write(Array(EvidenceJSON.encode(value))) }
+    }
+
+    /// A JSON document described for the writer: written out in pieces as it is made.
+    public init(name: String, json value: some EvidenceJSONWritable) {
         self.init(name: name) { try EvidenceJSON.write(value, to: $0) }
     }
 

@@ -41,11 +41,21 @@ public enum EvidenceJSON {
         return Data(bytes)
     }
 
-    /// The bytes of `encode(_:)`, written out as they are made: an array among the top object's
-    /// members goes out one element at a time, so that only one element is held encoded.
-    public static func write(_ value: some Encodable, to output: any EvidenceOutput) throws {
-        try EvidenceJSONEncoder.write(value, to: output)
-        try output.write([0x0A])
+    /// A shape described for the writer, whole: pretty for a document, or one line of a stream.
+    public static func encode(_ value: some EvidenceJSONWritable, layout: EvidenceJSONWriter.Layout = .pretty) throws -> Data {
+        var json = EvidenceJSONWriter(layout: layout)
+        try json.value(value)
+        json.bytes.append(0x0A)
+        return Data(json.bytes)
+    }
+
+    /// The bytes of `encode(_:)`, written out in pieces as they are made: a long session's
+    /// flows.json is never held whole.
+    public static func write(_ value: some EvidenceJSONWritable, to output: any EvidenceOutput) throws {
+        var json = EvidenceJSONWriter(output: output)
+        try json.value(value)
+        json.bytes.append(0x0A)
+        try json.flush()
     }
 
     /// ISO 8601 in UTC with nine fractional digits: "2026-10-09T14:03:07.250000123Z" (the

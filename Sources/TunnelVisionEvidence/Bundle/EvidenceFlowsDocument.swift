@@ -3,7 +3,7 @@ import TunnelVisionModel
 
 /// flows.json: every flow of the session with its names and their origin, every TLS reading
 /// with its source, and the findings it proves. A key that is absent was not read.
-public struct EvidenceFlowsDocument: Encodable, Sendable, Hashable {
+public struct EvidenceFlowsDocument: Sendable, Hashable {
     public let format = "tunnelvision.evidence.flows"
     public let formatVersion = 1
     public let sessionID: Int64
@@ -16,23 +16,21 @@ public struct EvidenceFlowsDocument: Encodable, Sendable, Hashable {
         self.contents = EvidenceWording.Note.flowsContents
         self.flows = flows
     }
-
-    private enum CodingKeys: String, CodingKey { case format, formatVersion, sessionID, contents, flows }
 }
 
-public struct EvidenceFlow: Encodable, Sendable, Hashable {
-    public struct Peer: Encodable, Sendable, Hashable {
+public struct EvidenceFlow: Sendable, Hashable {
+    public struct Peer: Sendable, Hashable {
         public let address: String
         public let port: UInt16
     }
 
-    public struct Name: Encodable, Sendable, Hashable {
+    public struct Name: Sendable, Hashable {
         public let text: String
         /// sni / httpHost / socksRequest / dns.
         public let origin: String
     }
 
-    public struct ClientTLS: Encodable, Sendable, Hashable {
+    public struct ClientTLS: Sendable, Hashable {
         /// listed / upTo: with upTo, `versions` holds one entry, the ceiling.
         public let versionsForm: String
         public let versions: [EvidenceTLSVersion]
@@ -47,7 +45,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let earlyData: EarlyData?
     }
 
-    public struct EarlyData: Encodable, Sendable, Hashable {
+    public struct EarlyData: Sendable, Hashable {
         /// The phone's early data crossed the tap before the server's answer.
         public let sent: Bool
         /// notVisible / refusedByHelloRetryRequest / refusedByServerHello; absent while unread.
@@ -55,7 +53,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let statement: String
     }
 
-    public struct ServerTLS: Encodable, Sendable, Hashable {
+    public struct ServerTLS: Sendable, Hashable {
         /// negotiated / refused.
         public let answer: String
         public let version: EvidenceTLSVersion?
@@ -68,7 +66,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
         public let alert: UInt8?
     }
 
-    public struct QUIC: Encodable, Sendable, Hashable {
+    public struct QUIC: Sendable, Hashable {
         public let version: EvidenceCodePoint
         /// client (a proposed version) / server (the version in use).
         public let end: String
@@ -77,7 +75,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     }
 
     /// What a PROXY protocol header before the stream's TLS announced: the relay's claim.
-    public struct ProxyProtocol: Encodable, Sendable, Hashable {
+    public struct ProxyProtocol: Sendable, Hashable {
         public let version: UInt8
         public let source: Peer?
         public let destination: Peer?
@@ -86,7 +84,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
     /// A certificate of the chain, with the keys the reading has.
     public typealias Certificate = CertificateSummary
 
-    public struct ServerCertificate: Encodable, Sendable, Hashable {
+    public struct ServerCertificate: Sendable, Hashable {
         /// presented / notSent / encryptedInHandshake / replacedByInspection / noNegotiation / notRead.
         public let visibility: String
         public let chain: [Certificate]?
@@ -140,7 +138,7 @@ public struct EvidenceFlow: Encodable, Sendable, Hashable {
 
     /// The relay's facts without its key log: the secrets leave the history only with --with-keys,
     /// inside capture.pcapng; here only how many lines there are.
-    public struct Relay: Encodable, Sendable, Hashable {
+    public struct Relay: Sendable, Hashable {
         public let decision: String
         public let event: String?
         public let alert: UInt8?

@@ -1,23 +1,15 @@
 import Foundation
 import TunnelVisionModel
 
-/// The bundle's JSON writer: what Foundation's JSONEncoder writes with sorted keys, pretty
-/// printing, unescaped slashes and the bundle's instants, in a fraction of the time and memory
-/// — flows.json of a long session is tens of megabytes. Each value is encoded into bytes as soon
-/// as it is complete; an object sorts its keys when it closes.
+/// The Codable path to the bundle's JSON, for the shapes not yet described for
+/// EvidenceJSONWriter (the small documents and tvctl's own shapes): what Foundation's
+/// JSONEncoder writes with sorted keys, pretty printing, unescaped slashes and the bundle's
+/// instants. Each value is encoded into bytes as soon as it is complete; an object sorts its
+/// keys when it closes. Every value the writer knows (scalars, instants, described shapes) is
+/// written by the writer, so a value has one encoding whichever path it takes.
 struct EvidenceJSONEncoder {
     static func encode(_ value: some Encodable) throws -> [UInt8] {
         try Slot.bytes(of: value, depth: 0)
-    }
-
-    /// The bytes of `encode(_:)` handed to `output` as they are made. The top object's members
-    /// are sorted when it closes, as always; an array among them is kept as the value it is and
-    /// encoded element by element only then, straight into `output`.
-    static func write(_ value: some Encodable, to output: any EvidenceOutput) throws {
-        if let scalar = Slot.scalarBytes(of: value) { return try output.write(scalar) }
-        let slot = Slot(depth: 0, streams: true)
-        try value.encode(to: SlotEncoder(slot: slot))
-        try slot.stream(to: output)
     }
 
     /// Where one value is being encoded, at one depth of indentation.
@@ -30,23 +22,18 @@ struct EvidenceJSONEncoder {
 
         final class Members {
             var entries: [(key: String, value: [UInt8])] = []
-            /// Arrays of a streaming slot, by key: encoded only as they are written out.
-            var streamed: [String: any EvidenceJSONStreamable] = [:]
         }
         final class Elements { var values: [[UInt8]] = [] }
 
         let depth: Int
-        /// Whether this slot writes its arrays out element by element (the top of a document).
-        let streams: Bool
         var content: Content?
 
-        init(depth: Int, streams: Bool = false) {
+        init(depth: Int) {
             self.depth = depth
-            self.streams = streams
         }
 
         static func bytes(of value: some Encodable, depth: Int) throws -> [UInt8] {
-            if let scalar = scalarBytes(of: value) { return scalar }
+            if let known = value as? any EvidenceJSONWritable { return try EvidenceJSONWriter.encoded(known, depth: depth) }
             let slot = Slot(depth: depth)
             try value.encode(to: SlotEncoder(slot: slot))
             return slot.finished()
@@ -97,38 +84,6 @@ struct EvidenceJSONEncoder {
             }
         }
 
-        /// What `finished()` gives, into `output`: an object's streamed arrays element by element.
-        func stream(to output: any EvidenceOutput) throws {
-            guard case .object(let members) = content, !members.streamed.isEmpty else { return try output.write(finished()) }
-            let entries = members.entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            try output.write([UInt8(ascii: "{"), 0x0A])
-            for (index, entry) in entries.enumerated() {
-                if index > 0 { try output.write([0x2C, 0x0A]) }
-                try output.write(Self.indentation(depth + 1) + Self.string(entry.key) + [0x20, 0x3A, 0x20])
-                if let array = members.streamed[entry.key] {
-                    try Self.streamArray(array, depth: depth + 1, to: output)
-                } else {
-                    try output.write(entry.value)
-                }
-            }
-            try output.write([0x0A] + Self.indentation(depth) + [UInt8(ascii: "}")])
-        }
-
-        /// The bytes `container` lays out for an array at `depth`, one element at a time.
-        private static func streamArray(_ array: any EvidenceJSONStreamable, depth: Int, to output: any EvidenceOutput) throws {
-            try output.write([UInt8(ascii: "["), 0x0A])
-            let lead = indentation(depth + 1)
-            var first = true
-            try array.eachElement(depth: depth + 1) { element in
-                try output.write(first ? lead : [0x2C, 0x0A] + lead)
-                try output.write(element)
-                first = false
-            }
-            try output.write([0x0A] + indentation(depth) + [UInt8(ascii: "]")])
-        }
-
-        private static func indentation(_ depth: Int) -> [UInt8] { Array(repeating: 0x20, count: 2 * depth) }
-
         private static func container(
             _ open: UInt8, _ close: UInt8, depth: Int, count: Int, size: Int, item: (Int, inout [UInt8]) -> Void
         ) -> [UInt8] {
@@ -147,48 +102,10 @@ struct EvidenceJSONEncoder {
             return bytes
         }
 
-        /// One cast per value: a chain of casts, one per scalar type, failed ten times for every
-        /// nested struct of every flow.
-        static func scalarBytes(of value: some Encodable) -> [UInt8]? {
-            (value as? any EvidenceJSONScalar)?.jsonBytes
-        }
-
-        static func literal(_ flag: Bool) -> [UInt8] { Array((flag ? "true" : "false").utf8) }
-        static func integer(_ number: some BinaryInteger) -> [UInt8] { Array(String(number).utf8) }
-
-        /// As JSONEncoder writes it: a whole number without a fraction.
-        static func number(_ value: Double) -> String {
-            guard value.isFinite else { return "0" }
-            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-            return "\(value)"
-        }
-
         static func string(_ text: String) -> [UInt8] {
-            var bytes: [UInt8] = [0x22]
-            bytes.reserveCapacity(text.utf8.count + 2)
-            // Most strings need no escape: copied whole.
-            guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-                bytes.append(contentsOf: text.utf8)
-                bytes.append(0x22)
-                return bytes
-            }
-            for byte in text.utf8 {
-                switch byte {
-                case 0x22: bytes += [0x5C, 0x22]
-                case 0x5C: bytes += [0x5C, 0x5C]
-                case 0x0A: bytes += [0x5C, 0x6E]
-                case 0x0D: bytes += [0x5C, 0x72]
-                case 0x09: bytes += [0x5C, 0x74]
-                case 0x08: bytes += [0x5C, 0x62]
-                case 0x0C: bytes += [0x5C, 0x66]
-                case 0..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-                default: bytes.append(byte)
-                }
-            }
-            bytes.append(0x22)
-            return bytes
+            var json = EvidenceJSONWriter()
+            json.string(text)
+            return json.bytes
         }
     }
 
@@ -222,23 +139,23 @@ struct EvidenceJSONEncoder {
         }
 
         func encode(_ value: some Encodable, forKey key: Key) throws {
-            if slot.streams, let array = value as? any EvidenceJSONStreamable {
-                members.streamed[key.stringValue] = array
-                return put([], for: key)
-            }
             put(try Slot.bytes(of: value, depth: slot.depth + 1), for: key)
         }
 
         // The primitives synthesized conformances hand over as such: written without a cast.
-        func encode(_ value: String, forKey key: Key) throws { put(Slot.string(value), for: key) }
-        func encode(_ value: Bool, forKey key: Key) throws { put(Slot.literal(value), for: key) }
-        func encode(_ value: Double, forKey key: Key) throws { put(Array(Slot.number(value).utf8), for: key) }
-        func encode(_ value: Int, forKey key: Key) throws { put(Slot.integer(value), for: key) }
-        func encode(_ value: Int64, forKey key: Key) throws { put(Slot.integer(value), for: key) }
-        func encode(_ value: UInt64, forKey key: Key) throws { put(Slot.integer(value), for: key) }
-        func encode(_ value: UInt32, forKey key: Key) throws { put(Slot.integer(value), for: key) }
-        func encode(_ value: UInt16, forKey key: Key) throws { put(Slot.integer(value), for: key) }
-        func encode(_ value: UInt8, forKey key: Key) throws { put(Slot.integer(value), for: key) }
+        func encode(_ value: String, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: Bool, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: Double, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: Int, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: Int64, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: UInt64, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: UInt32, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: UInt16, forKey key: Key) throws { try put(value, for: key) }
+        func encode(_ value: UInt8, forKey key: Key) throws { try put(value, for: key) }
+
+        private func put(_ value: some EvidenceJSONWritable, for key: Key) throws {
+            put(try EvidenceJSONWriter.encoded(value, depth: slot.depth + 1), for: key)
+        }
 
         private func put(_ bytes: [UInt8], for key: Key) {
             members.entries.append((key.stringValue, bytes))
@@ -317,33 +234,5 @@ struct EvidenceJSONEncoder {
 
         func encodeNil() throws { slot.content = .scalar(Array("null".utf8)) }
         func encode(_ value: some Encodable) throws { slot.content = .scalar(try Slot.bytes(of: value, depth: slot.depth)) }
-    }
-}
-
-/// The values the encoder writes as JSON scalars.
-protocol EvidenceJSONScalar {
-    var jsonBytes: [UInt8] { get }
-}
-
-extension String: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.string(self) } }
-extension Bool: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.literal(self) } }
-extension Date: EvidenceJSONScalar { var jsonBytes: [UInt8] { Instant(self).jsonBytes } }
-extension Instant: EvidenceJSONScalar { var jsonBytes: [UInt8] { [0x22] + iso8601Bytes + [0x22] } }
-extension Double: EvidenceJSONScalar { var jsonBytes: [UInt8] { Array(EvidenceJSONEncoder.Slot.number(self).utf8) } }
-extension Int: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
-extension Int64: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
-extension UInt64: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
-extension UInt32: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
-extension UInt16: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
-extension UInt8: EvidenceJSONScalar { var jsonBytes: [UInt8] { EvidenceJSONEncoder.Slot.integer(self) } }
-
-/// An array a streaming slot writes out element by element.
-protocol EvidenceJSONStreamable {
-    func eachElement(depth: Int, _ body: ([UInt8]) throws -> Void) throws
-}
-
-extension Array: EvidenceJSONStreamable where Element: Encodable {
-    func eachElement(depth: Int, _ body: ([UInt8]) throws -> Void) throws {
-        for element in self { try body(try EvidenceJSONEncoder.Slot.bytes(of: element, depth: depth)) }
     }
 }

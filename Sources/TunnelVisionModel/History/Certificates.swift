@@ -1,8 +1,8 @@
 import Foundation
 
-/// One certificate of a chain as read from the wire: nothing is validated. Encodable because a
-/// chain in flows.json (and `tvctl flows --json`) is written key for key as it is read.
-public struct CertificateSummary: Encodable, Sendable, Hashable {
+/// One certificate of a chain as read from the wire: nothing is validated. flows.json (and
+/// `tvctl flows --json`) writes it key for key as it is read.
+public struct CertificateSummary: Sendable, Hashable {
     /// RFC 4514 text, escaped.
     public let subject: String
     public let issuer: String

@@ -56,7 +56,6 @@ struct EvidenceJSONEncoderTests {
     @Test func writesWhatFoundationWrites() throws {
         let bundle = try EvidenceFixture.bundle()
         #expect(try EvidenceJSON.encode(bundle.session) == Self.foundation(bundle.session))
-        #expect(try EvidenceJSON.encode(bundle.flows) == Self.foundation(bundle.flows))
         #expect(try EvidenceJSON.encode(bundle.findings) == Self.foundation(bundle.findings))
         let capture = EvidenceReportTests.capture(written: 5, notCaptured: 2, beforeStart: 1)
         #expect(try EvidenceJSON.encode(capture) == Self.foundation(capture))
@@ -72,6 +71,9 @@ struct EvidenceJSONEncoderTests {
         let empty: [Int] = []
         let nested = [["b": 1, "a": 2], [:]]
         let flag = false
+        /// An integer type the writer must know, or the Codable path asks for it again forever.
+        let pid: Int32 = -7
+        let small: Int8 = -128
     }
 
     static let instant = Date(timeIntervalSince1970: 1_791_555_787.25)
