@@ -157,11 +157,12 @@ extension HistorySnapshot {
 }
 
 extension Int64 {
-    /// The start of the minute a nanosecond instant falls in.
+    /// The start of the minute a nanosecond instant falls in; the earliest instant when that
+    /// minute began before an Int64 reaches (a range asked from the beginning of time).
     var flooredToMinute: Int64 {
         let minute: Int64 = 60_000_000_000
-        let (quotient, remainder) = quotientAndRemainder(dividingBy: minute)
-        return (remainder < 0 ? quotient - 1 : quotient) * minute
+        let (start, overflow) = Instant.floorDivided(self, by: minute).quotient.multipliedReportingOverflow(by: minute)
+        return overflow ? .min : start
     }
 }
 

@@ -25,7 +25,7 @@ enum RequestColumns {
         for (position, request) in facts.requests.enumerated() {
             insert.reset()
             _ = try insert.bind(
-                .integer(flowID), .integer(Int64(position)), .date(request.instant), .text(request.version.rawValue),
+                .integer(flowID), .integer(Int64(position)), .instant(request.instant), .text(request.version.rawValue),
                 .text(request.method), .optionalText(request.authority), .optionalText(keepsPaths ? request.path : nil),
                 .integer(request.bodyBytes), .optionalInteger(request.responseStatus.map(Int64.init)),
                 .optionalInteger(request.stream.map(Int64.init)))
@@ -66,7 +66,7 @@ enum RequestColumns {
                 return
             }
             request = ReadRequest(
-                instant: Date(nanosecondsSinceEpoch: instant), version: version, method: method, authority: authority,
+                instant: Instant(nanosecondsSinceEpoch: instant), version: version, method: method, authority: authority,
                 path: path, bodyBytes: bodyBytes, responseStatus: status, stream: stream)
         }
     }

@@ -54,7 +54,7 @@ enum HistoryRows {
     /// Every reason by name, with the packets the history counts for it (0 where none).
     static func losses(databasePath: String) throws -> Data {
         // From 1970: the reader floors its start to a minute, which the earliest instant has not.
-        let counted = try History(path: databasePath).packetLosses(from: Date(timeIntervalSince1970: 0), to: .distantFuture)
+        let counted = try History(path: databasePath).packetLosses(from: Instant(nanosecondsSinceEpoch: 0), to: Instant(nanosecondsSinceEpoch: .max))
         return try encoded(Dictionary(uniqueKeysWithValues: PacketLossReason.allCases.map { ($0.name, counted[$0] ?? 0) }))
     }
 

@@ -8,10 +8,10 @@ import TunnelVisionModel
 @Suite struct RequestStoreTests {
     static let requests = [
         ReadRequest(
-            instant: Date(timeIntervalSince1970: 1_790_000_002.125), version: .http2, method: "POST",
+            instant: Instant(nanosecondsSinceEpoch: 1_790_000_002_125_000_000), version: .http2, method: "POST",
             authority: "api.example", path: "/v1/upload?user=42", bodyBytes: 48_000, responseStatus: 201, stream: 1),
         ReadRequest(
-            instant: Date(timeIntervalSince1970: 1_790_000_002.5), version: .http2, method: "GET",
+            instant: Instant(nanosecondsSinceEpoch: 1_790_000_002_500_000_000), version: .http2, method: "GET",
             authority: "cdn.example", path: "/logo.png", bodyBytes: 0, responseStatus: nil, stream: 3),
     ]
 

@@ -48,13 +48,13 @@ extension ReadRequest {
 
 extension StoredFlow {
     /// The instant of the first request read in the connection; nil when none was read.
-    var firstRequestInstant: Date? { requests.lazy.map(\.instant).min() }
+    var firstRequestInstant: Instant? { requests.lazy.map(\.instant).min() }
 
     /// The hosts the read requests named, in the order each was first named.
     var requestHosts: [String] { requests.compactMap(\.host).distinctInOrder() }
 
     /// The read requests sent before `instant`, in the order they were sent.
-    func requests(before instant: Date) -> [ReadRequest] {
+    func requests(before instant: Instant) -> [ReadRequest] {
         requests.filter { $0.instant < instant }.sorted { $0.instant < $1.instant }
     }
 }

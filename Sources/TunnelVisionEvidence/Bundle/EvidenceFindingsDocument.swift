@@ -78,7 +78,7 @@ public struct EvidenceFindingsDocument: Encodable, Sendable, Hashable {
     /// One request read inside a connection: facts, never content (no path, no header, no body).
     public struct Request: Encodable, Sendable, Hashable {
         public let flow: Int64
-        public let sentAt: Date
+        public let sentAt: Instant
         /// HTTP/1.1 or HTTP/2.
         public let version: String
         public let method: String

@@ -37,6 +37,8 @@ extension EvidenceFlow: EvidenceJSONWritable {
             try json.field("proxyProtocol", proxyProtocol)
             try json.field("quic", quic)
             try json.field("relay", relay)
+            try json.field("requests", requests)
+            try json.field("requestsNotKept", requestsNotKept)
             try json.field("serverCertificate", serverCertificate)
             try json.field("serverTLS", serverTLS)
             try json.field("sni", sni)
@@ -180,6 +182,21 @@ extension EvidenceCodePoint: EvidenceJSONWritable {
         try json.object { json in
             try json.field("hex", hex)
             try json.field("wireValue", wireValue)
+        }
+    }
+}
+
+extension ReadRequest: EvidenceJSONWritable {
+    public func write(to json: inout EvidenceJSONWriter) throws {
+        try json.object { json in
+            try json.field("authority", authority)
+            try json.field("bodyBytes", bodyBytes)
+            try json.field("instant", instant)
+            try json.field("method", method)
+            try json.field("path", path)
+            try json.field("responseStatus", responseStatus)
+            try json.field("stream", stream)
+            try json.field("version", version.rawValue)
         }
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 /// plaintext: facts about the request, never its content. The path is kept only when the
 /// recording was started to keep paths (it can carry personal data). Encoded as flows.json writes
 /// it: its properties by name, the version by its text, what was not read left out.
-public struct ReadRequest: Sendable, Hashable, Encodable {
+public struct ReadRequest: Sendable, Hashable {
     /// The HTTP version the request was read in.
-    public enum Version: String, Sendable, Hashable, CaseIterable, Encodable {
+    public enum Version: String, Sendable, Hashable, CaseIterable {
         case http1 = "HTTP/1.1"
         case http2 = "HTTP/2"
     }

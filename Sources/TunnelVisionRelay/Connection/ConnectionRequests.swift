@@ -30,7 +30,7 @@ final class ConnectionRequests {
     /// bytes still reach the other side: the reader never decides what is carried).
     func read(_ plaintext: UnsafeRawBufferPointer, from side: RelayConnection.Side) {
         guard stopped == nil else { return }
-        let instant = Date(nanosecondsSinceEpoch: MonotonicClock.wallNanoseconds())
+        let instant = Instant(nanosecondsSinceEpoch: MonotonicClock.wallNanoseconds())
         do {
             keep(try reader.read(plaintext, from: side == .phone ? .fromPhone : .fromServer, at: instant))
         } catch {

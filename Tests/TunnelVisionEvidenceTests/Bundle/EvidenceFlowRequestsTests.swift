@@ -14,8 +14,8 @@ struct EvidenceFlowRequestsTests {
         let phone = Endpoint(address: IPAddress("10.77.0.2")!, port: 40_000)
         let server = Endpoint(address: IPAddress("198.51.100.30")!, port: 443)
         var state = FlowState(
-            key: FlowKey(proto: .tcp, phone, server), firstSeen: Date(nanosecondsSinceEpoch: 1_790_000_000_000_000_000),
-            lastSeen: Date(nanosecondsSinceEpoch: 1_790_000_004_000_000_000), bytesOut: 52_000, bytesIn: 3_100, packetCount: 61,
+            key: FlowKey(proto: .tcp, phone, server), firstSeen: Instant(nanosecondsSinceEpoch: 1_790_000_000_000_000_000),
+            lastSeen: Instant(nanosecondsSinceEpoch: 1_790_000_004_000_000_000), bytesOut: 52_000, bytesIn: 3_100, packetCount: 61,
             tlsStatus: .inspected, sni: "api.example")
         state.tcpPayload = .carried
         return StoredFlow(id: 12, state: state, requests: requests, requestsNotKept: notKept)
@@ -23,17 +23,17 @@ struct EvidenceFlowRequestsTests {
 
     static let requests = [
         ReadRequest(
-            instant: Date(timeIntervalSince1970: 1_790_000_001.25), version: .http2, method: "POST",
+            instant: Instant(nanosecondsSinceEpoch: 1_790_000_001_250_000_000), version: .http2, method: "POST",
             authority: "api.example", path: nil, bodyBytes: 48_000, responseStatus: 201, stream: 1),
         // Coalesced: another name over the same connection.
         ReadRequest(
-            instant: Date(timeIntervalSince1970: 1_790_000_001.5), version: .http2, method: "GET",
+            instant: Instant(nanosecondsSinceEpoch: 1_790_000_001_500_000_000), version: .http2, method: "GET",
             authority: "cdn.example", path: "/logo.png", bodyBytes: 0, responseStatus: nil, stream: 3),
     ]
 
     @Test func aFlowDocumentWithRequestsIsWrittenAsTheGoldenFileSays() throws {
         let document = EvidenceFlowsDocument(sessionID: 3, flows: [EvidenceFlow(Self.flow(requests: Self.requests, notKept: 2), findingIDs: [])])
-        let written = String(decoding: try EvidenceJSONEncoder.encode(document), as: UTF8.self)
+        let written = String(decoding: try EvidenceJSON.encode(document), as: UTF8.self)
         if ProcessInfo.processInfo.environment["EVIDENCE_RECORD_GOLDEN"] != nil {
             try written.write(to: Self.golden, atomically: true, encoding: .utf8)
         }
@@ -41,14 +41,14 @@ struct EvidenceFlowRequestsTests {
     }
 
     @Test func aFlowWithoutRequestsHasNoRequestsKey() throws {
-        let written = String(decoding: try EvidenceJSONEncoder.encode(EvidenceFlow(Self.flow(requests: []), findingIDs: nil)), as: UTF8.self)
+        let written = String(decoding: try EvidenceJSON.encode(EvidenceFlow(Self.flow(requests: []), findingIDs: nil)), as: UTF8.self)
         #expect(!written.contains("\"requests"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any])
         #expect(object["requests"] == nil && object["requestsNotKept"] == nil)
     }
 
     @Test func eachRequestCarriesItsFactsAndLeavesOutWhatWasNotRead() throws {
-        let written = try EvidenceJSONEncoder.encode(EvidenceFlow(Self.flow(requests: Self.requests), findingIDs: nil))
+        let written = try EvidenceJSON.encode(EvidenceFlow(Self.flow(requests: Self.requests), findingIDs: nil))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(written)) as? [String: Any])
         let requests = try #require(object["requests"] as? [[String: Any]])
         #expect(requests.map { $0["method"] as? String } == ["POST", "GET"])

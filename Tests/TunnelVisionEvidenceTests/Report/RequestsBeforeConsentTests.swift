@@ -26,7 +26,7 @@ struct RequestsBeforeConsentTests {
 
     static func request(_ second: TimeInterval, _ authority: String?, method: String = "POST", body: Int64, stream: UInt32) -> ReadRequest {
         ReadRequest(
-            instant: Fixture.start.addingTimeInterval(second), version: .http2, method: method, authority: authority,
+            instant: Instant(Fixture.start.addingTimeInterval(second)), version: .http2, method: method, authority: authority,
             path: nil, bodyBytes: body, responseStatus: 200, stream: stream)
     }
 
