@@ -24,7 +24,13 @@ extension Wording {
             "A row of \(table) in the archive was published by a newer gateway (\(detail)): update TunnelVision here to read it."
         case .noBundle(let name):
             "The archive holds no bundle for \(name)."
+        case .held(let ids):
+            "\(ids.count == 1 ? "Recording" : "Recordings") \(ids.map(String.init).joined(separator: ", ")) could not be exported and \(ids.count == 1 ? "waits" : "wait") for the next push; every other ended recording was published ('tvctl status' says why)."
         }
+    }
+
+    static func archiveHeld(_ reference: String, reason: String) -> String {
+        "Recording \(reference) was not published: its bundle could not be exported (\(reason)). The recordings after it are published; it is tried again later."
     }
 
     static func archivePublished(_ reference: String, flows: Int) -> String {
@@ -63,6 +69,10 @@ extension Wording {
         }
         if let next = state.nextAttempt {
             line += "; next attempt after " + Formatting.dateTime(Date(nanosecondsSinceEpoch: next), in: zone)
+        }
+        for held in state.held {
+            line += "; recording \(held.id)'s bundle could not be exported (\(held.reason)), next attempt after "
+                + Formatting.dateTime(Date(nanosecondsSinceEpoch: held.nextAttempt), in: zone)
         }
         return line + "."
     }
