@@ -24,7 +24,7 @@ public enum TVCtl {
     public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
         let console = invocation.console
         do {
-            switch try parser.parse(arguments) {
+            switch try parser.parse(ArchiveReading.routed(arguments)) {
             case .version:
                 console.print("tvctl \(invocation.toolVersion)")
             case .help(let spec, let path):
