@@ -149,15 +149,21 @@ enum ArchiveCommands {
         do { try state.save(path: statePath) } catch { throw .refusal(.archive(error)) }
         say(outcome, context)
         if let conflict = outcome.conflicts.first { throw .refusal(.archive(.projectConflict(name: conflict))) }
-        if outcome.pulled.isEmpty && outcome.published.isEmpty { context.say(Wording.archiveProjectsAgree) }
+        if let kept = outcome.kept.first { throw .refusal(.archive(.projectDeletedWithRecordings(name: kept.name, recordings: kept.recordings))) }
+        if outcome.pulled.isEmpty && outcome.published.isEmpty && outcome.deleted.isEmpty { context.say(Wording.archiveProjectsAgree) }
     }
 
     /// One line per project that moved; a conflict on standard error, where a timer's journal keeps it.
     private static func say(_ outcome: ArchiveProjectSync.Outcome, _ context: CommandContext) {
         for name in outcome.pulled { context.say(Wording.archiveProjectPulled(name)) }
         for name in outcome.published { context.say(Wording.archiveProjectPublished(name)) }
+        for name in outcome.deleted { context.say(Wording.archiveProjectDeleted(name)) }
         if context.command.hasSuffix("push") {
             for name in outcome.conflicts { context.invocation.console.writeError(Wording.sentence(for: .projectConflict(name: name))) }
+            for kept in outcome.kept {
+                context.invocation.console.writeError(
+                    Wording.sentence(for: .projectDeletedWithRecordings(name: kept.name, recordings: kept.recordings)))
+            }
         }
     }
 

@@ -24,6 +24,8 @@ extension Wording {
             "A row of \(table) in the archive was published by a newer gateway (\(detail)): update TunnelVision here to read it."
         case .noBundle(let name):
             "The archive holds no bundle for \(name)."
+        case .projectDeletedWithRecordings(let name, let recordings):
+            "The project '\(name)' was deleted in the archive, but this gateway holds \(recordings == 1 ? "1 recording" : "\(recordings) recordings") of it, so it is kept here: delete it here with 'tvctl project delete' once its recordings are no longer needed (publishing one of them brings the project back to the archive)."
         case .held(let ids):
             "\(ids.count == 1 ? "Recording" : "Recordings") \(ids.map(String.init).joined(separator: ", ")) could not be exported and \(ids.count == 1 ? "waits" : "wait") for the next push; every other ended recording was published ('tvctl status' says why)."
         }
@@ -47,6 +49,10 @@ extension Wording {
 
     static func archiveProjectPublished(_ name: String) -> String {
         "The project '\(name)' as this gateway has it is now the lab's."
+    }
+
+    static func archiveProjectDeleted(_ name: String) -> String {
+        "The project '\(name)' was deleted in the lab's archive and is deleted here too (it had no recording here)."
     }
 
     static let archiveProjectsAgree = "This gateway's projects and the lab's agree."
