@@ -13,7 +13,7 @@ enum ArchiveCommands {
 
     static let group = CommandSpec(
         group: "archive", summary: "The lab's archive: publish this gateway's recordings, read every gateway's.",
-        discussion: "The daemon never waits for the archive: recordings are published after they end, by 'tvctl archive push' (the tunnelvision-archive timer runs it once the administrator enables it). 'tvctl --archive recordings|findings|diff|export …' is the same as 'tvctl archive …'.",
+        discussion: "The daemon never waits for the archive: recordings are published after they end, by 'tvctl archive push' (the tunnelvision-archive timer runs it once the administrator enables it). 'tvctl --archive recordings|findings|diff|export …' is the same as 'tvctl archive …'; with 'reading = archive' in the archive's configuration it is the default, and --local reads this gateway's history.",
         subcommands: [
             CommandSpec(
                 "push", summary: "Publish the ended recordings the archive does not hold yet, oldest first, each whole or not at all.",

@@ -24,7 +24,10 @@ public enum TVCtl {
     public static func run(_ arguments: [String], invocation: Invocation) -> Int32 {
         let console = invocation.console
         do {
-            switch try parser.parse(ArchiveReading.routed(arguments)) {
+            let routed = ArchiveReading.routed(arguments) {
+                ArchiveReading.configuredDefault(arguments, environment: invocation.environment)
+            }
+            switch try parser.parse(routed) {
             case .version:
                 console.print("tvctl \(invocation.toolVersion)")
             case .help(let spec, let path):
