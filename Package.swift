@@ -96,8 +96,9 @@ let package = Package(
         ]),
         // I/O: the lab's archive in PostgreSQL (libpq): its schema, publishing a gateway's ended
         // recordings (whole rows, read from the history without the store) and reading them back
-        // into a history the store and the audit rules read. Never on the daemon's path.
-        .target(name: "TunnelVisionArchive", dependencies: ["TunnelVisionModel", "CSQLite", "CLibPQ"]),
+        // into a history the store and the audit rules read; the store's migrations bring a
+        // recording of an older gateway forward. Never on the daemon's path.
+        .target(name: "TunnelVisionArchive", dependencies: ["TunnelVisionModel", "TunnelVisionStore", "CSQLite", "CLibPQ"]),
         // The library under tvctl: commands, presentation, error classification. It reads the
         // history and exports; it never captures, so it links neither libpcap nor the engine.
         // libcrypto for the web console's password hash (scrypt).
@@ -173,7 +174,9 @@ let package = Package(
         .testTarget(name: "TunnelVisionConsoleTests", dependencies: [
             "TunnelVisionConsole", "TunnelVisionControl", "TunnelVisionStore", "TunnelVisionModel", "CaptureTestSupport", "ControlFixture",
         ]),
-        .testTarget(name: "TunnelVisionArchiveTests", dependencies: ["TunnelVisionArchive", "TunnelVisionStore", "TunnelVisionModel"]),
+        .testTarget(name: "TunnelVisionArchiveTests", dependencies: [
+            "TunnelVisionArchive", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionAudit", "EvidenceSeeding",
+        ]),
         .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
         // A history seeded the way the daemon writes one, for the exporter's tests and tvwire's
         // seeded exports.

@@ -2,7 +2,8 @@ import CLibPQ
 import Foundation
 
 /// `/etc/tunnelvision/archive.conf`: the connection string, this gateway's name in the archive,
-/// and whether a recording's kept TLS key logs may leave the gateway. Lines `key = value`;
+/// whether a recording's kept TLS key logs may leave the gateway, and whether tvctl's reading
+/// commands read the archive rather than this gateway's history. Lines `key = value`;
 /// `#` starts a comment. It holds a credential: readable by its owner alone.
 public struct ArchiveConfiguration: Sendable, Equatable {
     public static let defaultPath = "/etc/tunnelvision/archive.conf"
@@ -11,11 +12,24 @@ public struct ArchiveConfiguration: Sendable, Equatable {
     public let connection: String
     public let gateway: String
     public let publishKeyLogs: Bool
+    /// `reading = archive`: `tvctl recordings|findings|diff|export` read the archive unless
+    /// `--local` is given (default `gateway`: they read this gateway's history).
+    public let readsArchive: Bool
 
-    public init(connection: String, gateway: String, publishKeyLogs: Bool = false) {
+    public init(connection: String, gateway: String, publishKeyLogs: Bool = false, readsArchive: Bool = false) {
         self.connection = connection
         self.gateway = gateway
         self.publishKeyLogs = publishKeyLogs
+        self.readsArchive = readsArchive
+    }
+
+    /// Whether the file at `path` makes the archive the default of the reading commands. A file
+    /// this user may not read, or one the archive's commands would refuse, names no default: the
+    /// reading commands then read this gateway's history, as they do without an archive.
+    public static func readsArchiveByDefault(path: String) -> Bool {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let settings = try? parse(text, path: path) else { return false }
+        return settings.readsArchive
     }
 
     /// Reads the file, refusing one that others may read and a remote server without verified TLS.
@@ -42,8 +56,8 @@ public struct ArchiveConfiguration: Sendable, Equatable {
                 throw .configuration("\(path) line \(index + 1) is not 'key = value'")
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard ["connection", "gateway", "publish_key_logs"].contains(key) else {
-                throw .configuration("\(path) line \(index + 1): unknown key '\(key)' (connection, gateway, publish_key_logs)")
+            guard ["connection", "gateway", "publish_key_logs", "reading"].contains(key) else {
+                throw .configuration("\(path) line \(index + 1): unknown key '\(key)' (connection, gateway, publish_key_logs, reading)")
             }
             values[key] = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
         }
@@ -53,8 +67,11 @@ public struct ArchiveConfiguration: Sendable, Equatable {
         }
         let keyLogs = values["publish_key_logs"] ?? "no"
         guard keyLogs == "yes" || keyLogs == "no" else { throw .configuration("\(path): publish_key_logs is yes or no") }
+        let reading = values["reading"] ?? "gateway"
+        guard reading == "archive" || reading == "gateway" else { throw .configuration("\(path): reading is archive or gateway") }
         try requireVerifiedTLS(connection, path: path)
-        return ArchiveConfiguration(connection: connection, gateway: gateway, publishKeyLogs: keyLogs == "yes")
+        return ArchiveConfiguration(
+            connection: connection, gateway: gateway, publishKeyLogs: keyLogs == "yes", readsArchive: reading == "archive")
     }
 
     /// A server on another host is reached only over TLS that checks its name against the lab's

@@ -21,6 +21,10 @@ public enum ArchiveError: Error, Sendable, Equatable {
     case foreignRow(table: String, detail: String)
     /// The archive holds no bundle for the recording.
     case noBundle(String)
+    /// A project deleted in the archive that this gateway keeps: recordings of it are here.
+    case projectDeletedWithRecordings(name: String, recordings: Int)
+    /// These recordings' bundles could not be exported: they wait, the others were published.
+    case held([Int64])
 }
 
 /// One connection to the archive's PostgreSQL. Not thread-safe: one command, one connection.

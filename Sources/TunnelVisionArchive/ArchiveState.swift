@@ -12,6 +12,33 @@ public struct ArchiveState: Codable, Sendable, Equatable {
     public var nextAttempt: Int64?
     /// Per project name: the archive's revision and the content both sides had when they last agreed.
     public var projects: [String: ProjectAgreement] = [:]
+    /// Recordings left behind because their bundle could not be exported, each with its own
+    /// wait: one such recording must not hold back the ones after it.
+    public var held: [HeldRecording] = []
+
+    public struct HeldRecording: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var reason: String
+        public var failures: Int
+        /// Nanoseconds since 1970.
+        public var nextAttempt: Int64
+    }
+
+    /// Whether a run at `now` tries the recording (a held one only once its wait is over).
+    public func isDue(_ id: Int64, now: Int64) -> Bool {
+        held.first { $0.id == id }.map { $0.nextAttempt <= now } ?? true
+    }
+
+    /// The recording could not be exported at `now`: it waits, one minute doubling as a run's does.
+    public mutating func hold(_ id: Int64, reason: String, now: Int64) {
+        let failures = (held.first { $0.id == id }?.failures ?? 0) + 1
+        let wait = Int64(Self.backoff(afterFailures: failures) * 1_000_000_000)
+        held.removeAll { $0.id == id }
+        held.append(HeldRecording(id: id, reason: reason, failures: failures, nextAttempt: now + wait))
+        held.sort { $0.id < $1.id }
+    }
+
+    public mutating func release(_ id: Int64) { held.removeAll { $0.id == id } }
 
     public struct ProjectAgreement: Codable, Sendable, Equatable {
         public var revision: Int
@@ -24,6 +51,19 @@ public struct ArchiveState: Codable, Sendable, Equatable {
     }
 
     public init() {}
+
+    // Written by a version before recordings were held one by one: every key but the first ones
+    // may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        archived = try container.decodeIfPresent([Int64].self, forKey: .archived) ?? []
+        failures = try container.decodeIfPresent(Int.self, forKey: .failures) ?? 0
+        lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+        lastAttempt = try container.decodeIfPresent(Int64.self, forKey: .lastAttempt)
+        nextAttempt = try container.decodeIfPresent(Int64.self, forKey: .nextAttempt)
+        projects = try container.decodeIfPresent([String: ProjectAgreement].self, forKey: .projects) ?? [:]
+        held = try container.decodeIfPresent([HeldRecording].self, forKey: .held) ?? []
+    }
 
     /// After the n-th failure in a row: one minute, doubled each time, at most an hour.
     public static func backoff(afterFailures failures: Int) -> TimeInterval {

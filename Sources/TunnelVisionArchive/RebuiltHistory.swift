@@ -1,3 +1,5 @@
+import Foundation
+
 /// Recordings of the archive written into a history of their own (a temporary file the store
 /// created), so that the store's reads and the audit's rules judge them exactly as they judge a
 /// gateway's: a diff across gateways is the local diff, run on the two recordings side by side.
@@ -6,6 +8,14 @@ public enum RebuiltHistory {
     /// unless an earlier one took it; a recording's flows are moved past
     /// the ones written before only when their numbers meet.
     public static func write(_ extracts: [RecordingExtract], intoHistoryAt path: String) throws(ArchiveError) -> [Int64] {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var current: [RecordingExtract] = []
+        for extract in extracts { current.append(try RecordingForward.current(extract, scratchFolder: folder)) }
+        return try writeRows(current, intoHistoryAt: path)
+    }
+
+    /// The rows as they are, into a history of their schema.
+    static func writeRows(_ extracts: [RecordingExtract], intoHistoryAt path: String) throws(ArchiveError) -> [Int64] {
         let connection = try HistoryRowConnection(path: path, readOnly: false)
         // The flows' capture sessions stay on their gateways: the archive keeps recordings.
         try connection.execute("PRAGMA foreign_keys = OFF")

@@ -20,8 +20,10 @@ public final class History: @unchecked Sendable {
         try self.init(path: path, migratingTo: Schema.version)
     }
 
-    /// Migrates only up to `version`: how a test makes a database of an older version.
-    init(path: String, migratingTo version: Int) throws(HistoryError) {
+    /// Migrates only up to `version`: how a test makes a database of an older version, and how
+    /// the archive rebuilds a recording a gateway of an older version published, before this
+    /// version's own steps move it forward.
+    public init(path: String, migratingTo version: Int) throws(HistoryError) {
         self.path = path
         try Self.refuseLinksAndForeignFiles(path)
         try Self.createSharedWithTheGroup(path)

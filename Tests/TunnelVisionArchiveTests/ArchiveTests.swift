@@ -67,6 +67,21 @@ struct ArchiveRowTests {
     func backoff() {
         #expect([1, 2, 3, 7, 8, 20].map(ArchiveState.backoff(afterFailures:)) == [60, 120, 240, 3_600, 3_600, 3_600])
     }
+
+    @Test("A held recording waits its own backoff while the others are due; a state file from before holds none")
+    func held() throws {
+        let minute: Int64 = 60_000_000_000
+        var state = ArchiveState()
+        state.hold(5, reason: "its capture is not a file", now: 0)
+        #expect(!state.isDue(5, now: minute - 1) && state.isDue(5, now: minute) && state.isDue(6, now: 0))
+        state.hold(5, reason: "still not", now: minute)
+        #expect(state.held == [.init(id: 5, reason: "still not", failures: 2, nextAttempt: 3 * minute)])
+        state.release(5)
+        #expect(state.held.isEmpty && state.isDue(5, now: 0))
+        let before = #"{"archived":[1,2],"failures":1,"lastError":"The archive did not answer.","projects":{}}"#
+        let read = try JSONDecoder().decode(ArchiveState.self, from: Data(before.utf8))
+        #expect(read.archived == [1, 2] && read.failures == 1 && read.held.isEmpty)
+    }
 }
 
 @Suite("A recording through the archive's rows")

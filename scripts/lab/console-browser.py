@@ -285,6 +285,21 @@ def main():
         expect("the download is in the journal", re.search(rf"bundle of session {session} downloaded by 127\.0\.0\.1", journal) is not None, journal)
         expect("no key export offered (no keys kept)", not driver.find_elements(By.ID, "export-keys"))
 
+        # The archive's line of the status panel, now that a recording has ended and the last
+        # publication failed (archive-state.json as a push leaves it; the check writes it).
+        driver.get(BASE + "/")
+        try:
+            WebDriverWait(driver, 10).until(lambda d: "Archive:" in text(d, "status"))
+        except TimeoutException:
+            pass
+        archive_line = lambda s: [line.strip() for line in s.splitlines() if line.strip().startswith("Archive:")]
+        page_line = archive_line(driver.find_element(By.ID, "status").get_attribute("textContent"))
+        cli_line = archive_line(tvctl("status").stdout)
+        expect("the status panel's archive line is tvctl status's: " + " ".join(cli_line),
+               page_line == cli_line and len(cli_line) == 1 and "1 ended recording not yet archived; the last attempt failed" in cli_line[0],
+               f"{page_line}\n--\n{cli_line}")
+        shot(driver, "console-status-archive")
+
         # Hostile: a forged POST with the browser's own cookie but without its token.
         projects_before = tvctl("project", "list", "--json").stdout
         jar = f"tvconsole={cookie['value']}"

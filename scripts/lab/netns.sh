@@ -12,6 +12,7 @@ LAB_REPOSITORY=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The phones behind WireGuard are set up with the installer's own library (and tunnelvision-phone).
 source "$LAB_REPOSITORY/scripts/lib/wireguard.sh"
 PHONE=$LAB-phone GATEWAY=$LAB-gw SERVER=$LAB-srv
+PHONE2=$LAB-phone2 GATEWAY2=$LAB-gw2  # lab_second_gateway_up's
 SERVER4=198.51.100.2 SERVER6=2001:db8:100::2
 in_phone() { ip netns exec "$PHONE" "$@"; }
 in_gateway() { ip netns exec "$GATEWAY" "$@"; }
@@ -19,39 +20,80 @@ in_server() { ip netns exec "$SERVER" "$@"; }
 
 lab_down() {
   local pid
-  for pid in $(ip netns pids "$PHONE" 2>/dev/null) $(ip netns pids "$GATEWAY" 2>/dev/null) $(ip netns pids "$SERVER" 2>/dev/null); do
-    kill -9 "$pid" 2>/dev/null || true
+  local ns
+  for ns in "$PHONE" "$GATEWAY" "$SERVER" "$PHONE2" "$GATEWAY2"; do
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
   done
-  for ns in "$PHONE" "$GATEWAY" "$SERVER"; do ip netns del "$ns" 2>/dev/null || true; done
+  for ns in "$PHONE" "$GATEWAY" "$SERVER" "$PHONE2" "$GATEWAY2"; do ip netns del "$ns" 2>/dev/null || true; done
   rm -f "/var/run/wireguard/${LAB}wg.sock" "/var/run/wireguard/${LAB}wgp.sock"
+  rm -rf "/etc/netns/$PHONE2"
 }
 
 lab_up() {
   lab_down
-  for ns in "$PHONE" "$GATEWAY" "$SERVER"; do
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-  done
-  ip link add p0 netns "$PHONE" type veth peer name g0 netns "$GATEWAY"
-  ip link add s0 netns "$SERVER" type veth peer name g1 netns "$GATEWAY"
-  in_phone sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
-  in_gateway sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
-  in_server sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
-  ip -n "$PHONE" addr add 10.77.0.2/24 dev p0
-  ip -n "$PHONE" addr add fd77::2/64 dev p0 nodad
-  ip -n "$GATEWAY" addr add 10.77.0.1/24 dev g0
-  ip -n "$GATEWAY" addr add fd77::1/64 dev g0 nodad
-  ip -n "$GATEWAY" addr add 198.51.100.1/24 dev g1
-  ip -n "$GATEWAY" addr add 2001:db8:100::1/64 dev g1 nodad
-  ip -n "$SERVER" addr add $SERVER4/24 dev s0
-  ip -n "$SERVER" addr add $SERVER6/64 dev s0 nodad
-  for pair in "$PHONE p0" "$GATEWAY g0" "$GATEWAY g1" "$SERVER s0"; do
-    set -- $pair
-    ip -n "$1" link set "$2" up
-  done
-  ip -n "$PHONE" route add default via 10.77.0.1
-  ip -n "$PHONE" -6 route add default via fd77::1
+  lab_namespaces "$PHONE" "$GATEWAY" "$SERVER"
+  lab_bench_link "$PHONE" "$GATEWAY"
+  lab_uplink "$GATEWAY" s0 198.51.100 2001:db8:100
   # The server answers the gateway's masqueraded address only: no route back to the phone.
+}
+
+# Namespaces with their loopback up and no duplicate address detection (the lab's addresses
+# are its own).
+lab_namespaces() {
+  local ns
+  for ns in "$@"; do
+    ip netns add "$ns" || return 1
+    ip -n "$ns" link set lo up
+    ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+  done
+}
+
+# A gateway's uplink to the server namespace: GATEWAY_NS g1 PREFIX.1 PREFIX6::1 ── SERVER_IF
+# PREFIX.2 PREFIX6::2 (a /24 and a /64).
+lab_uplink() {
+  local gateway=$1 server_if=$2 prefix=$3 prefix6=$4
+  ip link add "$server_if" netns "$SERVER" type veth peer name g1 netns "$gateway"
+  ip -n "$gateway" addr add "$prefix.1/24" dev g1
+  ip -n "$gateway" addr add "$prefix6::1/64" dev g1 nodad
+  ip -n "$SERVER" addr add "$prefix.2/24" dev "$server_if"
+  ip -n "$SERVER" addr add "$prefix6::2/64" dev "$server_if" nodad
+  ip -n "$gateway" link set g1 up
+  ip -n "$SERVER" link set "$server_if" up
+}
+
+# A phone's veth to its gateway: p0 10.77.0.2 fd77::2 in PHONE_NS ── g0 10.77.0.1 fd77::1 in
+# GATEWAY_NS, the phone's default routes through it.
+lab_bench_link() {
+  local phone=$1 gateway=$2
+  ip link add p0 netns "$phone" type veth peer name g0 netns "$gateway"
+  ip -n "$phone" addr add 10.77.0.2/24 dev p0
+  ip -n "$phone" addr add fd77::2/64 dev p0 nodad
+  ip -n "$gateway" addr add 10.77.0.1/24 dev g0
+  ip -n "$gateway" addr add fd77::1/64 dev g0 nodad
+  ip -n "$phone" link set p0 up
+  ip -n "$gateway" link set g0 up
+  ip -n "$phone" route add default via 10.77.0.1
+  ip -n "$phone" -6 route add default via fd77::1
+}
+
+# A second bench after lab_up (and servers_up), for checks where two daemons record at once:
+# phone $PHONE2 p0 ── g0 gateway $GATEWAY2 with the first bench's addresses and interface names
+# (so lab_config's file serves both), its uplink g1 198.51.101.1 2001:db8:101::1 ── s1
+# 198.51.101.2 2001:db8:101::2 into the same server namespace, and the first phone's resolver.
+# in_gateway2 and in_phone2 run in them; lab_down removes them.
+in_phone2() { ip netns exec "$PHONE2" "$@"; }
+in_gateway2() { ip netns exec "$GATEWAY2" "$@"; }
+lab_second_gateway_up() {
+  lab_namespaces "$PHONE2" "$GATEWAY2" || return 1
+  lab_bench_link "$PHONE2" "$GATEWAY2"
+  lab_uplink "$GATEWAY2" s1 198.51.101 2001:db8:101
+  # The server's addresses, which live on s0, are reached through s1.
+  ip -n "$GATEWAY2" route add 198.51.100.0/24 via 198.51.101.2
+  ip -n "$GATEWAY2" -6 route add 2001:db8:100::/64 via 2001:db8:101::2
+  if [ -e "/etc/netns/$PHONE/resolv.conf" ]; then
+    mkdir -p "/etc/netns/$PHONE2"
+    cp "/etc/netns/$PHONE/resolv.conf" "/etc/netns/$PHONE2/"
+  fi
 }
 
 # A gateway configuration for scripts/gateway and the daemon; prints its path.

@@ -31,4 +31,26 @@ enum ArchiveBundle {
         else { throw .refusal(.archive(.noBundle(String(id)))) }
         return bundle
     }
+
+    static func exported(_ id: Int64, withKeys: Bool, library: ControlLibrary, _ context: CommandContext) -> Result<PublishedBundle, ControlError> {
+        do throws(ControlError) {
+            return .success(try export(id, withKeys: withKeys, library: library, context))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Whether the export failed for something of this recording (its captures, its seal), not
+    /// for something every recording shares (the history, the signing key, the folder).
+    static func isTheRecordings(_ error: ControlError) -> Bool {
+        switch error {
+        case .refusal(.export(let failure, _)):
+            switch failure {
+            case .captureFileUnreadable, .captureFileNotRegular, .captureNotAsSealed, .historyChangedWhileExporting: true
+            default: false
+            }
+        case .refusal(.archive(.noBundle)): true
+        default: false
+        }
+    }
 }

@@ -13,7 +13,7 @@ enum ArchiveCommands {
 
     static let group = CommandSpec(
         group: "archive", summary: "The lab's archive: publish this gateway's recordings, read every gateway's.",
-        discussion: "The daemon never waits for the archive: recordings are published after they end, by 'tvctl archive push' (the tunnelvision-archive timer runs it once the administrator enables it).",
+        discussion: "The daemon never waits for the archive: recordings are published after they end, by 'tvctl archive push' (the tunnelvision-archive timer runs it once the administrator enables it). 'tvctl --archive recordings|findings|diff|export …' is the same as 'tvctl archive …'; with 'reading = archive' in the archive's configuration it is the default, and --local reads this gateway's history.",
         subcommands: [
             CommandSpec(
                 "push", summary: "Publish the ended recordings the archive does not hold yet, oldest first, each whole or not at all.",
@@ -89,17 +89,29 @@ enum ArchiveCommands {
             let publisher = ArchivePublisher(connection: connection, gateway: settings.gateway)
             var archived = try publisher.archivedRecordingIDs()
             var published = 0
-            for id in ended where !archived.contains(id) {
+            let everyHeld = context.arguments.flag("now")
+            for id in ended where !archived.contains(id) && (everyHeld || state.isDue(id, now: now.nanosecondsSinceEpoch)) {
                 let extract = try history.extract(recordingID: id, publishKeyLogs: settings.publishKeyLogs)
                 let (read, assessment) = try FindingsCommand.assess(id, library: library)
                 let document = JSONShape.encoded(FindingsCommand.document(read, assessment))
                 let keys = extract.recording.integer("keep_keys") == 1 && settings.publishKeyLogs
-                let bundle = try ArchiveBundle.export(id, withKeys: keys, library: library, context)
+                let bundle: PublishedBundle
+                switch ArchiveBundle.exported(id, withKeys: keys, library: library, context) {
+                case .success(let exported): bundle = exported
+                case .failure(let failure) where ArchiveBundle.isTheRecordings(failure):
+                    // This recording's own evidence cannot be bundled: it waits, the ones after it go on.
+                    state.hold(id, reason: failure.sentence, now: now.nanosecondsSinceEpoch)
+                    try state.save(path: statePath)
+                    context.invocation.console.writeError(Wording.archiveHeld("\(settings.gateway):\(id)", reason: failure.sentence))
+                    continue
+                case .failure(let failure): throw failure
+                }
                 if case .published(let flows) = try publisher.publish(extract, findingsDocument: document, bundle: bundle) {
                     context.say(Wording.archivePublished("\(settings.gateway):\(id)", flows: flows))
                     published += 1
                 }
                 archived.insert(id)
+                state.release(id)
                 state.archived = archived.sorted()
                 try state.save(path: statePath)
             }
@@ -108,7 +120,7 @@ enum ArchiveCommands {
             state.lastError = nil
             state.nextAttempt = nil
             try state.save(path: statePath)
-            if published == 0 { context.say(Wording.archiveNothingWaiting(gateway: settings.gateway)) }
+            if published == 0 && state.held.isEmpty { context.say(Wording.archiveNothingWaiting(gateway: settings.gateway)) }
         } catch {
             let failure: ControlError = switch error {
             case let error as ControlError: error
@@ -121,6 +133,9 @@ enum ArchiveCommands {
             try? state.save(path: statePath)
             throw failure
         }
+        // A held recording is a failure the timer's journal and exit status show; the run itself
+        // did its work, so it sets no wait of its own.
+        if !state.held.isEmpty { throw .refusal(.archive(.held(state.held.map(\.id)))) }
     }
 
     static func pull(_ context: CommandContext) throws(ControlError) {
@@ -134,26 +149,32 @@ enum ArchiveCommands {
         do { try state.save(path: statePath) } catch { throw .refusal(.archive(error)) }
         say(outcome, context)
         if let conflict = outcome.conflicts.first { throw .refusal(.archive(.projectConflict(name: conflict))) }
-        if outcome.pulled.isEmpty && outcome.published.isEmpty { context.say(Wording.archiveProjectsAgree) }
+        if let kept = outcome.kept.first { throw .refusal(.archive(.projectDeletedWithRecordings(name: kept.name, recordings: kept.recordings))) }
+        if outcome.pulled.isEmpty && outcome.published.isEmpty && outcome.deleted.isEmpty { context.say(Wording.archiveProjectsAgree) }
     }
 
     /// One line per project that moved; a conflict on standard error, where a timer's journal keeps it.
     private static func say(_ outcome: ArchiveProjectSync.Outcome, _ context: CommandContext) {
         for name in outcome.pulled { context.say(Wording.archiveProjectPulled(name)) }
         for name in outcome.published { context.say(Wording.archiveProjectPublished(name)) }
+        for name in outcome.deleted { context.say(Wording.archiveProjectDeleted(name)) }
         if context.command.hasSuffix("push") {
             for name in outcome.conflicts { context.invocation.console.writeError(Wording.sentence(for: .projectConflict(name: name))) }
+            for kept in outcome.kept {
+                context.invocation.console.writeError(
+                    Wording.sentence(for: .projectDeletedWithRecordings(name: kept.name, recordings: kept.recordings)))
+            }
         }
     }
 
-    /// The archive's line of `tvctl status`, read from the state the last push left (never from
-    /// the network); nil on a gateway that has never published.
-    static func standing(library: ControlLibrary, zone: TimeZone) -> String? {
+    /// What waits for the archive, read from the state the last push left (never from the
+    /// network): `tvctl status`'s line and its JSON's `archive`. Nil on a gateway that has never
+    /// published.
+    static func standing(library: ControlLibrary) -> (waiting: [Int64], state: ArchiveState)? {
         guard let state = ArchiveState.load(path: ArchiveState.path(besideHistoryIn: library.location.directory)),
               let ended = try? GatewayHistory(path: library.location.path).endedRecordingIDs()
         else { return nil }
-        let waiting = Set(ended).subtracting(state.archived).count
-        return Wording.archiveStanding(waiting: waiting, state: state, zone: zone)
+        return (Set(ended).subtracting(state.archived).sorted(), state)
     }
 
     static func list(_ context: CommandContext) throws(ControlError) {

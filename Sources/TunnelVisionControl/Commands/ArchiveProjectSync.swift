@@ -5,7 +5,11 @@ import TunnelVisionStore
 
 /// The lab's projects on this gateway: what the archive holds comes down (through the checks
 /// `tvctl project` applies), an edit made here goes up, and a project changed on both sides
-/// since they last agreed is refused in one sentence, never merged.
+/// since they last agreed is refused in one sentence, never merged. A project deleted in the
+/// archive is deleted here only when this gateway neither edited it since nor holds a recording
+/// of it: deleting a project deletes its recordings, and a lab's decision elsewhere must never
+/// remove this gateway's evidence. Such a project is kept here; a pull does not send it up again
+/// (publishing one of its recordings does: the recording needs its project).
 enum ArchiveProjectSync {
     /// What one run changed, for the sentences; conflicts are answered, not thrown, so that a
     /// push still publishes recordings.
@@ -13,6 +17,9 @@ enum ArchiveProjectSync {
         var pulled: [String] = []
         var published: [String] = []
         var conflicts: [String] = []
+        var deleted: [String] = []
+        /// Deleted in the archive, kept here: the project's name and how many recordings hold it.
+        var kept: [(name: String, recordings: Int)] = []
     }
 
     static func run(
@@ -50,6 +57,20 @@ enum ArchiveProjectSync {
         let names = Set(archived.map(\.name))
         for mine in local where !names.contains(mine.name) {
             let form = ArchivedProject(mine)
+            if let agreed = state.projects[mine.name] {
+                // The archive had it and has it no more: deleted there.
+                let recordings = try library.read { store in try store.recordings(forProject: mine.id).count }
+                if recordings > 0 {
+                    outcome.kept.append((mine.name, recordings))
+                } else if agreed.content != form.content {
+                    outcome.conflicts.append(mine.name)
+                } else {
+                    try library.visit { store in try store.deleteAuditProject(id: mine.id) }
+                    state.projects[mine.name] = nil
+                    outcome.deleted.append(mine.name)
+                }
+                continue
+            }
             if let revision = try publish(form, over: nil, projects, createdAt: mine.createdAt) {
                 state.agree(on: form, revision: revision)
                 outcome.published.append(mine.name)

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionArchive
 import TunnelVisionModel
 import TunnelVisionStore
 
@@ -28,11 +29,14 @@ enum StatusCommand {
         let now = context.invocation.clock()
         let rates = DaemonStatus.rates(between: earlier, and: status.heartbeat, captureRun: status.captureRun)
         if context.wantsJSON {
-            context.emit(JSONShape.Status(status, rates: rates, now: now, database: library.location.path))
+            let archive = ArchiveCommands.standing(library: library).map { JSONShape.ArchiveStanding(waiting: $0.waiting, state: $0.state) }
+            context.emit(JSONShape.Status(status, rates: rates, now: now, database: library.location.path, archive: archive))
             return
         }
         context.show(StatusPage.page(
             status, rates: rates, now: now, zone: context.zone, database: library.location.path, style: context.style))
-        if let archive = ArchiveCommands.standing(library: library, zone: context.zone) { context.say(archive) }
+        if let archive = ArchiveCommands.standing(library: library) {
+            context.say(Wording.archiveStanding(waiting: archive.waiting.count, state: archive.state, zone: context.zone))
+        }
     }
 }

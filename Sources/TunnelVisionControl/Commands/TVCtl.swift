@@ -30,7 +30,10 @@ public enum TVCtl {
     package static func run(_ arguments: [String], invocation: Invocation, parser: ArgumentParser, program: String) -> Int32 {
         let console = invocation.console
         do {
-            switch try parser.parse(arguments) {
+            let routed = ArchiveReading.routed(arguments) {
+                ArchiveReading.configuredDefault(arguments, environment: invocation.environment)
+            }
+            switch try parser.parse(routed) {
             case .version:
                 console.print("\(program) \(invocation.toolVersion)")
             case .help(let spec, let path):

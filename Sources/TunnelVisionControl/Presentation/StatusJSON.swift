@@ -1,4 +1,5 @@
 import Foundation
+import TunnelVisionArchive
 
 /// The `--json` shape of `tvctl status`.
 extension JSONShape {
@@ -68,9 +69,13 @@ extension JSONShape {
         public let recording: Session?
         public let recordings: [Session]
         public let disk: Disk
+        /// What waits for the lab's archive, as the last publication left it; absent on a
+        /// gateway that has never published.
+        public let archive: ArchiveStanding?
 
-        init(_ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, database: String) {
+        init(_ status: DaemonStatus, rates: DaemonStatus.Rates?, now: Date, database: String, archive: ArchiveStanding? = nil) {
             self.database = database
+            self.archive = archive
             let beat = status.heartbeat
             daemon = Daemon(
                 running: status.isRunning(at: now), pid: beat?.pid, heartbeatAt: beat.map { Formatting.iso8601($0.at) },
@@ -101,6 +106,33 @@ extension JSONShape {
             disk = Disk(
                 historyBytes: status.historyBytes, captureFiles: status.captureFiles.count,
                 captureBytes: status.captureFiles.reduce(UInt64(0)) { $0 &+ $1.bytes }, freeBytes: status.freeBytes)
+        }
+    }
+
+    /// The facts of `tvctl status`'s archive line.
+    public struct ArchiveStanding: Encodable, Sendable, Hashable {
+        public struct Held: Encodable, Sendable, Hashable {
+            public let recording: Int64
+            public let reason: String
+            public let nextAttemptAt: String
+        }
+
+        /// Ended recordings the archive does not hold yet, by number.
+        public let waiting: [Int64]
+        public let lastAttemptAt: String?
+        public let lastError: String?
+        public let nextAttemptAt: String?
+        /// Recordings whose bundle could not be exported: they wait, the others go on.
+        public let held: [Held]
+
+        init(waiting: [Int64], state: ArchiveState) {
+            self.waiting = waiting
+            lastAttemptAt = state.lastAttempt.map { Formatting.iso8601(Date(nanosecondsSinceEpoch: $0)) }
+            lastError = state.lastError
+            nextAttemptAt = state.nextAttempt.map { Formatting.iso8601(Date(nanosecondsSinceEpoch: $0)) }
+            held = state.held.map {
+                Held(recording: $0.id, reason: $0.reason, nextAttemptAt: Formatting.iso8601(Date(nanosecondsSinceEpoch: $0.nextAttempt)))
+            }
         }
     }
 }

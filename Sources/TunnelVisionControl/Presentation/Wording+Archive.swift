@@ -24,7 +24,15 @@ extension Wording {
             "A row of \(table) in the archive was published by a newer gateway (\(detail)): update TunnelVision here to read it."
         case .noBundle(let name):
             "The archive holds no bundle for \(name)."
+        case .projectDeletedWithRecordings(let name, let recordings):
+            "The project '\(name)' was deleted in the archive, but this gateway holds \(recordings == 1 ? "1 recording" : "\(recordings) recordings") of it, so it is kept here: delete it here with 'tvctl project delete' once its recordings are no longer needed (publishing one of them brings the project back to the archive)."
+        case .held(let ids):
+            "\(ids.count == 1 ? "Recording" : "Recordings") \(ids.map(String.init).joined(separator: ", ")) could not be exported and \(ids.count == 1 ? "waits" : "wait") for the next push; every other ended recording was published ('tvctl status' says why)."
         }
+    }
+
+    static func archiveHeld(_ reference: String, reason: String) -> String {
+        "Recording \(reference) was not published: its bundle could not be exported (\(reason)). The recordings after it are published; it is tried again later."
     }
 
     static func archivePublished(_ reference: String, flows: Int) -> String {
@@ -41,6 +49,10 @@ extension Wording {
 
     static func archiveProjectPublished(_ name: String) -> String {
         "The project '\(name)' as this gateway has it is now the lab's."
+    }
+
+    static func archiveProjectDeleted(_ name: String) -> String {
+        "The project '\(name)' was deleted in the lab's archive and is deleted here too (it had no recording here)."
     }
 
     static let archiveProjectsAgree = "This gateway's projects and the lab's agree."
@@ -63,6 +75,10 @@ extension Wording {
         }
         if let next = state.nextAttempt {
             line += "; next attempt after " + Formatting.dateTime(Date(nanosecondsSinceEpoch: next), in: zone)
+        }
+        for held in state.held {
+            line += "; recording \(held.id)'s bundle could not be exported (\(held.reason)), next attempt after "
+                + Formatting.dateTime(Date(nanosecondsSinceEpoch: held.nextAttempt), in: zone)
         }
         return line + "."
     }
