@@ -97,7 +97,8 @@ public struct ArchivePublisher {
 
     private func insertFlows(_ extract: RecordingExtract, recordingID: String) throws(ArchiveError) {
         let relays = Dictionary(extract.relays.compactMap { row in row.integer("flow_id").map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
-        let columns = 12
+        let requests = Dictionary(grouping: extract.requests) { $0.integer("flow_id") ?? 0 }
+        let columns = 13
         var start = 0
         while start < extract.flows.count {
             let batch = extract.flows[start..<min(start + Self.flowsPerStatement, extract.flows.count)]
@@ -114,12 +115,13 @@ public struct ArchivePublisher {
                     flow.integer("a_port").map(String.init), flow.text("b_address"), flow.integer("b_port").map(String.init),
                     flow.integer("first_seen").map(String.init), flow.integer("last_seen").map(String.init), name,
                     RowJSON.text(flow), relays[id].map(RowJSON.text),
+                    requests[id].map { "[" + $0.map(RowJSON.text).joined(separator: ",") + "]" },
                 ]
             }
             try connection.execute(
                 """
                 INSERT INTO flows (recording_id, local_id, protocol, a_address, a_port, b_address, b_port, first_seen, last_seen,
-                    name, row, relay) VALUES
+                    name, row, relay, requests) VALUES
                 """ + values.joined(separator: ", "), parameters)
             start += Self.flowsPerStatement
         }

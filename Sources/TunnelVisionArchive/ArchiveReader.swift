@@ -114,6 +114,8 @@ public struct ArchiveReader {
             markers: try rows("SELECT row::text FROM markers WHERE recording_id = $1 ORDER BY local_id"),
             flows: try rows("SELECT row::text FROM flows WHERE recording_id = $1 ORDER BY local_id"),
             relays: try rows("SELECT relay::text FROM flows WHERE recording_id = $1 AND relay IS NOT NULL ORDER BY local_id"),
+            requests: try rows(
+                "SELECT r.value::text FROM flows, jsonb_array_elements(flows.requests) WITH ORDINALITY AS r(value, position) WHERE recording_id = $1 ORDER BY local_id, r.position"),
             historySchema: Int(head[2] ?? "") ?? 0)
     }
 }

@@ -93,6 +93,10 @@ public enum ArchiveSchema {
             bytes bytea NOT NULL
         );
         """,
+        // The requests the relay read inside a flow: the gateway's rows, in order, as a JSON array.
+        """
+        ALTER TABLE flows ADD COLUMN requests jsonb;
+        """,
     ]
 
     public static var version: Int { steps.count }

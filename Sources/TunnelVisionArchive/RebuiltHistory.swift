@@ -60,6 +60,10 @@ public enum RebuiltHistory {
                 guard let flow = relay.integer("flow_id").flatMap({ flowIDs[$0] }) else { continue }
                 try connection.insert(replacing(relay, ["flow_id": .integer(flow)]), into: "flow_relay")
             }
+            for request in extract.requests {
+                guard let flow = request.integer("flow_id").flatMap({ flowIDs[$0] }) else { continue }
+                try connection.insert(replacing(request, ["flow_id": .integer(flow)]), into: "flow_request")
+            }
         }
         try connection.execute("COMMIT")
         return recordingIDs

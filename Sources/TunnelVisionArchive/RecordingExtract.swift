@@ -10,6 +10,8 @@ public struct RecordingExtract: Sendable {
     public let markers: [HistoryRow]
     public let flows: [HistoryRow]
     public let relays: [HistoryRow]
+    /// The requests the relay read inside its flows (none from a history older than requests).
+    public var requests: [HistoryRow] = []
     /// The history's schema version the rows were written under.
     public let historySchema: Int
 
@@ -52,12 +54,17 @@ public struct GatewayHistory: Sendable {
         }
         let version = try connection.rows("PRAGMA user_version").first?.columns.first?.value
         guard case .integer(let schema) = version else { throw .history("no schema version") }
+        let holdsRequests = try !connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'flow_request'").isEmpty
+        let requests = holdsRequests
+            ? try connection.rows(
+                "SELECT q.* FROM flow_request q JOIN flows f ON f.id = q.flow_id WHERE f.audit_session_id = ?1 ORDER BY q.flow_id, q.position", [id])
+            : []
         return RecordingExtract(
             recording: recording, project: project,
             allowlist: try connection.rows("SELECT * FROM audit_allowlist WHERE project_id = ?1 ORDER BY position", [projectID]),
             markers: try connection.rows("SELECT * FROM audit_markers WHERE session_id = ?1 ORDER BY id", [id]),
             flows: try connection.rows("SELECT * FROM flows WHERE audit_session_id = ?1 ORDER BY id", [id]),
-            relays: relays, historySchema: Int(schema))
+            relays: relays, requests: requests, historySchema: Int(schema))
     }
 }
 

@@ -29,6 +29,6 @@ enum RecordingForward {
         // The project stays the archive's (its id is how recordings of one project find each other).
         return RecordingExtract(
             recording: moved.recording, project: extract.project, allowlist: extract.allowlist, markers: moved.markers,
-            flows: moved.flows, relays: moved.relays, historySchema: version)
+            flows: moved.flows, relays: moved.relays, requests: moved.requests, historySchema: version)
     }
 }

@@ -140,3 +140,58 @@ struct RebuiltHistoryTests {
         #expect(try History(path: path).auditProjects().isEmpty)
     }
 }
+
+@Suite("Requests through the archive's rows")
+struct ArchivedRequestsTests {
+    @Test("The requests the relay read inside a flow come back on that flow from a rebuilt history")
+    func requestsComeBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let gateway = try History(path: gatewayPath)
+        let project = try gateway.createAuditProject(AuditProjectDraft(name: "Acme Health", allowlist: []), at: start)
+        let session = try gateway.startRecording(
+            RecordingDraft(
+                projectID: project.id, kind: .audit(AppRelease(version: "2.0", build: "20")),
+                environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
+                inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
+            at: start)
+        let capture = try gateway.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: start)
+        let state = FlowState(
+            key: FlowKey(proto: .tcp, Endpoint(address: IPAddress("10.77.0.2")!, port: 40_000), Endpoint(address: IPAddress("198.51.100.30")!, port: 443)),
+            firstSeen: Instant(start.addingTimeInterval(1)))
+        var facts = RelayFacts(decision: .terminated, event: .closed)
+        facts.requests = [
+            ReadRequest(
+                instant: Instant(nanosecondsSinceEpoch: 1_790_000_001_123_456_789), version: .http2, method: "POST",
+                authority: "api.acme.example", path: nil, bodyBytes: 48_000, responseStatus: 201, stream: 1),
+            ReadRequest(
+                instant: Instant(nanosecondsSinceEpoch: 1_790_000_001_500_000_001), version: .http2, method: "GET",
+                authority: "cdn.acme.example", path: nil, bodyBytes: 0, responseStatus: nil, stream: 3),
+        ]
+        facts.requestsNotKept = 2
+        _ = try gateway.write(
+            HistoryBatch(flows: [FlowUpsert(handle: 1, rowID: nil, state: state)], relayFacts: [RelayFactsRecord(flow: 1, facts: facts)]),
+            captureRun: capture.id)
+        _ = try gateway.endRecording(id: session.id, at: start.addingTimeInterval(5))
+        let original = try #require(try gateway.flows(inRecording: session.id).first)
+        #expect(original.requests == facts.requests)
+
+        let extract = try GatewayHistory(path: gatewayPath).extract(recordingID: session.id, publishKeyLogs: false)
+        #expect(extract.requests.count == 2)
+        // Through the archive's JSON, as a reader receives the rows.
+        var received = RecordingExtract(
+            recording: RowJSON.row(RowJSON.text(extract.recording))!, project: extract.project, allowlist: extract.allowlist,
+            markers: extract.markers.map { RowJSON.row(RowJSON.text($0))! }, flows: extract.flows.map { RowJSON.row(RowJSON.text($0))! },
+            relays: extract.relays.map { RowJSON.row(RowJSON.text($0))! }, historySchema: extract.historySchema)
+        received.requests = extract.requests.map { RowJSON.row(RowJSON.text($0))! }
+        let rebuiltPath = folder.appendingPathComponent("rebuilt.sqlite").path
+        _ = try History(path: rebuiltPath)
+        let ids = try RebuiltHistory.write([received], intoHistoryAt: rebuiltPath)
+        let rebuilt = try #require(try History(path: rebuiltPath).flows(inRecording: ids[0]).first)
+        #expect(rebuilt.requests == original.requests)
+        #expect(rebuilt.requestsNotKept == 2)
+    }
+}
