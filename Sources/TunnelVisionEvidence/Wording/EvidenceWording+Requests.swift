@@ -9,7 +9,7 @@ extension EvidenceWording.Report {
     /// Under the table, so that nobody reads it as every request the phone sent.
     public static let requestsBeforeConsentScope =
         "Requests read inside inspected connections and sent before the first consent marker. A body is given by its "
-        + "size as framed on the wire; what it held is not read. Connections not inspected carried requests the tool did not read."
+        + "size as framed on the wire; what it held is not read. The requests of connections that were not inspected, if they carried any, were not read."
 
     /// "12 requests with 48.0 kB of bodies to api.example before consent."
     public static func requestsBeforeConsent(count: Int, bodyBytes: Int64, host: String?) -> String {
