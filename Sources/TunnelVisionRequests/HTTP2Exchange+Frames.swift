@@ -9,7 +9,15 @@ extension HTTP2Exchange {
         switch type {
         case 3:
             guard stream != 0, payload.count == 4 else { throw malformed }
-            completeIfDone(stream, reset: true)
+            // A server that has answered may reset the stream while the phone's body is still on
+            // its way (nginx does, answering before it reads the body): what the phone sends after
+            // is still its body, counted until the phone ends or resets the stream, or the
+            // connection ends. A reset before any answer, or by the phone, ends the request.
+            if direction == .fromServer, let open = streams[stream], open.status != nil, !open.bodyEnded {
+                streams[stream]!.responseEnded = true
+            } else {
+                completeIfDone(stream, reset: true)
+            }
         case 4:
             guard stream == 0, payload.count % 6 == 0 else { throw malformed }
             try settings(flags: flags, payload: payload, side: &side, from: direction)

@@ -82,6 +82,23 @@ import TunnelVisionRequests
         #expect(read.map(\.responseStatus) == [nil])
     }
 
+    /// nginx answers a POST it does not read and resets the stream; the phone's body, already
+    /// sent, reaches the relay after the reset, and it is still the phone's body.
+    @Test func aBodyThatFollowsTheServersAnswerAndResetIsCountedWhole() throws {
+        let serverEncoder = HeaderEncoder()
+        let headers = F.preface + F.headers(HeaderEncoder(), stream: 1, endsStream: false, [(":method", "POST"), (":authority", "a.example"), (":path", "/upload")])
+        let answerAndReset = F.headers(serverEncoder, stream: 1, endsStream: true, [(":status", "201")]) + F.frame(3, stream: 1, [0, 0, 0, 0])
+        var reader = RequestReader()
+        #expect(try reader.readAll([(.fromPhone, headers), (.fromServer, answerAndReset)]).isEmpty)
+        let read = try reader.readAll([(.fromPhone, F.data(stream: 1, count: 2500, endsStream: true))])
+        #expect(read.map(\.bodyBytes) == [2500])
+        #expect(read.map(\.responseStatus) == [201])
+        // A reset before any answer ends the request at once (the phone will send no more).
+        var refused = RequestReader()
+        let refusal = try refused.readAll([(.fromPhone, headers), (.fromServer, F.frame(3, stream: 1, [0, 0, 0, 7]))])
+        #expect(refusal.map(\.bodyBytes) == [0])
+    }
+
     @Test func anInformationalStatusIsFollowedByTheFinalOne() throws {
         let serverEncoder = HeaderEncoder()
         let phone = F.preface + F.headers(HeaderEncoder(), stream: 1, endsStream: true, [(":method", "GET"), (":authority", "a.example"), (":path", "/")])
