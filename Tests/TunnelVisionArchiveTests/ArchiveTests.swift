@@ -92,17 +92,9 @@ struct RebuiltHistoryTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
-        let start = Date(timeIntervalSince1970: 1_790_000_000)
-        let gateway = try History(path: gatewayPath)
-        let project = try gateway.createAuditProject(
-            AuditProjectDraft(name: "Acme Health", allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.acme.example"), note: "api")]),
-            at: start)
-        let session = try gateway.startRecording(
-            RecordingDraft(
-                projectID: project.id, kind: .audit(AppRelease(version: "2.0", build: "20")),
-                environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
-                inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
-            at: start)
+        let start = GatewayRecording.start
+        let (gateway, project, session) = try GatewayRecording.open(
+            at: gatewayPath, allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.acme.example"), note: "api")])
         _ = try gateway.addMarker(.custom("opened the diary"), toSession: session.id, at: start.addingTimeInterval(1))
         let ended = try gateway.endRecording(id: session.id, at: start.addingTimeInterval(5))
 
@@ -149,15 +141,8 @@ struct ArchivedRequestsTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
-        let start = Date(timeIntervalSince1970: 1_790_000_000)
-        let gateway = try History(path: gatewayPath)
-        let project = try gateway.createAuditProject(AuditProjectDraft(name: "Acme Health", allowlist: []), at: start)
-        let session = try gateway.startRecording(
-            RecordingDraft(
-                projectID: project.id, kind: .audit(AppRelease(version: "2.0", build: "20")),
-                environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
-                inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
-            at: start)
+        let start = GatewayRecording.start
+        let (gateway, _, session) = try GatewayRecording.open(at: gatewayPath, allowlist: [])
         let capture = try gateway.beginCaptureRun(toolVersion: "test", input: "tun:tv0", at: start)
         let state = FlowState(
             key: FlowKey(proto: .tcp, Endpoint(address: IPAddress("10.77.0.2")!, port: 40_000), Endpoint(address: IPAddress("198.51.100.30")!, port: 443)),
@@ -193,5 +178,23 @@ struct ArchivedRequestsTests {
         let rebuilt = try #require(try History(path: rebuiltPath).flows(inRecording: ids[0]).first)
         #expect(rebuilt.requests == original.requests)
         #expect(rebuilt.requestsNotKept == 2)
+    }
+}
+
+/// A gateway's history with a project and an open audit recording of it, as both suites above
+/// start from.
+enum GatewayRecording {
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func open(at path: String, allowlist: [AllowlistEntry]) throws -> (History, AuditProject, Recording) {
+        let gateway = try History(path: path)
+        let project = try gateway.createAuditProject(AuditProjectDraft(name: "Acme Health", allowlist: allowlist), at: start)
+        let session = try gateway.startRecording(
+            RecordingDraft(
+                projectID: project.id, kind: .audit(AppRelease(version: "2.0", build: "20")),
+                environment: AuditEnvironment(deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "test"),
+                inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
+            at: start)
+        return (gateway, project, session)
     }
 }
