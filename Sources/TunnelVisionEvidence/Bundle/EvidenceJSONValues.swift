@@ -69,7 +69,7 @@ extension EvidenceJSONWriter {
     /// An instant as a string: see `EvidenceJSON.instant(_:)`.
     mutating func instant(nanosecondsSinceEpoch nanoseconds: Int64) {
         bytes.append(0x22)
-        bytes += Instant(nanosecondsSinceEpoch: nanoseconds).iso8601Bytes
+        Instant(nanosecondsSinceEpoch: nanoseconds).appendISO8601(to: &bytes)
         bytes.append(0x22)
     }
 }
