@@ -177,7 +177,9 @@ let package = Package(
         .testTarget(name: "TunnelVisionArchiveTests", dependencies: [
             "TunnelVisionArchive", "TunnelVisionStore", "TunnelVisionModel", "TunnelVisionAudit", "EvidenceSeeding",
         ]),
-        .testTarget(name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"]),
+        .testTarget(
+            name: "TunnelVisionEvidenceTests", dependencies: ["TunnelVisionEvidence", "TunnelVisionAudit", "TunnelVisionModel"],
+            exclude: ["Golden", "Bundle/Golden"]),
         // A history seeded the way the daemon writes one, for the exporter's tests and tvwire's
         // seeded exports.
         .target(name: "EvidenceSeeding", dependencies: ["TunnelVisionStore", "TunnelVisionCaptureFiles", "TunnelVisionModel"], path: "Tests/EvidenceSeeding"),

@@ -21,6 +21,8 @@ public enum ArchiveError: Error, Sendable, Equatable {
     case foreignRow(table: String, detail: String)
     /// The archive holds no bundle for the recording.
     case noBundle(String)
+    /// The bundle exported on this gateway for publishing could not be read back (its path).
+    case bundleNotReadBack(String)
     /// A project deleted in the archive that this gateway keeps: recordings of it are here.
     case projectDeletedWithRecordings(name: String, recordings: Int)
     /// These recordings' bundles could not be exported: they wait, the others were published.

@@ -23,13 +23,13 @@ enum Assets {
             setInterval(load, 5000);
           }
 
-          function row(flow, numeric) {
+          function row(flow, classes) {
             var tr = document.createElement("tr");
             tr.dataset.id = String(flow.id);
             flow.cells.forEach(function (cell, index) {
               var td = document.createElement("td");
               td.textContent = cell;
-              if (numeric.has(index)) { td.className = "number"; }
+              if (classes[index]) { td.className = classes[index]; }
               tr.appendChild(td);
             });
             return tr;
@@ -37,10 +37,7 @@ enum Assets {
 
           function follow(table) {
             var body = table.tBodies[0];
-            var numeric = new Set();
-            Array.prototype.forEach.call(table.tHead.rows[0].cells, function (cell, index) {
-              if (cell.className === "number") { numeric.add(index); }
-            });
+            var classes = Array.prototype.map.call(table.tHead.rows[0].cells, function (cell) { return cell.className; });
             var headline = document.getElementById("flows-headline");
             var truncation = document.getElementById("flows-truncation");
             var source = new EventSource(table.dataset.events);
@@ -52,7 +49,7 @@ enum Assets {
               }
               if (data.headline) { headline.textContent = data.headline; }
               data.rows.forEach(function (flow) {
-                var made = row(flow, numeric);
+                var made = row(flow, classes);
                 var old = body.querySelector('tr[data-id="' + String(flow.id) + '"]');
                 if (old) { body.replaceChild(made, old); return; }
                 // Newest first: a higher id goes above every lower one.
@@ -128,9 +125,12 @@ enum Assets {
         table { border-collapse: collapse; width: 100%; font-size: .85rem; background: #fff; }
         th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
         th.number, td.number { text-align: right; }
+        td.wrap { white-space: normal; overflow-wrap: break-word; }
+        td.wrap:last-child { min-width: 12rem; }
         thead th { position: sticky; top: 0; background: #eef0ea; }
         .note { color: #555; font-size: .9rem; }
         form.login { max-width: 24rem; grid-template-columns: 1fr; }
+        @media (max-width: 64rem) { table { font-size: .78rem; } th, td { padding: .3rem .25rem; } th { white-space: normal; } td.wrap:last-child { min-width: 8rem; } }
         @media (max-width: 40rem) { body { font-size: 17px; } .marker-button { width: 100%; } form.marker { display: block; width: 100%; } }
 
         """

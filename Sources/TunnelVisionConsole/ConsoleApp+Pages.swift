@@ -159,17 +159,26 @@ extension ConsoleApp {
         page.open("table", [("id", "flows")] + (events.map { [("data-events", $0)] } ?? []))
         page.raw("<thead><tr>")
         for (index, title) in LiveFlows.columnTitles.enumerated() {
-            page.element("th", LiveFlows.numericColumns.contains(index) ? [("class", "number")] : [], text: title)
+            page.element("th", Self.columnClass(index).map { [("class", $0)] } ?? [], text: title)
         }
         page.raw("</tr></thead><tbody>")
         for row in opening.rows {
             page.open("tr", [("data-id", String(row.id))])
             for (index, cell) in row.cells.enumerated() {
-                page.element("td", LiveFlows.numericColumns.contains(index) ? [("class", "number")] : [], text: cell)
+                page.element("td", Self.columnClass(index).map { [("class", $0)] } ?? [], text: cell)
             }
             page.close("tr")
         }
         page.raw("</tbody></table></div>")
+    }
+
+    /// Numbers align right; the peers, the name and the findings may break across lines, so that
+    /// a tablet held upright shows every column, the findings above all, without scrolling sideways.
+    /// The live rows take their cells' classes from these header cells.
+    private static func columnClass(_ index: Int) -> String? {
+        if LiveFlows.numericColumns.contains(index) { return "number" }
+        let title = LiveFlows.columnTitles[index]
+        return ["PEERS", "NAME", LiveFlows.findingsColumnTitle].contains(title) ? "wrap" : nil
     }
 
     private func diff(_ id: Int64, against: Int64?, pages: Pages) throws(ControlError) -> String {

@@ -83,7 +83,7 @@ struct ClosedRecordingKeeperTests {
         var ids: [Int: [String]] = [:]
         for row in page.components(separatedBy: "<tr data-id=\"").dropFirst() {
             let id = try #require(Int(row.prefix { $0.isNumber }))
-            let cell = row.components(separatedBy: "</tr>")[0].components(separatedBy: "<td>").last?.replacingOccurrences(of: "</td>", with: "") ?? ""
+            let cell = ConsoleUnderTest.lastCell(ofRow: row)
             if cell != "—" { ids[id] = cell.split(separator: " ").map(String.init) }
         }
         return ids

@@ -73,6 +73,13 @@ final class ConsoleUnderTest: @unchecked Sendable {
         return String(page[range.upperBound...].prefix(64))
     }
 
+    /// The text of the last cell of a table row's HTML (`rowHTML` starts inside the row), whatever
+    /// the cell's attributes.
+    static func lastCell(ofRow rowHTML: String) -> String {
+        let cell = rowHTML.components(separatedBy: "</tr>")[0].components(separatedBy: "<td").last ?? ""
+        return String(cell.drop { $0 != ">" }.dropFirst()).replacingOccurrences(of: "</td>", with: "")
+    }
+
     static func text(of response: HTTPResponse) -> String {
         if case .bytes(let bytes) = response.body { return String(decoding: bytes, as: UTF8.self) }
         return ""

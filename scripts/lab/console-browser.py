@@ -224,7 +224,15 @@ def main():
         except TimeoutException:
             fail("a new request's flow reached the page within 10 s")
         shot(driver, "console-live")
-        driver.set_window_size(820, 1180)
+        # Every column, the findings above all, is seen without scrolling sideways: on a desktop
+        # window and on a tablet held upright beside the phone.
+        for width, height, name in ((1280, 900, "console-live"), (820, 1180, "console-live-tablet")):
+            driver.set_window_size(width, height)
+            shown, needed = driver.execute_script(
+                "var box = document.querySelector('.table'); return [box.clientWidth, box.scrollWidth];")
+            expect(f"at {width} px wide the flows table shows every column ({needed} px in {shown} px)", needed <= shown + 1, (shown, needed))
+            page_wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+            expect(f"at {width} px wide the page does not scroll sideways", page_wide <= 0, page_wide)
         shot(driver, "console-live-tablet")
         driver.set_window_size(1280, 900)
 

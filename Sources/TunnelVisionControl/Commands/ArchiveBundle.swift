@@ -28,7 +28,7 @@ enum ArchiveBundle {
         }
         guard let digest = BundleManifestDigest.of(bundle: result.url.path),
               let bundle = PublishedBundle(file: result.url.path, manifestSHA256: digest)
-        else { throw .refusal(.archive(.noBundle(String(id)))) }
+        else { throw .refusal(.archive(.bundleNotReadBack(result.url.path))) }
         return bundle
     }
 
@@ -49,7 +49,7 @@ enum ArchiveBundle {
             case .captureFileUnreadable, .captureFileNotRegular, .captureNotAsSealed, .historyChangedWhileExporting: true
             default: false
             }
-        case .refusal(.archive(.noBundle)): true
+        case .refusal(.archive(.bundleNotReadBack)): true
         default: false
         }
     }

@@ -24,6 +24,8 @@ extension Wording {
             "A row of \(table) in the archive was published by a newer gateway (\(detail)): update TunnelVision here to read it."
         case .noBundle(let name):
             "The archive holds no bundle for \(name)."
+        case .bundleNotReadBack(let path):
+            "The bundle exported for publishing at \(path) could not be read back (its manifest or its bytes), so it was not published: look at that folder's disk, then push again."
         case .projectDeletedWithRecordings(let name, let recordings):
             "The project '\(name)' was deleted in the archive, but this gateway holds \(recordings == 1 ? "1 recording" : "\(recordings) recordings") of it, so it is kept here: delete it here with 'tvctl project delete' once its recordings are no longer needed (publishing one of them brings the project back to the archive)."
         case .held(let ids):
