@@ -7,7 +7,7 @@ extension RelayConnection {
     func dial() {
         let destination = leg.originalDestination.address
         if let refusal = DestinationPolicy.refusal(for: destination, local: LocalAddresses.current()) {
-            react(.destinationRefused(refusal))
+            refuse(refusal)
             return
         }
         connectUpstream()
@@ -27,12 +27,17 @@ extension RelayConnection {
         }
     }
 
+    /// A destination the relay never dials: the machine resets the phone, as from a closed port.
+    func refuse(_ refusal: DestinationRefusal) {
+        react(.destinationRefused(refusal))
+    }
+
     func finishDial() {
         react(Sockets.pendingError(of: upstream) == 0 ? .dialled : .dialFailed)
     }
 
     /// The original destination refused or never answered, or is one the relay never dials: the
-    /// phone gets a reset, as from a closed port.
+    /// phone gets a reset.
     func resetPhone() {
         closeUpstream()
         context.loop.remove(phone)
