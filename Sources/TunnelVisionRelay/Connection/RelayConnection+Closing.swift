@@ -3,8 +3,7 @@ import TunnelVisionModel
 
 /// A spliced connection's bytes, and every way a connection ends.
 extension RelayConnection {
-    func pumpSplice(_ splice: RelayStage.Splice) -> Bool {
-        var splice = splice
+    func pumpSplice() -> Bool {
         let limit = context.readLimit
         var moved = false
         if !phoneEnded, upstreamOut.count < limit {
@@ -16,25 +15,9 @@ extension RelayConnection {
         let (toUpstream, upstreamError) = upstreamOut.flush(to: upstream)
         let (toPhone, phoneError) = phoneOut.flush(to: phone)
         moved = moved || toUpstream > 0 || toPhone > 0
-        if phoneWasReset || upstreamWasReset || upstreamError != 0 || phoneError != 0 {
-            finish(resetBoth: true)
-            return false
-        }
-        // Half-closes pass through once the queue behind them has drained (the FIN last).
-        if phoneEnded, upstreamOut.isEmpty, !splice.upstreamShutDown {
-            splice.upstreamShutDown = true
-            shutdown(upstream, Int32(SHUT_WR))
-        }
-        if upstreamEnded, phoneOut.isEmpty, !splice.phoneShutDown {
-            splice.phoneShutDown = true
-            shutdown(phone, Int32(SHUT_WR))
-        }
-        keep(splice)
-        if phoneEnded, upstreamEnded, phoneOut.isEmpty, upstreamOut.isEmpty {
-            finish()
-            return false
-        }
-        return moved
+        react(.spliceRound(writeFailed: upstreamError != 0 || phoneError != 0,
+                           toPhoneEmpty: phoneOut.isEmpty, toUpstreamEmpty: upstreamOut.isEmpty))
+        return moved && stage.kind == .splicing
     }
 
     func relayPlain(from source: Int32, to target: Int32, queue: inout ByteQueue, ended: inout Bool, reset: inout Bool) -> Bool {
@@ -52,11 +35,8 @@ extension RelayConnection {
 
     // MARK: Closing
 
-    func beginClosing(reset: Bool) {
-        if reset {
-            finish(resetBoth: true)
-            return
-        }
+    /// The TLS sessions say close_notify, then what is queued is flushed before the sockets close.
+    func beginClosing() {
         let termination = stage.termination
         termination?.phoneTLS?.shutdown()
         termination?.upstreamTLS.shutdown()
@@ -69,15 +49,13 @@ extension RelayConnection {
         let (_, phoneError) = phoneOut.flush(to: phone)
         let upstreamError = upstream >= 0 ? upstreamOut.flush(to: upstream).error : 0
         if (phoneOut.isEmpty || phoneError != 0) && (upstreamOut.isEmpty || upstreamError != 0 || upstream < 0) {
-            finish()
+            react(.flushed)
         }
         return false
     }
 
-    func finish(resetBoth: Bool = false) {
+    func finish(resetBoth: Bool) {
         guard stage.kind != .closed else { return }
-        // Held for its outcome once the stage has let it go.
-        let termination = stage.termination
         enter(.closed)
         context.loop.remove(phone)
         if resetBoth { Sockets.reset(phone) } else { close(phone) }
@@ -86,9 +64,6 @@ extension RelayConnection {
             loopRegistry?.release(upstream)
             if resetBoth { Sockets.reset(upstream) } else { close(upstream) }
             upstream = -1
-        }
-        if report.event == nil, report.decision.map({ if case .splice = $0 { return false } else { return true } }) == true {
-            report.event = termination?.outcome.event
         }
         reportEnd()
     }

@@ -23,41 +23,22 @@ extension RelayConnection {
             context.loop.set(upstream, .write)
             loopRegistry?.adopt(upstream, for: self)
         case .failure:
-            unreachable()
+            react(.dialFailed)
         }
+    }
+
+    /// A destination the relay never dials: the machine resets the phone, as from a closed port.
+    func refuse(_ refusal: DestinationRefusal) {
+        react(.destinationRefused(refusal))
     }
 
     func finishDial() {
-        guard Sockets.pendingError(of: upstream) == 0 else {
-            unreachable()
-            return
-        }
-        switch stage {
-        case .redialling(let held):
-            held.withUnsafeBytes { upstreamOut.append($0) }
-            enter(.splicing(RelayStage.Splice()))
-        case .dialling(let early?):
-            decide(early, hold: nil)
-        case .dialling(nil):
-            enter(.holding(ClientHelloHold(limit: context.limits.holdBytes)))
-        default:
-            break
-        }
+        react(Sockets.pendingError(of: upstream) == 0 ? .dialled : .dialFailed)
     }
 
-    /// The original destination refused or never answered: the phone gets a reset.
-    func unreachable() {
-        resetPhone(.upstreamUnreachable)
-    }
-
-    /// A destination the relay never dials: the phone gets a reset, as from a closed port.
-    func refuse(_ refusal: DestinationRefusal) {
-        resetPhone(.upstreamRefusedByPolicy(refusal))
-    }
-
-    func resetPhone(_ event: RelayEvent) {
-        report.event = event
-        if report.decision == nil, case .dialling(let early?) = stage { report.decision = early }
+    /// The original destination refused or never answered, or is one the relay never dials: the
+    /// phone gets a reset.
+    func resetPhone() {
         closeUpstream()
         context.loop.remove(phone)
         Sockets.reset(phone)
@@ -65,17 +46,15 @@ extension RelayConnection {
         reportEnd()
     }
 
-    /// Before our first byte reached the phone: a new plain connection gets the held stream.
-    /// `event` is the termination's, which says why.
-    func fallBack(event: RelayEvent?, held: [UInt8]) {
+    /// Before our first byte reached the phone: a new plain connection gets the held stream (the
+    /// termination's event, which says why, is kept).
+    func fallBack() {
+        let held = stage.heldBytes
         // Only a terminated stage has told the observer that the relay answers.
         let announcedAnswer = stage.kind == .terminated
-        report.event = event
         phoneOut = ByteQueue()
         upstreamOut = ByteQueue()
         closeUpstream()
-        upstreamEnded = false
-        upstreamWasReset = false
         if announcedAnswer { context.observer.relayDidRollBack(leg) }
         enter(.redialling(held: held))
         connectUpstream()

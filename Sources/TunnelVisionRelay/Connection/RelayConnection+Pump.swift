@@ -3,7 +3,7 @@ import TunnelVisionModel
 import TunnelVisionWire
 
 /// The pump does all that can be done now, then sets the loop's interest; while the first
-/// message is held, it decides.
+/// message is held, it asks the policy for its decision.
 extension RelayConnection {
     func pump() {
         var rounds = 0
@@ -14,12 +14,12 @@ extension RelayConnection {
             case .holding: moved = pumpHold()
             case .upstreamHandshake(let termination): moved = pumpUpstreamHandshake(termination)
             case .terminated(let termination): moved = pumpTerminated(termination)
-            case .splicing(let splice): moved = pumpSplice(splice)
+            case .splicing: moved = pumpSplice()
             case .closing: moved = pumpClosing()
-            case .presenting(let termination):
+            case .presenting:
                 // A phone that left while its recording was read ends now, not when the answer comes.
                 moved = phoneEnded
-                if phoneEnded { apply(termination.outcome.phoneClosed(reset: true), of: termination) }
+                if phoneEnded { react(.phoneEnded(reset: phoneWasReset)) }
             case .dialling, .redialling, .closed: moved = false
             }
             if !moved { break }
@@ -56,7 +56,7 @@ extension RelayConnection {
         case .terminated(let termination):
             if !phoneEnded, (termination.phoneTLS?.pendingInput ?? 0) < limit,
                upstreamOut.count + termination.upstreamTLS.pendingOutput < limit { phoneInterest.insert(.read) }
-            if !upstreamEnded, termination.outcome.phase == .established || termination.phoneHalfClosed,
+            if !upstreamEnded, state.termination.outcome.phase == .established || state.termination.phoneHalfClosed,
                termination.upstreamTLS.pendingInput < limit,
                phoneOut.count + (termination.phoneTLS?.pendingOutput ?? 0) < limit { upstreamInterest.insert(.read) }
         case .splicing:
@@ -76,56 +76,40 @@ extension RelayConnection {
 
     func pumpHold() -> Bool {
         guard var hold = takeHold() else { return false }
-        defer { keep(hold) }
         // A server that speaks first is not answering a TLS client.
         let peek = recv(upstream, context.wireBuffer.baseAddress, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         if peek > 0 || peek == 0 {
-            decide(.splice(.serverSpokeFirst), hold: hold)
+            keep(hold)
+            react(.serverSpokeFirst)
             return true
         }
         let room = min(hold.room, context.wireBuffer.count)
-        guard room > 0 else { return false }
-        switch Descriptors.read(phone, into: UnsafeMutableRawBufferPointer(rebasing: context.wireBuffer[0..<room])) {
-        case .bytes(let count):
-            hold.append(UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count]))
+        guard room > 0 else {
+            keep(hold)
+            return false
+        }
+        let read = Descriptors.read(phone, into: UnsafeMutableRawBufferPointer(rebasing: context.wireBuffer[0..<room]))
+        if case .bytes(let count) = read { hold.append(UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count])) }
+        // The decision reads the hold from its stage.
+        keep(hold)
+        switch read {
+        case .bytes:
             let decision = context.policy.decision(
                 destinationPort: leg.originalDestination.port, hold: hold.state, heldBytes: hold.bytes,
                 isRemembered: { context.refusals.isRemembered($0) })
-            if let decision { decide(decision, hold: hold) }
+            if let decision { react(.decided(decision)) }
             return true
         case .wouldBlock:
             return false
         case .endOfFile:
             phoneEnded = true
-            decide(.splice(.phoneClosedDuringHold), hold: hold)
+            react(.phoneEnded(reset: false))
             return true
         case .reset:
             phoneWasReset = true
             phoneEnded = true
-            report.event = .phoneLeftDuringHandshake
-            beginClosing(reset: true)
+            react(.phoneEnded(reset: true))
             return true
-        }
-    }
-
-    /// `hold`: what the phone sent first (none for a decision taken before the hold).
-    func decide(_ decision: RelayDecision, hold: ClientHelloHold?) {
-        let reading: ClientHelloReading? = if case .settled(let settled)? = hold?.state { settled } else { nil }
-        let held = hold?.bytes ?? []
-        report.decision = decision
-        report.instants.decided = MonotonicClock.wallNanoseconds()
-        report.serverName = reading?.serverName
-        report.serverNameAsSent = reading?.serverNameAsSent
-        report.offeredApplicationProtocols = reading?.offer?.applicationProtocols ?? []
-        switch decision {
-        case .splice(let reason):
-            held.withUnsafeBytes { upstreamOut.append($0) }
-            enter(.splicing(RelayStage.Splice()))
-            if reason == .hostRemembered {
-                settle(.notInspectableRemembered)
-            }
-        case .terminate(let name):
-            startUpstreamTLS(serverName: name, held: held, reading: reading)
         }
     }
 }

@@ -1,8 +1,8 @@
 import Glibc
 import TunnelVisionModel
 
-/// A terminated connection: the phone's handshake with us, the plaintext both ways, and the
-/// outcome machine's steps.
+/// A terminated connection: the phone's handshake with us and the plaintext both ways; what
+/// they report goes to the machine.
 extension RelayConnection {
     func pumpTerminated(_ termination: Termination) -> Bool {
         guard let phoneSession = termination.phoneTLS else { return false }
@@ -12,80 +12,61 @@ extension RelayConnection {
         if !phoneEnded, phoneSession.pendingInput < limit {
             moved = readCiphertext(from: phone, into: phoneSession, ended: &phoneEnded, reset: &phoneWasReset) || moved
         }
-        if termination.isHandshaking {
+        if state.termination.isHandshaking {
             let progress = phoneSession.handshake()
             if let alert = termination.phoneAlert {
                 termination.phoneAlert = nil
-                apply(termination.outcome.phoneSentAlert(alert), of: termination)
+                react(.phoneAlert(alert))
                 if stage.kind != .terminated { return true }
             }
-            if case .failed(let detail) = progress, termination.outcome.phase == .beforeAnswer {
-                // Nothing reached the phone: what OpenSSL queued (an alert of ours) is dropped.
-                apply(termination.outcome.failed("our TLS server could not answer the phone's ClientHello: \(detail)"), of: termination)
+            if case .failed(let detail) = progress {
+                react(.phoneHandshakeFailed(detail, relayAlert: termination.relayAlert))
                 return true
             }
             moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
-            guard stage.kind == .terminated else { return true }
             switch progress {
             case .done:
-                termination.outcome.handshakeCompleted()
-                report.instants.handshakeCompleted = MonotonicClock.wallNanoseconds()
+                react(.phoneHandshakeDone)
                 moved = true
             case .wantsMore:
-                if phoneEnded { apply(termination.outcome.phoneClosed(reset: phoneWasReset), of: termination) ; return true }
+                if phoneEnded { react(.phoneEnded(reset: phoneWasReset)) ; return true }
             case .closed:
-                apply(termination.outcome.phoneClosed(reset: false), of: termination)
+                react(.phoneHandshakeClosed)
                 return true
-            case .failed(let detail):
-                // The alert, if the phone sent one, was seen by the info callback first.
-                if termination.outcome.phase == .finished {
-                    beginClosing(reset: false)
-                } else if let relayAlert = termination.relayAlert {
-                    apply(termination.outcome.relaySentAlert(relayAlert, reason: "our TLS server ended the phone's handshake: \(detail)"),
-                          of: termination)
-                } else {
-                    apply(termination.outcome.failed("the TLS handshake with the phone failed: \(detail)"), of: termination)
-                }
+            case .failed:
                 return true
             }
-            if termination.outcome.phase != .established { return moved }
+            if state.termination.outcome.phase != .established { return moved }
         }
-        if termination.phoneHalfClosed {
+        if state.termination.phoneHalfClosed {
             if phoneWasReset {
-                beginClosing(reset: true)
+                react(.phoneEnded(reset: true))
                 return true
             }
-            if termination.upstreamShutdownPending, upstreamOut.isEmpty {
-                termination.upstreamShutdownPending = false
-                shutdown(upstream, Int32(SHUT_WR))
-            }
+            if upstreamOut.isEmpty { react(.upstreamQueueEmpty) }
         }
         // Phone → server: counted as the phone's application data.
-        while !termination.phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
+        while !state.termination.phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
             let (count, progress) = phoneSession.read(into: context.plainBuffer)
             if count > 0 {
                 carry(count, from: .phone, into: upstreamSession)
-                apply(termination.outcome.phoneSentData(count), of: termination)
+                react(.phoneData(count))
                 moved = true
                 continue
             }
             if progress == .closed {
-                phoneFinishedSending(closeNotify: true, termination)
+                react(.phoneCloseNotify)
                 return true
             }
             if case .failed = progress {
-                apply(termination.outcome.phoneClosed(reset: true), of: termination)
+                react(.phoneReadFailed)
                 return true
             }
             break
         }
         moved = flushTLS(upstreamSession, into: &upstreamOut, descriptor: upstream) || moved
-        if phoneEnded, !termination.phoneHalfClosed, phoneSession.pendingInput == 0 {
-            if phoneWasReset {
-                apply(termination.outcome.phoneClosed(reset: true), of: termination)
-            } else {
-                phoneFinishedSending(closeNotify: false, termination)
-            }
+        if phoneEnded, !state.termination.phoneHalfClosed, phoneSession.pendingInput == 0 {
+            react(.phoneEnded(reset: phoneWasReset))
             return true
         }
         // Server → phone.
@@ -101,22 +82,14 @@ extension RelayConnection {
             }
             if progress != .wantsMore {
                 _ = flushTLS(phoneSession, into: &phoneOut, descriptor: phone)
-                if termination.phoneHalfClosed {
-                    beginClosing(reset: false)
-                } else {
-                    apply(termination.outcome.upstreamClosed(), of: termination)
-                }
+                react(.serverClosedTLS)
                 return true
             }
             break
         }
         moved = flushTLS(phoneSession, into: &phoneOut, descriptor: phone) || moved
         if upstreamEnded, upstreamSession.pendingInput == 0 {
-            if termination.phoneHalfClosed {
-                beginClosing(reset: upstreamWasReset)
-            } else {
-                apply(termination.outcome.upstreamClosed(), of: termination)
-            }
+            react(.serverEnded)
             return true
         }
         return moved
@@ -133,23 +106,6 @@ extension RelayConnection {
         }
         requests.read(plaintext, from: side)
         _ = session.write(plaintext)
-    }
-
-    /// The phone will send nothing more after its handshake (close_notify, or its FIN): the
-    /// outcome takes the fact now, the server gets the same close, and what the server still
-    /// answers reaches the phone (bounded by the closing time).
-    func phoneFinishedSending(closeNotify: Bool, _ termination: Termination) {
-        guard !termination.phoneHalfClosed else { return }
-        _ = termination.outcome.phoneClosed(reset: false)
-        report.event = termination.outcome.event
-        termination.phoneHalfClosed = true
-        if closeNotify {
-            termination.upstreamTLS.shutdown()
-            flushTLS(termination.upstreamTLS, into: &upstreamOut, descriptor: upstream)
-        } else {
-            termination.upstreamShutdownPending = true
-        }
-        deadline = MonotonicClock.nanoseconds() + Self.closingSeconds * 1_000_000_000
     }
 
     /// One chunk from a socket: its bytes, or nil when there were none (an end is noted).
@@ -201,33 +157,7 @@ extension RelayConnection {
     }
 
     func noteWritten(to descriptor: Int32) {
-        if descriptor == phone, case .terminated(let termination) = stage { termination.outcome.answered() }
-    }
-
-    // MARK: Outcome steps
-
-    func apply(_ step: TerminationOutcome.Step, of termination: Termination) {
-        switch step {
-        case .carryOn:
-            break
-        case .settle(let settled):
-            // A leaf made to be refused says nothing of the host's pinning: its refusal is not remembered.
-            if case .notInspectable(let alert) = settled, let name = report.serverName, !termination.presentsDefect {
-                context.refusals.remember(name, alert: alert)
-            }
-            settle(settled)
-            if termination.outcome.phase == .finished { beginClosing(reset: false) }
-        case .fallBackToPlainUpstream:
-            fallBack(event: termination.outcome.event, held: termination.held)
-        case .end:
-            report.event = termination.outcome.event
-            beginClosing(reset: phoneWasReset || upstreamWasReset)
-        }
-    }
-
-    func settle(_ settled: RelayOutcome) {
-        report.outcome = settled
-        report.instants.outcome = MonotonicClock.wallNanoseconds()
-        context.observer.relayDidReport(report)
+        // Only the first byte is news: the machine moves from before the answer to answering.
+        if descriptor == phone, stage.kind == .terminated, state.termination.outcome.phase == .beforeAnswer { react(.answered) }
     }
 }

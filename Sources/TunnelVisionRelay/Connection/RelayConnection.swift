@@ -12,17 +12,21 @@ final class RelayConnection {
     var upstream: Int32 = -1
     let leg: RelayPhoneLeg
     /// Changed only by `enter`, and within a stage by `keep`.
-    private(set) var stage: RelayStage
+    private(set) var stage: RelayStage = .dialling
+    /// What the moves read; changed by `react` (and a socket's end as it is read).
+    private(set) var state = RelayState()
     var report: RelayReport
     /// Monotonic nanoseconds at which the current stage gives up.
     var deadline: Int64
 
     // The two sockets' own facts, which outlive every stage: what waits to be written to each,
-    // and whether each side ended (and how).
+    // and whether each side ended (and how: kept in the state, which the moves read).
     var phoneOut = ByteQueue()
     var upstreamOut = ByteQueue()
-    var phoneEnded = false, phoneWasReset = false
-    var upstreamEnded = false, upstreamWasReset = false
+    var phoneEnded: Bool { get { state.phoneEnded } set { state.phoneEnded = newValue } }
+    var phoneWasReset: Bool { get { state.phoneWasReset } set { state.phoneWasReset = newValue } }
+    var upstreamEnded: Bool { get { state.upstreamEnded } set { state.upstreamEnded = newValue } }
+    var upstreamWasReset: Bool { get { state.upstreamWasReset } set { state.upstreamWasReset = newValue } }
     /// The requests read from the plaintext it carries (bounded there).
     let requests = ConnectionRequests()
 
@@ -43,15 +47,25 @@ final class RelayConnection {
         self.leg = leg
         report = RelayReport(phoneLeg: leg, accepted: MonotonicClock.wallNanoseconds())
         deadline = MonotonicClock.nanoseconds() + Int64(context.limits.connectSeconds * 1e9)
-        stage = .dialling(early: context.policy.decisionBeforeHold(destinationPort: leg.originalDestination.port)
-            ?? (overPhoneCap ? .splice(.phoneConnectionCap) : nil))
+        state.early = context.policy.decisionBeforeHold(destinationPort: leg.originalDestination.port)
+            ?? (overPhoneCap ? .splice(.phoneConnectionCap) : nil)
     }
 
-    /// Every change of stage goes through here: a move the transition table does not have is a
-    /// fault of the relay's (caught by the tests), and the new stage gets the time it may take
-    /// before `timedOut` acts. The dials set theirs when the connect starts (`connectUpstream`).
+    /// Every choice goes through here: the machine says what follows from what the sockets or
+    /// TLS sessions reported, and the connection does it.
+    func react(_ input: RelayInput) {
+        let (next, actions) = RelayMachine.step(state, input)
+        state = next
+        for action in actions { perform(action) }
+    }
+
+    /// Every change of stage goes through here, as an action of the machine's: a move the
+    /// transition table does not have is a fault of the relay's (caught by the tests), and the new
+    /// stage gets the time it may take before `timedOut` acts. The dials set theirs when the
+    /// connect starts (`connectUpstream`).
     func enter(_ next: RelayStage) {
         assert(stage.kind.mayMove(to: next.kind), "a relay connection cannot move from \(stage.kind) to \(next.kind)")
+        assert(next.kind == state.kind, "the relay's machine chose \(state.kind), the connection entered \(next.kind)")
         stage = next
         if let seconds = next.kind.timeLimit(context.limits, closingSeconds: Self.closingSeconds) {
             deadline = instant(after: seconds)
@@ -71,10 +85,6 @@ final class RelayConnection {
         if case .holding = stage { stage = .holding(hold) }
     }
 
-    func keep(_ splice: RelayStage.Splice) {
-        if case .splicing = stage { stage = .splicing(splice) }
-    }
-
     func instant(after seconds: Double) -> Int64 {
         MonotonicClock.nanoseconds() + Int64(seconds * 1e9)
     }
@@ -84,7 +94,7 @@ final class RelayConnection {
     var isPastHandshakes: Bool {
         switch stage {
         case .splicing: true
-        case .terminated(let termination): !termination.phoneHalfClosed && !termination.isHandshaking
+        case .terminated: !state.termination.phoneHalfClosed && !state.termination.isHandshaking
         default: false
         }
     }
@@ -123,9 +133,7 @@ final class RelayConnection {
                 upstreamWasReset = true
             }
             if descriptor == phone, isDialling {
-                report.event = report.event ?? .phoneLeftDuringHandshake
-                if report.decision == nil, case .dialling(let early) = stage { report.decision = early }
-                finish(resetBoth: true)
+                react(.phoneEnded(reset: true))
                 return
             }
         }
@@ -134,40 +142,13 @@ final class RelayConnection {
 
     func timedOut(now: Int64) {
         guard now >= deadline else { return }
-        switch stage {
-        case .dialling, .redialling:
-            unreachable()
-        case .holding(let hold):
-            decide(.splice(.holdTimedOut), hold: hold)
-            pump()
-        case .upstreamHandshake(let termination):
-            apply(termination.outcome.failed("the server did not complete the TLS handshake in time"), of: termination)
-            pump()
-        case .presenting(let termination):
-            apply(termination.outcome.failed(
-                "the open recording's inspection mode could not be read within \(Int(context.limits.handshakeSeconds)) s"), of: termination)
-            pump()
-        case .closing:
-            finish()
-        case .terminated(let termination) where termination.phoneHalfClosed:
-            beginClosing(reset: false)
-            pump()
-        case .terminated(let termination) where !isPastHandshakes:
-            apply(termination.outcome.failed(
-                "the phone did not complete the TLS handshake within \(Int(context.limits.handshakeSeconds)) s"), of: termination)
-            pump()
-        case .terminated, .splicing:
-            // Idle: both sides get a reset, which the tap records; the outcome already reported stands.
-            finish(resetBoth: true)
-        case .closed:
-            deadline = .max
-        }
+        react(.timedOut(handshakeSeconds: Int(context.limits.handshakeSeconds)))
+        if stage.kind != .closed { pump() }
     }
 
     /// The relay is stopping: every connection ends with its final report.
     func abandon() {
-        if report.event == nil { report.event = .relayFailed(reason: "the relay stopped") }
-        finish()
+        react(.stopping)
     }
 
     /// The server's table of descriptors, so that a new upstream descriptor finds this connection.
@@ -186,7 +167,7 @@ extension RelayConnection: TLSSessionDelegate {
     func tlsSession(_ session: TLSSession, receivedAlert code: UInt8) {
         // Only the phone's alerts during our handshake are its answer to our certificate.
         guard case .terminated(let termination) = stage, session === termination.phoneTLS else { return }
-        if termination.isHandshaking, termination.phoneAlert == nil {
+        if state.termination.isHandshaking, termination.phoneAlert == nil {
             termination.phoneAlert = code
         }
     }

@@ -1,14 +1,13 @@
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// Where one relay connection is, each stage with what only it holds: the decision made before
-/// the hold while dialling, the held bytes while holding, the termination (both TLS sessions,
-/// the outcome machine) from the upstream handshake to the close. The sockets, their queues and
+/// Where one relay connection is, each stage with the resources only it holds: the held bytes
+/// while holding, the termination (the held bytes, both TLS sessions) from the upstream handshake
+/// to the close. The facts its moves read are `RelayState`'s; the sockets, their queues and
 /// whether each side ended are the connection's own: they outlive every stage.
 enum RelayStage {
-    /// Waiting for the original destination to accept our TCP connection; `early` is the
-    /// decision that needs no byte from the phone (a port that is not inspected, the phone's cap).
-    case dialling(early: RelayDecision?)
+    /// Waiting for the original destination to accept our TCP connection.
+    case dialling
     /// The phone's first bytes, held until its first message is complete.
     case holding(ClientHelloHold)
     /// Our TLS client's handshake with the server.
@@ -20,16 +19,10 @@ enum RelayStage {
     /// A fresh plain connection for the held stream after a failure before our answer.
     case redialling(held: [UInt8])
     /// Plain bytes both ways; each side's FIN is passed on once.
-    case splicing(Splice)
+    case splicing
     /// Flushing what is queued, then closing; a termination's sessions stay until the end.
     case closing(Termination?)
     case closed
-
-    /// Which half-closes a splice has passed on.
-    struct Splice: Equatable {
-        var phoneShutDown = false
-        var upstreamShutDown = false
-    }
 
     /// The stage without its data: what the transition table and the loop's interest read.
     enum Kind: CaseIterable, Hashable {
@@ -56,6 +49,23 @@ enum RelayStage {
         case .upstreamHandshake(let termination), .presenting(let termination), .terminated(let termination): termination
         case .closing(let termination): termination
         case .dialling, .holding, .redialling, .splicing, .closed: nil
+        }
+    }
+
+    /// What the phone sent first, unchanged, in whichever stage holds it (none before the hold).
+    var heldBytes: [UInt8] {
+        switch self {
+        case .holding(let hold): hold.bytes
+        case .redialling(let held): held
+        default: termination?.held ?? []
+        }
+    }
+
+    /// What the held bytes said, once the hold has read a whole ClientHello.
+    var heldReading: ClientHelloReading? {
+        switch self {
+        case .holding(let hold): if case .settled(let reading) = hold.state { reading } else { nil }
+        default: termination?.reading
         }
     }
 }
@@ -96,9 +106,9 @@ extension RelayStage.Kind {
     }
 }
 
-/// A termination's own data, from our TLS client's first byte to the connection's end: what the
-/// phone sent first (replayed to our TLS server, or to a plain upstream on a failure before our
-/// answer), both TLS sessions, and the outcome machine with the facts it acts on.
+/// A termination's own resources, from our TLS client's first byte to the connection's end: what
+/// the phone sent first (replayed to our TLS server, or to a plain upstream on a failure before
+/// our answer) and both TLS sessions. Its facts are `RelayState.termination`.
 final class Termination {
     /// The phone's first bytes, unchanged, and what they said.
     let held: [UInt8]
@@ -108,17 +118,10 @@ final class Termination {
     let upstreamSessionKey: UpstreamSessions.Key
     /// Our TLS server towards the phone, once the leaf to show is known.
     var phoneTLS: TLSSession?
-    var outcome = TerminationOutcome()
-    /// The leaf shown was made to be refused (a validation recording).
-    var presentsDefect = false
-    /// An alert the phone sent, seen inside OpenSSL's callback and acted on after it returns.
+    /// An alert the phone sent, seen inside OpenSSL's callback and reported after it returns.
     var phoneAlert: UInt8?
     /// An alert our TLS server sent the phone: the relay's failure, never the phone's answer.
     var relayAlert: UInt8?
-    /// The phone sent its last byte after the handshake; the server's answer still goes to it.
-    var phoneHalfClosed = false
-    /// The server gets our FIN once what the phone sent before its own has reached it.
-    var upstreamShutdownPending = false
 
     init(held: [UInt8], reading: ClientHelloReading?, upstreamTLS: TLSSession, upstreamSessionKey: UpstreamSessions.Key) {
         self.held = held
@@ -126,9 +129,6 @@ final class Termination {
         self.upstreamTLS = upstreamTLS
         self.upstreamSessionKey = upstreamSessionKey
     }
-
-    /// Our first TLS byte has not reached the phone or the phone's handshake is not done.
-    var isHandshaking: Bool { outcome.phase == .beforeAnswer || outcome.phase == .answering }
 
     /// Both sessions' buffered bytes, for the relay's budget.
     var bufferedBytes: Int {
