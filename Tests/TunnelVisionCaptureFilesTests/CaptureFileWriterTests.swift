@@ -240,13 +240,14 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
             }
             if index == 30 { whileOpen = writer.takeChanges() }
         }
-        #expect(whileOpen.count > 2)
-        #expect(whileOpen.allSatisfy { if case .opened = $0 { true } else { false } })
+        let opened = whileOpen.filter { if case .opened = $0 { true } else { false } }.count
+        // Every file but the open one is finished; some of them wait for their digest.
+        #expect(opened >= 3)
+        #expect(whileOpen.count - opened < opened - 1)
         try writer.writeStaged(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
         try writer.close(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
-        let changes = writer.takeChanges()
-        #expect(changes.allSatisfy { if case .closed = $0 { true } else { false } })
-        #expect(changes.count == whileOpen.count)
+        let changes = whileOpen + writer.takeChanges()
+        #expect(changes.count == 2 * changes.filter { if case .opened = $0 { true } else { false } }.count)
         try expectDigestsMatchTheDisk(changes)
     }
 
