@@ -378,7 +378,7 @@ public final class CaptureFileWriter {
             throw .from(errno: failure, path: path, directory: configuration.directory)
         }
         nextSequence = sequence == .max ? nil : sequence + 1
-        header.withUnsafeBytes { hashing.copy($0) }
+        hashing.copyWithoutWaiting(header)
         let file = OpenFile(descriptor: descriptor, sequence: sequence, path: path, createdAt: instant,
                             snapshotLength: configuration.snapshotLength, length: UInt64(header.count), written: UInt64(header.count),
                             unflushed: true)

@@ -19,6 +19,8 @@ final class CaptureHashStage: @unchecked Sendable {
     /// Something to hash, in the order it was handed over.
     private enum Work {
         case bytes(UnsafeMutableRawBufferPointer, count: Int)
+        /// A few bytes outside the pool (a file's header), so that handing them over never waits.
+        case few([UInt8])
         /// Bytes of the file open on `source` that were written from a buffer the writer kept:
         /// read back through `descriptor`, the stage's own duplicate, closed when done.
         case readBack(descriptor: Int32, source: Int32, offset: UInt64, count: UInt64)
@@ -142,6 +144,14 @@ final class CaptureHashStage: @unchecked Sendable {
         }
     }
 
+    /// For the few bytes the live writer writes outside its buffer (a file's header): queued as a
+    /// copy of their own, since waiting for a pool buffer could mean waiting for a thread that gets
+    /// no CPU time while packets flow.
+    func copyWithoutWaiting(_ bytes: [UInt8]) {
+        sendFilling()
+        enqueue(.few(bytes))
+    }
+
     /// Ends the current file: its digest is everything handed over since the last `finishFile`.
     func finishFile() -> Int {
         sendFilling()
@@ -256,6 +266,8 @@ final class CaptureHashStage: @unchecked Sendable {
             beforeHashing?()
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             hashed = buffer
+        case .few(let bytes):
+            bytes.withUnsafeBytes { hasher.update($0) }
         case .readBack(let descriptor, _, let offset, let count):
             readBack(descriptor: descriptor, offset: offset, count: Int(min(count, UInt64(bufferBytes))))
             if rest == nil { close(descriptor) }
