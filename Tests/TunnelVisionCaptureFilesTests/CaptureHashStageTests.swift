@@ -107,14 +107,11 @@ import TunnelVisionDigest
     /// An owner asking for a digest does not wait for a thread that gets no CPU time: it hashes
     /// what is queued itself, buffers and bytes read back alike.
     @Test func theOwnerAskingForADigestHashesWhatTheThreadDidNotReach() throws {
-        let stage = CaptureHashStage(poolSize: 2, bufferBytes: 16)
-        stage.startsThread = false
         let directory = try TemporaryDirectory()
-        let descriptor = open(directory.file("never-hashed"), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        try #require(descriptor >= 0)
+        let (stage, descriptor) = try stageWithoutThread(writing: directory.file("never-hashed"))
         defer { close(descriptor) }
         let header: [UInt8] = Array("header".utf8)
-        header.withUnsafeBytes { stage.copy($0) }
+        stage.copyWithoutWaiting(header)
         var file = header
         var buffer = stage.borrow(minimumBytes: 16)
         for piece in 0..<5 {
@@ -132,11 +129,8 @@ import TunnelVisionDigest
     /// Bytes that cannot be read back spoil the file's digest: it is given out as a failure,
     /// never as the digest of something else, and the next file is hashed as usual.
     @Test func aFileWhoseBytesCannotBeReadBackHasNoDigest() throws {
-        let stage = CaptureHashStage(poolSize: 2, bufferBytes: 16)
-        stage.startsThread = false
         let directory = try TemporaryDirectory()
-        let descriptor = open(directory.file("short"), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        try #require(descriptor >= 0)
+        let (stage, descriptor) = try stageWithoutThread(writing: directory.file("short"))
         defer { close(descriptor) }
         let first = stage.borrow(minimumBytes: 16)
         first.initializeMemory(as: UInt8.self, repeating: 1)
@@ -147,6 +141,15 @@ import TunnelVisionDigest
         second.initializeMemory(as: UInt8.self, repeating: 2)
         stage.hash(second, count: 16)
         #expect(try stage.digest(stage.finishFile()).get() == SHA256Hasher.hex(of: [UInt8](repeating: 2, count: 16)))
+    }
+
+    /// A stage whose thread never runs (as one that gets no CPU time), and a new file to write.
+    private func stageWithoutThread(writing path: String) throws -> (CaptureHashStage, Int32) {
+        let stage = CaptureHashStage(poolSize: 2, bufferBytes: 16)
+        stage.startsThread = false
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0)
+        return (stage, descriptor)
     }
 
     /// A record larger than the usual buffer gets a buffer of its size.
