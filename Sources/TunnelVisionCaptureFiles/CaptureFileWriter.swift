@@ -44,6 +44,9 @@ public struct StagedRecord: Sendable, Hashable {
 public enum CaptureFileChange: Sendable, Hashable {
     case opened(CaptureFile)
     case closed(CaptureFile, sha256: String)
+    /// Finished, but bytes the hashing stage had to read back from it could not be read: it has
+    /// no digest and must not be sealed.
+    case unhashed(CaptureFile, CaptureReadError)
 }
 
 /// Appends packets to rotating pcap files and says where each one went. One thread owns it.
@@ -59,22 +62,23 @@ public final class CaptureFileWriter {
     private var nextSequence: UInt32?
     private var open: OpenFile?
     private var changes: [Change] = []
-    /// Hashes what went to the kernel, off this thread; a closed file's digest is waited for
-    /// when the change is taken (the commit before its seal), not when the file ends.
-    private let hashing = CaptureHashStage()
+    /// Hashes what went to the kernel, off this thread; a closed file's change is given out once
+    /// its digest is there (see `takeChanges`), not when the file ends.
+    private let hashing: CaptureHashStage
     /// Records not yet handed to the kernel (only with `bufferBytes` > 0).
     private var pending: [UInt8] = []
     private let recordHeader = UnsafeMutableRawBufferPointer.allocate(
         byteCount: PcapFormat.recordHeaderLength, alignment: 4)
-    /// Staged records (see `stage`): allocated at the first, then reused, so that no batch costs
-    /// fresh pages.
-    /// Borrowed from the hashing stage, and handed to it once written: the buffer is hashed as
-    /// it is, and the next round stages into another.
+    /// Staged records (see `stage`), round after round until it is full; borrowed from the
+    /// hashing stage, and handed to it then, with every byte in it written: the buffer is hashed
+    /// as it is, and the next rounds stage into another.
     private var gather: UnsafeMutableRawBufferPointer?
-    private var gatherHandedOver = false
-    /// How much of `gather` a round may fill.
+    /// How much of `gather` may be filled.
     private var gatherRoom = 0
     private var gathered = 0
+    /// The part of `gathered` that went to the kernel, and where in the file the buffer starts.
+    private var gatherWritten = 0
+    private var gatherFileOffset: UInt64 = 0
     /// The gather buffer's size; settable before the first `stage` (tests make it small).
     var gatherCapacity = 1 << 20
 
@@ -100,8 +104,13 @@ public final class CaptureFileWriter {
     /// `highestSequenceInHistory` is the largest sequence the database ever recorded; the
     /// directory is read too, so that neither a pruned row nor a stray file makes a sequence
     /// come round twice.
-    public init(configuration: CaptureFileConfiguration, highestSequenceInHistory: UInt32) throws(CaptureWriteError) {
+    public convenience init(configuration: CaptureFileConfiguration, highestSequenceInHistory: UInt32) throws(CaptureWriteError) {
+        try self.init(configuration: configuration, highestSequenceInHistory: highestSequenceInHistory, hashing: CaptureHashStage())
+    }
+
+    init(configuration: CaptureFileConfiguration, highestSequenceInHistory: UInt32, hashing: CaptureHashStage) throws(CaptureWriteError) {
         self.configuration = configuration
+        self.hashing = hashing
         let highest = max(highestSequenceInHistory, CaptureFileName.highestSequence(inDirectory: configuration.directory))
         nextSequence = highest == .max ? nil : highest + 1
         guard nextSequence != nil else { throw .sequencesExhausted }
@@ -110,7 +119,7 @@ public final class CaptureFileWriter {
     deinit {
         if let open { Glibc.close(open.descriptor) }
         recordHeader.deallocate()
-        if let gather, !gatherHandedOver { gather.deallocate() }
+        gather?.deallocate()
         hashing.stop()
     }
 
@@ -124,16 +133,32 @@ public final class CaptureFileWriter {
         configuration.snapshotLength = max(1, length)
     }
 
-    /// Files opened and closed since the last call, oldest first. A closed file's digest covers
-    /// every byte written into it: this waits for the hashing stage to get there.
+    /// Files opened since the last call, and files closed whose digest is there, oldest first (a
+    /// closed file's digest covers every byte written into it). While a file is open, a closed one
+    /// whose digest the hashing stage has not reached stays for a later call, with every one closed
+    /// after it, so the owner never waits for hashing while packets flow. With no file open (the
+    /// owner closed it, or a full disk ended it) this waits for every digest.
     public func takeChanges() -> [CaptureFileChange] {
-        defer { changes.removeAll(keepingCapacity: true) }
-        return changes.map { change in
+        let waits = open == nil
+        var taken: [CaptureFileChange] = []
+        var kept: [Change] = []
+        for change in changes {
             switch change {
-            case .opened(let file): .opened(file)
-            case .closed(let file, let ticket): .closed(file, sha256: hashing.digest(ticket))
+            case .opened(let file):
+                taken.append(.opened(file))
+            case .closed(let file, let ticket):
+                guard kept.isEmpty, waits || hashing.hasDigest(ticket) else {
+                    kept.append(change)
+                    continue
+                }
+                switch hashing.digest(ticket) {
+                case .success(let sha256): taken.append(.closed(file, sha256: sha256))
+                case .failure(let failure): taken.append(.unhashed(file, .unreadable(path: file.path, errno: failure.errno)))
+                }
             }
         }
+        changes = kept
+        return taken
     }
 
     /// Appends one packet (cut to the snapshot length) and returns where its record starts.
@@ -170,6 +195,7 @@ public final class CaptureFileWriter {
             if case .noSpace = error { finishAfterNoSpace(file, at: Date(nanosecondsSinceEpoch: timestampNanoseconds)) }
             throw error
         }
+        passWrittenToHashing()
         hashing.copy(UnsafeRawBufferPointer(recordHeader))
         hashing.copy(payload)
         file.length = start + recordLength
@@ -190,18 +216,22 @@ public final class CaptureFileWriter {
         let captured = min(UInt32(clamping: packet.count), configuration.snapshotLength)
         let recordLength = PcapFormat.recordHeaderLength + Int(captured)
         if needsNewFile(recordLength: UInt64(recordLength)) {
-            guard gathered == 0 else { return nil }
+            guard gathered == gatherWritten else { return nil }
             try rotate(at: Date(nanosecondsSinceEpoch: timestampNanoseconds))
         }
         guard var file = open else { throw .sequencesExhausted }
-        if gathered == 0, gather == nil || gatherHandedOver || gatherRoom < recordLength {
-            // An empty buffer always takes the record: it grows, never below its usual size.
-            if let gather, !gatherHandedOver { hashing.giveBack(gather) }
-            gatherRoom = max(gatherCapacity, recordLength)
-            gather = hashing.borrow(minimumBytes: gatherRoom)
-            gatherHandedOver = false
+        if gathered == gatherWritten, gather == nil || gatherRoom - gathered < recordLength {
+            // Everything in the buffer was written: it goes to the hashing stage, and an empty
+            // buffer, which always takes the record (it grows, never below its usual size), follows.
+            passWrittenToHashing()
+            if gather == nil || gatherRoom < recordLength {
+                if let gather { hashing.giveBack(gather) }
+                gatherRoom = max(gatherCapacity, recordLength)
+                gather = hashing.borrow(minimumBytes: gatherRoom)
+            }
         }
         guard let buffer = gather, gatherRoom - gathered >= recordLength else { return nil }
+        if gathered == 0 { gatherFileOffset = file.length }
         let (seconds, microseconds) = PcapFormat.recordTimestamp(nanoseconds: timestampNanoseconds)
         let header = buffer.baseAddress! + gathered
         header.storeBytes(of: seconds.littleEndian, toByteOffset: 0, as: UInt32.self)
@@ -219,8 +249,8 @@ public final class CaptureFileWriter {
         return record
     }
 
-    /// What a staged record holds: readable until the next `stage` (the hashing stage only reads
-    /// a buffer handed to it, and the writer borrows it again only after it was hashed).
+    /// What a staged record holds: readable until the next `stage` (the buffer goes to the hashing
+    /// stage only there, which only reads it; the writer borrows it again only after it was hashed).
     public func stagedBytes(_ record: StagedRecord) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: gather.map { $0.baseAddress! + record.payloadOffset }, count: record.capturedLength)
     }
@@ -229,11 +259,11 @@ public final class CaptureFileWriter {
     /// what it held before them, and none of them is in it; a full disk ends the file at `instant`.
     /// The owner writes what it staged before `flush()` and `close(at:)`.
     public func writeStaged(at instant: Date) throws(CaptureWriteError) {
-        guard gathered > 0, let buffer = gather, !gatherHandedOver else { return }
-        let count = gathered
-        gathered = 0
+        guard gathered > gatherWritten, let buffer = gather else { return }
+        let round = gatherWritten..<gathered
+        gathered = gatherWritten
         guard var file = open else { return }
-        if let failure = writeAll(descriptor: file.descriptor, header: UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
+        if let failure = writeAll(descriptor: file.descriptor, header: UnsafeRawBufferPointer(rebasing: buffer[round]),
                                   payload: UnsafeRawBufferPointer(start: nil, count: 0)) {
             _ = ftruncate(file.descriptor, off_t(file.written))
             _ = lseek(file.descriptor, off_t(file.written), SEEK_SET)
@@ -243,8 +273,8 @@ public final class CaptureFileWriter {
             if case .noSpace = error { finishAfterNoSpace(file, at: instant) }
             throw error
         }
-        hashing.hash(buffer, count: count)
-        gatherHandedOver = true
+        gathered = round.upperBound
+        gatherWritten = gathered
         file.written = file.length
         file.unflushed = true
         open = file
@@ -256,7 +286,10 @@ public final class CaptureFileWriter {
         guard var file = open, !pending.isEmpty else { return }
         let failure = pending.withUnsafeBytes { bytes in
             let failure = writeAll(descriptor: file.descriptor, header: bytes, payload: UnsafeRawBufferPointer(start: nil, count: 0))
-            if failure == nil { hashing.copy(bytes) }
+            if failure == nil {
+                passWrittenToHashing()
+                hashing.copy(bytes)
+            }
             return failure
         }
         pending.removeAll(keepingCapacity: true)
@@ -287,6 +320,7 @@ public final class CaptureFileWriter {
     public func close(at instant: Date) throws(CaptureWriteError) {
         guard let file = open else { return }
         try flush()
+        passWrittenToHashing()
         Glibc.close(file.descriptor)
         open = nil
         changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length),
@@ -297,11 +331,25 @@ public final class CaptureFileWriter {
     /// capture would flap between written and not while the disk is full. The file ends here
     /// instead: capture resumes in a new file, once there is room for one.
     private func finishAfterNoSpace(_ file: OpenFile, at instant: Date) {
+        passWrittenToHashing()
         _ = fdatasync(file.descriptor)
         Glibc.close(file.descriptor)
         open = nil
         changes.append(.closed(CaptureFile(sequence: file.sequence, path: file.path, createdAt: file.createdAt, closedAt: instant, bytes: file.length),
                                ticket: hashing.finishFile()))
+    }
+
+    /// Hands the gather buffer's written bytes to the hashing stage, before anything written
+    /// after them and before their file ends; what was staged and not written is dropped.
+    private func passWrittenToHashing() {
+        guard let buffer = gather, let file = open else { return }
+        gathered = 0
+        guard gatherWritten > 0 else { return }
+        if let next = hashing.handOver(buffer, count: gatherWritten, writtenTo: file.descriptor, at: gatherFileOffset,
+                                       minimumBytes: gatherRoom) {
+            gather = next
+        }
+        gatherWritten = 0
     }
 
     private func needsNewFile(recordLength: UInt64) -> Bool {
@@ -316,7 +364,8 @@ public final class CaptureFileWriter {
         guard let sequence = nextSequence else { throw .sequencesExhausted }
         let path = configuration.directory + "/" + CaptureFileName.name(sequence: sequence, createdAt: instant)
         // O_EXCL: a sequence is never written twice, not even over a file someone left behind.
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
+        // Readable too: bytes the hashing stage falls behind on are read back through it.
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
         guard descriptor >= 0 else {
             let failure = errno
             throw .from(errno: failure, path: path, directory: configuration.directory)
@@ -329,50 +378,11 @@ public final class CaptureFileWriter {
             throw .from(errno: failure, path: path, directory: configuration.directory)
         }
         nextSequence = sequence == .max ? nil : sequence + 1
-        header.withUnsafeBytes { hashing.copy($0) }
+        hashing.copyWithoutWaiting(header)
         let file = OpenFile(descriptor: descriptor, sequence: sequence, path: path, createdAt: instant,
                             snapshotLength: configuration.snapshotLength, length: UInt64(header.count), written: UInt64(header.count),
                             unflushed: true)
         open = file
         changes.append(.opened(CaptureFile(sequence: sequence, path: path, createdAt: instant, closedAt: nil, bytes: file.length)))
-    }
-}
-
-/// Writes both buffers completely, resuming after short writes; the errno on failure.
-/// The vector lives on the stack: this runs once per packet.
-private func writeAll(descriptor: Int32, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> Int32? {
-    withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors -> Int32? in
-        vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: header.baseAddress), iov_len: header.count)
-        vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: payload.baseAddress), iov_len: payload.count)
-        var remaining = header.count + payload.count
-        var first = 0
-        while remaining > 0 {
-            guard let base = vectors.baseAddress else { return EINVAL }
-            let written = writev(descriptor, base + first, Int32(vectors.count - first))
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if written == 0 { return EIO }
-            remaining -= written
-            var consumed = written
-            while first < vectors.count, consumed >= vectors[first].iov_len {
-                consumed -= vectors[first].iov_len
-                first += 1
-            }
-            if first < vectors.count, consumed > 0 {
-                vectors[first].iov_base = vectors[first].iov_base?.advanced(by: consumed)
-                vectors[first].iov_len -= consumed
-            }
-        }
-        return nil
-    }
-}
-
-extension CaptureWriteError {
-    /// A full disk (or quota) is its own case: the daemon records packets as not captured
-    /// until space returns, where any other failure is reported as it is.
-    static func from(errno failure: Int32, path: String, directory: String) -> CaptureWriteError {
-        failure == ENOSPC || failure == EDQUOT ? .noSpace(directory: directory) : .io(path: path, errno: failure)
     }
 }

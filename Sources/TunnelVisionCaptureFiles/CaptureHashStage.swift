@@ -2,17 +2,28 @@ import Foundation
 import TunnelVisionDigest
 
 /// Hashes the bytes a capture writer wrote, on a thread of its own, in the order they went to the
-/// kernel: SHA-256 costs about as much as the copy into the page cache, and on the writer's thread
-/// it bounded how fast the live recorder could take packets.
+/// kernel: SHA-256 costs about a third of what the live recorder spends on a packet, and on a
+/// gateway of two cores any thread that takes it while packets flow takes it from the datapath.
 ///
-/// The writer hands over the very buffers it wrote (no re-read of the file, no copy), borrowed
-/// from a fixed pool: when every buffer waits to be hashed, `borrow` waits for one, so what is
-/// held is never more than the pool. A file's digest is asked for with the ticket `finishFile`
-/// gave, which waits for every byte handed over before it.
+/// So the thread runs at the lowest priority there is (SCHED_IDLE): it hashes with CPU time
+/// nothing else wants. The writer hands over the very buffers it wrote (no copy), borrowed from a
+/// pool; while the thread keeps up, it hashes them from memory. When it falls behind by the whole
+/// pool, the writer does not wait: it keeps its buffer and the stage notes the file range those
+/// bytes went to, which the thread later reads back from the file (the page cache, in practice)
+/// before that file's digest is given out. Only the daemon's user and root can write a capture
+/// file, so what is read back is what was written; a file is sealed only with its full digest.
+///
+/// A file's digest is asked for with the ticket `finishFile` gave; whoever asks for one hashes
+/// what is queued itself instead of waiting for a thread that may get no CPU.
 final class CaptureHashStage: @unchecked Sendable {
-    /// Something the hashing thread does, in the order it was handed over.
+    /// Something to hash, in the order it was handed over.
     private enum Work {
         case bytes(UnsafeMutableRawBufferPointer, count: Int)
+        /// A few bytes outside the pool (a file's header), so that handing them over never waits.
+        case few([UInt8])
+        /// Bytes of the file open on `source` that were written from a buffer the writer kept:
+        /// read back through `descriptor`, the stage's own duplicate, closed when done.
+        case readBack(descriptor: Int32, source: Int32, offset: UInt64, count: UInt64)
         case finish(ticket: Int)
     }
 
@@ -21,21 +32,34 @@ final class CaptureHashStage: @unchecked Sendable {
     private var free: [UnsafeMutableRawBufferPointer] = []
     /// Buffers made so far; never more than `poolSize`.
     private var made = 0
-    private var digests: [Int: String] = [:]
+    /// Buffers in `queue` or being hashed.
+    private var held = 0
+    /// Whether the thread or an owner waiting for a digest is hashing an item right now: one at a
+    /// time, since a digest is over bytes in order.
+    private var busy = false
+    private var digests: [Int: Result<String, ReadBackFailure>] = [:]
     private var nextTicket = 0
     private var stopped = false
     private var started = false
     /// Copies of small writes gather here before they go to the thread (see `copy`).
     private var filling: UnsafeMutableRawBufferPointer?
     private var filled = 0
+    /// Touched only by whoever is `busy`.
+    private var hasher = SHA256Hasher()
+    private var readFailure: ReadBackFailure?
+    private var readBuffer: UnsafeMutableRawBufferPointer?
 
     let poolSize: Int
     let bufferBytes: Int
-    /// Called on the hashing thread before each buffer is hashed (tests hold it back).
+    /// Called before each buffer is hashed (tests hold the thread back).
     var beforeHashing: (@Sendable () -> Void)?
+    /// Whether the thread asks for the lowest priority.
+    var hashesAtIdlePriority = true
+    /// Whether the thread runs at all: tests stand for a thread that gets no CPU time with false.
+    var startsThread = true
 
-    init(poolSize: Int = 4, bufferBytes: Int = 1 << 20) {
-        self.poolSize = max(1, poolSize)
+    init(poolSize: Int = 16, bufferBytes: Int = 1 << 20) {
+        self.poolSize = max(2, poolSize)
         self.bufferBytes = max(1, bufferBytes)
     }
 
@@ -43,6 +67,7 @@ final class CaptureHashStage: @unchecked Sendable {
         // Only after `stop()`: the thread holds the stage until it ends.
         for buffer in free { buffer.deallocate() }
         filling?.deallocate()
+        readBuffer?.deallocate()
     }
 
     /// Ends the thread once it has hashed what it holds; a writer's last act.
@@ -53,24 +78,16 @@ final class CaptureHashStage: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// A buffer of at least `minimumBytes` to fill and hand over with `hash`, waiting while every
-    /// buffer of the pool is with the thread.
+    /// A buffer of at least `minimumBytes` to fill and hand over with `hash`. While every buffer of
+    /// the pool is queued, the borrower hashes the oldest itself (or waits for the one being hashed).
     func borrow(minimumBytes: Int) -> UnsafeMutableRawBufferPointer {
         condition.lock()
         defer { condition.unlock() }
         startIfNeeded()
-        while free.isEmpty, made >= poolSize { condition.wait() }
-        let buffer: UnsafeMutableRawBufferPointer
-        if let reused = free.popLast() {
-            buffer = reused
-        } else {
-            made += 1
-            buffer = .allocate(byteCount: max(bufferBytes, minimumBytes), alignment: 64)
+        while free.isEmpty, made >= poolSize {
+            if !busy, !queue.isEmpty { hashNext() } else { condition.wait() }
         }
-        guard buffer.count < minimumBytes else { return buffer }
-        // A record larger than the usual buffer: this one grows, the pool keeps its count.
-        buffer.deallocate()
-        return .allocate(byteCount: minimumBytes, alignment: 64)
+        return takeFree(minimumBytes: minimumBytes)
     }
 
     /// Gives back a borrowed buffer that holds nothing to hash.
@@ -86,6 +103,29 @@ final class CaptureHashStage: @unchecked Sendable {
     func hash(_ buffer: UnsafeMutableRawBufferPointer, count: Int) {
         sendFilling()
         enqueue(.bytes(buffer, count: count))
+    }
+
+    /// For the live writer, which must never wait: the first `count` bytes of `buffer`, written at
+    /// `offset` of the file open on `descriptor`, go to the thread with the buffer, and a fresh
+    /// buffer of at least `minimumBytes` comes back. When the thread holds all but one of the pool,
+    /// nil comes back instead: the writer keeps `buffer` and its bytes will be read back from the
+    /// file (whose descriptor must stay readable until then; the stage keeps a duplicate).
+    func handOver(_ buffer: UnsafeMutableRawBufferPointer, count: Int, writtenTo descriptor: Int32, at offset: UInt64,
+                  minimumBytes: Int) -> UnsafeMutableRawBufferPointer? {
+        sendFilling()
+        condition.lock()
+        defer { condition.unlock() }
+        startIfNeeded()
+        guard held + 2 > poolSize else {
+            append(.bytes(buffer, count: count))
+            return takeFree(minimumBytes: minimumBytes)
+        }
+        if case .readBack(let duplicate, descriptor, let start, let length)? = queue.last, start + length == offset {
+            queue[queue.count - 1] = .readBack(descriptor: duplicate, source: descriptor, offset: start, count: length + UInt64(count))
+        } else {
+            append(.readBack(descriptor: dup(descriptor), source: descriptor, offset: offset, count: UInt64(count)))
+        }
+        return nil
     }
 
     /// For bytes the writer does not keep (a record written on its own, the import's pending
@@ -104,23 +144,59 @@ final class CaptureHashStage: @unchecked Sendable {
         }
     }
 
+    /// For the few bytes the live writer writes outside its buffer (a file's header): queued as a
+    /// copy of their own, since waiting for a pool buffer could mean waiting for a thread that gets
+    /// no CPU time while packets flow.
+    func copyWithoutWaiting(_ bytes: [UInt8]) {
+        sendFilling()
+        enqueue(.few(bytes))
+    }
+
     /// Ends the current file: its digest is everything handed over since the last `finishFile`.
     func finishFile() -> Int {
         sendFilling()
         condition.lock()
+        defer { condition.unlock() }
         let ticket = nextTicket
         nextTicket += 1
-        condition.unlock()
-        enqueue(.finish(ticket: ticket))
+        append(.finish(ticket: ticket))
         return ticket
     }
 
-    /// The lower-case hex SHA-256 of the file `ticket` ended, once the thread got there.
-    func digest(_ ticket: Int) -> String {
+    /// Whether the digest of the file `ticket` ended is there to take without waiting.
+    func hasDigest(_ ticket: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while digests[ticket] == nil { condition.wait() }
+        return digests[ticket] != nil
+    }
+
+    /// The lower-case hex SHA-256 of the file `ticket` ended, or why bytes read back for it could
+    /// not be read. Hashes what is queued before it on this thread rather than wait for the
+    /// stage's thread, which gets CPU time only when nothing else wants it.
+    func digest(_ ticket: Int) -> Result<String, ReadBackFailure> {
+        condition.lock()
+        defer { condition.unlock() }
+        while digests[ticket] == nil {
+            if !busy, !queue.isEmpty { hashNext() } else { condition.wait() }
+        }
         return digests.removeValue(forKey: ticket)!
+    }
+
+    // MARK: The thread
+
+    /// Called with the lock held.
+    private func takeFree(minimumBytes: Int) -> UnsafeMutableRawBufferPointer {
+        let buffer: UnsafeMutableRawBufferPointer
+        if let reused = free.popLast() {
+            buffer = reused
+        } else {
+            made += 1
+            buffer = .allocate(byteCount: max(bufferBytes, minimumBytes), alignment: 64)
+        }
+        guard buffer.count < minimumBytes else { return buffer }
+        // A record larger than the usual buffer: this one grows, the pool keeps its count.
+        buffer.deallocate()
+        return .allocate(byteCount: minimumBytes, alignment: 64)
     }
 
     private func sendFilling() {
@@ -128,20 +204,28 @@ final class CaptureHashStage: @unchecked Sendable {
         filling = nil
         let count = filled
         filled = 0
-        enqueue(.bytes(buffer, count: count))
+        condition.lock()
+        append(.bytes(buffer, count: count))
+        condition.unlock()
     }
 
     private func enqueue(_ work: Work) {
         condition.lock()
-        startIfNeeded()
-        queue.append(work)
-        condition.broadcast()
+        append(work)
         condition.unlock()
     }
 
     /// Called with the lock held.
+    private func append(_ work: Work) {
+        startIfNeeded()
+        if case .bytes = work { held += 1 }
+        queue.append(work)
+        condition.broadcast()
+    }
+
+    /// Called with the lock held.
     private func startIfNeeded() {
-        guard !started else { return }
+        guard !started, startsThread else { return }
         started = true
         let thread = Thread { [self] in run() }
         thread.name = "tv-capture-hash"
@@ -149,27 +233,90 @@ final class CaptureHashStage: @unchecked Sendable {
     }
 
     private func run() {
-        var hasher = SHA256Hasher()
+        if hashesAtIdlePriority { CaptureHashStage.lowerThisThreadsPriority() }
         condition.lock()
         while true {
-            while queue.isEmpty, !stopped { condition.wait() }
-            if queue.isEmpty { break }
-            let work = queue.removeFirst()
-            condition.unlock()
-            switch work {
-            case .bytes(let buffer, let count):
-                beforeHashing?()
-                hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                condition.lock()
-                free.append(buffer)
-            case .finish(let ticket):
-                let digest = hasher.finish()
-                hasher = SHA256Hasher()
-                condition.lock()
-                digests[ticket] = digest
+            if !busy, !queue.isEmpty {
+                hashNext()
+            } else if stopped, queue.isEmpty {
+                break
+            } else {
+                condition.wait()
             }
-            condition.broadcast()
         }
         condition.unlock()
+    }
+
+    /// Takes the first item (or the next piece of it) and hashes it with the lock released.
+    /// Called with the lock held and nobody busy.
+    private func hashNext() {
+        busy = true
+        let work = queue.removeFirst()
+        var rest: Work?
+        if case .readBack(let descriptor, let source, let offset, let count) = work, count > UInt64(bufferBytes) {
+            // Read back a buffer's worth at a time, so that an owner who waits can take over.
+            rest = .readBack(descriptor: descriptor, source: source, offset: offset + UInt64(bufferBytes), count: count - UInt64(bufferBytes))
+            queue.insert(rest!, at: 0)
+        }
+        condition.unlock()
+        var digest: (ticket: Int, Result<String, ReadBackFailure>)?
+        var hashed: UnsafeMutableRawBufferPointer?
+        switch work {
+        case .bytes(let buffer, let count):
+            beforeHashing?()
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            hashed = buffer
+        case .few(let bytes):
+            bytes.withUnsafeBytes { hasher.update($0) }
+        case .readBack(let descriptor, _, let offset, let count):
+            readBack(descriptor: descriptor, offset: offset, count: Int(min(count, UInt64(bufferBytes))))
+            if rest == nil { close(descriptor) }
+        case .finish(let ticket):
+            digest = (ticket, readFailure.map { .failure($0) } ?? .success(hasher.finish()))
+            hasher = SHA256Hasher()
+            readFailure = nil
+        }
+        condition.lock()
+        if let hashed {
+            free.append(hashed)
+            held -= 1
+        }
+        if let digest { digests[digest.ticket] = digest.1 }
+        busy = false
+        condition.broadcast()
+    }
+
+    /// Reads `count` bytes of the file at `offset` into the stage's own buffer and hashes them.
+    /// A failed or short read spoils that file's digest: it is given out as the failure.
+    private func readBack(descriptor: Int32, offset: UInt64, count: Int) {
+        guard readFailure == nil else { return }
+        let buffer = readBuffer ?? .allocate(byteCount: bufferBytes, alignment: 64)
+        readBuffer = buffer
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else {
+                readFailure = ReadBackFailure(errno: got < 0 ? errno : EIO)
+                return
+            }
+            done += got
+        }
+        hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+
+    /// Why bytes read back for a digest could not be read (the errno; a short read is EIO).
+    struct ReadBackFailure: Error {
+        let errno: Int32
+    }
+
+    /// SCHED_IDLE (5 in <linux/sched.h>; the C header shows it only to GNU sources); where that is
+    /// refused, the highest nice value. On Linux both act on the calling thread alone (0). A
+    /// service whose system-call filter refuses both hashes at its usual priority: still correct,
+    /// only felt by the datapath.
+    private static func lowerThisThreadsPriority() {
+        var parameters = sched_param()
+        guard sched_setscheduler(0, 5, &parameters) != 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
     }
 }

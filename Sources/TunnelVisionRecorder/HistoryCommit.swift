@@ -49,7 +49,7 @@ package struct HistoryCommit {
             let file: CaptureFile
             switch change {
             case .opened(let opened): file = opened; outcome.opened.append(opened)
-            case .closed(let closed, _): file = closed; outcome.closed.append(closed)
+            case .closed(let closed, _), .unhashed(let closed, _): file = closed; outcome.closed.append(closed)
             }
             do { try history.recordCaptureFile(file) } catch {
                 let failure = Failure.recordFile(file, error)
@@ -60,6 +60,11 @@ package struct HistoryCommit {
                     let failure = Failure.sealFile(closed, error)
                     guard carryOn(failure) else { return stopped(outcome, at: failure) }
                 }
+            }
+            if case .unhashed(let closed, let error) = change, sealer != nil {
+                // No digest, so no seal: the chain never vouches for bytes it did not hash.
+                let failure = Failure.sealFile(closed, error)
+                guard carryOn(failure) else { return stopped(outcome, at: failure) }
             }
         }
         guard !batch.isEmpty else { return outcome }

@@ -79,7 +79,7 @@ public struct EvidenceSeed {
         func record(_ changes: [CaptureFileChange]) throws {
             for change in changes {
                 switch change {
-                case .opened(let file): try store.recordCaptureFile(file)
+                case .opened(let file), .unhashed(let file, _): try store.recordCaptureFile(file)
                 case .closed(let file, let sha256):
                     try store.recordCaptureFile(file)
                     guard let sealKey else { continue }

@@ -219,6 +219,38 @@ private func packets(_ count: Int, payloadBytes: Int = 100) -> [[UInt8]] {
         #expect(results[1].files == results[0].files)
     }
 
+    /// A hashing thread that gets no CPU time while packets flow (it runs at idle priority) holds
+    /// nothing up: the live writer keeps staging, a finished file's change waits while a file is
+    /// open, and after the close each file's digest, read back where the thread fell behind, is
+    /// still the digest of the file on disk.
+    @Test func aHashingThreadWithoutCPUTimeHoldsUpNoStagingAndTheDigestsStillMatchTheDisk() throws {
+        let directory = try TemporaryDirectory()
+        let hashing = CaptureHashStage(poolSize: 2, bufferBytes: 600)
+        hashing.startsThread = false
+        let writer = try CaptureFileWriter(configuration: .init(directory: directory.path, rotationBytes: 2_000),
+                                           highestSequenceInHistory: 0, hashing: hashing)
+        writer.gatherCapacity = 600
+        var whileOpen: [CaptureFileChange] = []
+        for (index, packet) in packets(40).enumerated() {
+            let stamp = noon + Int64(index) * 1_000_000
+            let stage = { try packet.withUnsafeBytes { try writer.stage($0, timestampNanoseconds: stamp) } }
+            if try stage() == nil {
+                try writer.writeStaged(at: Date(nanosecondsSinceEpoch: stamp))
+                _ = try #require(try stage())
+            }
+            if index == 30 { whileOpen = writer.takeChanges() }
+        }
+        let opened = whileOpen.filter { if case .opened = $0 { true } else { false } }.count
+        // Every file but the open one is finished; some of them wait for their digest.
+        #expect(opened >= 3)
+        #expect(whileOpen.count - opened < opened - 1)
+        try writer.writeStaged(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+        try writer.close(at: Date(nanosecondsSinceEpoch: noon + 60_000_000_000))
+        let changes = whileOpen + writer.takeChanges()
+        #expect(changes.count == 2 * changes.filter { if case .opened = $0 { true } else { false } }.count)
+        try expectDigestsMatchTheDisk(changes)
+    }
+
     /// Each finished file's digest, taken as the writer wrote, is the digest of the file on disk.
     private func expectDigestsMatchTheDisk(_ changes: [CaptureFileChange]) throws {
         var finished = 0
