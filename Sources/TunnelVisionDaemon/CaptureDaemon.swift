@@ -173,6 +173,11 @@ public final class CaptureDaemon {
         case .tun(let name):
             do {
                 let device = try TunDevice(name: name, segmentationOffload: configuration.segmentationOffload)
+                switch device.reads {
+                case .offload(let udp): log.say(.tunOffload(device: name, udp: udp))
+                case .plain: log.say(.tunPlain(device: name, refusedErrno: nil))
+                case .plainRefused(let code): log.say(.tunPlain(device: name, refusedErrno: code))
+                }
                 return TunForwarder(device: device, queues: queues, counters: counters, clock: clock,
                                     backlog: configuration.recorderBacklog,
                                     waitMilliseconds: configuration.recorderWaitMilliseconds, log: log)

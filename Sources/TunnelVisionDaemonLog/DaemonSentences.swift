@@ -38,6 +38,13 @@ public enum DaemonMessage: Sendable, Hashable {
     /// The first relay report that found no flow of the tap in this run.
     case relayReportUnmatched
     case impossibleTimestamps(path: String, records: Int)
+    /// How the TUN device hands packets over: with segmentation offload (for UDP too, or not),
+    /// or one packet per read, by the configuration or because the kernel refused the offload.
+    case tunOffload(device: String, udp: Bool)
+    case tunPlain(device: String, refusedErrno: Int32?)
+    /// The first packet of a run whose virtio-net header did not fit it, and at the stop how many.
+    case offloadHeaderNotUnderstood(device: String)
+    case offloadHeadersNotUnderstood(device: String, packets: UInt64)
 
     public var text: String {
         switch self {
@@ -106,6 +113,21 @@ public enum DaemonMessage: Sendable, Hashable {
             "a report of the relay matched no flow the tap saw, so its facts are not in the history; tvctl status counts such reports"
         case .impossibleTimestamps(let path, let records):
             "\(path) has \(records) records whose timestamp is no instant between 1970 and 2262; they were counted and not imported"
+        case .tunOffload(let device, let udp):
+            "\(device) hands over packets with segmentation offload: TCP\(udp ? " and UDP" : "") super-packets of up to 64 KiB in one read, "
+                + "each forwarded whole and captured as the segments the wire carried"
+                + (udp ? "" : "; the kernel refused it for UDP, whose datagrams come one per read")
+        case .tunPlain(let device, let refusedErrno):
+            "\(device) hands over one packet per read, as the wire carries it: "
+                + (refusedErrno.map { "the kernel refused segmentation offload (\(String(cString: strerror($0))))" }
+                    ?? "segmentation offload is off in the configuration")
+        case .offloadHeaderNotUnderstood(let device):
+            "\(device) handed over a packet whose virtio-net header does not fit it; it was forwarded as it came and captured whole, "
+                + "not cut into segments (a frame that may be longer than the MTU, its checksum as the kernel left it); "
+                + "such packets are counted and the count is said at the stop"
+        case .offloadHeadersNotUnderstood(let device, let packets):
+            "\(device) handed over \(packets) packets whose virtio-net header did not fit them in this run; each was forwarded "
+                + "as it came and captured whole, not cut into segments"
         }
     }
 }
@@ -132,10 +154,11 @@ extension DaemonMessage {
     public var priority: DaemonLogPriority {
         switch self {
         case .captureSuspended, .batchRefused, .sealFailed, .retentionFailed, .captureFileRowRefused, .heartbeatFailed, .relayUpdatesLost, .lostWithoutCleanStop: .error
-        case .relayAtCeiling, .relayReportUnmatched: .warning
+        case .relayAtCeiling, .relayReportUnmatched, .offloadHeaderNotUnderstood, .offloadHeadersNotUnderstood: .warning
         case .closedInterruptedSessions, .cutTornTail, .sealedAtStart, .adoptedUnrecordedFile, .recorderBehind, .recorderStuck, .recorderCaughtUp, .recorderStuckAtStop, .retentionShortfall, .impossibleTimestamps: .warning
         case .captureResumed, .stopping: .notice
-        case .started, .retentionDeleted, .stopped, .imported, .relayStarted: .info
+        case .tunPlain(_, let refused): refused == nil ? .info : .notice
+        case .started, .retentionDeleted, .stopped, .imported, .relayStarted, .tunOffload: .info
         }
     }
 }

@@ -31,6 +31,9 @@ public final class PacketRing: @unchecked Sendable {
         self.filled = filled
         freedPerRing = max(1, self.slotCount / 8)
         storage = .allocate(byteCount: self.slotCount * self.slotCapacity, alignment: 64)
+        // Touched once here, at start: otherwise the first pass over the ring takes a page fault
+        // (and a page cleared) per 4 KiB on the packet path, as the TUN is read into each slot.
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: self.slotCount * self.slotCapacity)
         starts = .allocate(capacity: self.slotCount)
         lengths = .allocate(capacity: self.slotCount)
         wireLengths = .allocate(capacity: self.slotCount)

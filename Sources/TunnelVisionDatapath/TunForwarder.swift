@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TunnelVisionDaemonLog
 import TunnelVisionModel
+import TunnelVisionWire
 
 /// The inline tap's own thread: reads every packet from the TUN device in batches, writes it
 /// straight back for the kernel to route on, and only then offers it to the recorder. Nothing
@@ -14,6 +15,9 @@ public final class TunForwarder: @unchecked Sendable {
     private let clock: PacketClock
     private let stopping = Atomic<Bool>(false)
     private let scratch: UnsafeMutableRawBufferPointer
+    private let log: DaemonLog
+    /// Packets whose virtio-net header did not fit them: forwarded as they came, captured whole.
+    private var headersNotUnderstood: UInt64 = 0
 
     public init(device: TunDevice, queues: RecorderQueues, counters: DatapathCounters, clock: PacketClock,
                 backlog: RecorderBacklog = .wait, waitMilliseconds: Int = RecorderBacklog.defaultWaitMilliseconds,
@@ -24,6 +28,7 @@ public final class TunForwarder: @unchecked Sendable {
                                  counters: counters, log: log, now: clock.now)
         self.counters = counters
         self.clock = clock
+        self.log = log
         scratch = .allocate(byteCount: queues.packets.slotCapacity, alignment: 64)
     }
 
@@ -36,7 +41,12 @@ public final class TunForwarder: @unchecked Sendable {
     /// Runs until `stop()`; meant for a thread of its own.
     public func run() {
         var descriptor = pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0)
-        defer { slots.finish() }
+        defer {
+            slots.finish()
+            if headersNotUnderstood > 0 {
+                log.say(.offloadHeadersNotUnderstood(device: device.name, packets: headersNotUnderstood))
+            }
+        }
         while !stopping.load(ordering: .acquiring) {
             counters.loops.add(1, ordering: .relaxed)
             slots.noteProgress()
@@ -61,6 +71,7 @@ public final class TunForwarder: @unchecked Sendable {
         guard length > start else { return true }
         counters.packetsSeen.add(1, ordering: .relaxed)
         counters.bytesSeen.add(UInt64(length - start), ordering: .relaxed)
+        if start > 0 { checkHeader(UnsafeRawBufferPointer(rebasing: buffer[0..<length])) }
         if slot != nil {
             // The virtio-net header stays in front: the recorder cuts by it what the wire carried.
             queues.packets.publish(start: 0, length: length, wireLength: length - start, timestampNanoseconds: stamp)
@@ -70,5 +81,15 @@ public final class TunForwarder: @unchecked Sendable {
                                 timestampNanoseconds: stamp, counters: counters)
         }
         return true
+    }
+
+    /// A header the recorder cannot cut by still leaves the packet's every byte in the capture
+    /// (`OffloadedPacket` hands it over whole); it is counted here, where it was read, and said.
+    private func checkHeader(_ bytes: UnsafeRawBufferPointer) {
+        let header = UnsafeRawBufferPointer(rebasing: bytes[0..<device.headerLength])
+        let packet = UnsafeRawBufferPointer(rebasing: bytes[device.headerLength...])
+        guard OffloadedPacket.verdict(virtioHeader: header, packet: packet) == .notUnderstood else { return }
+        if headersNotUnderstood == 0 { log.say(.offloadHeaderNotUnderstood(device: device.name)) }
+        headersNotUnderstood += 1
     }
 }

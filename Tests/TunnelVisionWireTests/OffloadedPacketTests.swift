@@ -103,4 +103,62 @@ import TunnelVisionModel
         #expect(Self.segments(header: Self.virtioHeader(needsChecksum: true, gsoType: 1, headerLength: 40, gsoSize: 10,
                                                         checksumStart: 20, checksumOffset: 16), packet: truncated) == [truncated])
     }
+
+    static func verdict(_ header: [UInt8], _ packet: [UInt8]) -> OffloadedPacket.Verdict {
+        header.withUnsafeBytes { header in packet.withUnsafeBytes { OffloadedPacket.verdict(virtioHeader: header, packet: $0) } }
+    }
+
+    @Test func aUDPSuperPacketIsCutIntoDatagramsOfItsGSOSize() throws {
+        let payload = (0..<2500).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var packet = PacketBuilder.udp(from: Self.server4, to: Self.phone4, payload: payload)
+        packet[4] = 0x00; packet[5] = 0x10
+        let header = Self.virtioHeader(needsChecksum: true, gsoType: 5, headerLength: 28, gsoSize: 1200, checksumStart: 20,
+                                       checksumOffset: 6)
+        #expect(Self.verdict(header, packet) == .cut)
+        let segments = Self.segments(header: header, packet: packet)
+        #expect(segments.map(\.count) == [1228, 1228, 128])
+        for (index, segment) in segments.enumerated() {
+            #expect(Int(segment[2]) << 8 | Int(segment[3]) == segment.count)
+            #expect(Int(segment[4]) << 8 | Int(segment[5]) == 0x10 + index)
+            #expect(Int(segment[24]) << 8 | Int(segment[25]) == segment.count - 20)  // UDP length
+            #expect(Self.onesComplementSum(Array(segment[0..<20])) == 0xFFFF)
+            #expect(Self.transportChecksumHolds(segment, ipv6: false))
+            #expect(Array(segment[28...]) == Array(payload[(1200 * index)..<min(payload.count, 1200 * index + 1200)]))
+        }
+    }
+
+    @Test func eachFieldOfTheHeaderIsCheckedAgainstThePacket() {
+        let tcp = PacketBuilder.tcp(from: Self.server4, to: Self.phone4, sequence: 1, flags: [.ack], payload: Array(repeating: 7, count: 3000))
+        func header(flags: UInt8 = 1, gsoType: UInt8 = 1, headerLength: Int = 40, gsoSize: Int = 1000, checksumStart: Int = 20,
+                    checksumOffset: Int = 16) -> [UInt8] {
+            var bytes = Self.virtioHeader(needsChecksum: false, gsoType: gsoType, headerLength: headerLength, gsoSize: gsoSize,
+                                          checksumStart: checksumStart, checksumOffset: checksumOffset)
+            bytes[0] = flags
+            return bytes
+        }
+        #expect(Self.verdict(header(), tcp) == .cut)
+        #expect(Self.verdict(header(gsoSize: 3000), tcp) == .completeChecksum)
+        #expect(Self.verdict(header(flags: 2, gsoType: 0), tcp) == .asItCame)
+        #expect(Self.verdict(header(gsoType: 1 | 0x80), tcp) == .cut)  // ECN on TCP
+        let wrong: [(String, [UInt8])] = [
+            ("an unknown flag", header(flags: 1 | 4)),
+            ("a checksum start past the IP header", header(checksumStart: 24)),
+            ("a checksum offset that is not TCP's", header(checksumOffset: 6)),
+            ("a checksum start beyond the packet", header(gsoType: 0, checksumStart: 3050)),
+            ("hdr_len beyond the packet", header(headerLength: 3041)),
+            ("gso_size 0", header(gsoSize: 0)),
+            ("a segment longer than an IP length holds", header(gsoSize: 65_500)),
+            ("GSO without the partial checksum it always has", header(flags: 0)),
+            ("TCP over IPv6 for an IPv4 packet", header(gsoType: 4)),
+            ("UDP for a TCP packet", header(gsoType: 5)),
+            ("UFO, which the tap never asks for", header(gsoType: 3)),
+            ("ECN without GSO", header(gsoType: 0x80)),
+            ("a short header", Array(header().prefix(9))),
+        ]
+        for (what, bytes) in wrong {
+            #expect(Self.verdict(bytes, tcp) == .notUnderstood, "\(what)")
+            let handedOverAsItCame = Self.segments(header: bytes, packet: tcp) == [tcp]
+            #expect(handedOverAsItCame, "\(what)")
+        }
+    }
 }

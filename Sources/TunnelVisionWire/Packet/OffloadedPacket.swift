@@ -4,56 +4,95 @@
 /// transport checksum was left partial. Each segment gets its own IP length, IPv4 identifier
 /// and header checksum, TCP sequence number and flags, and a full transport checksum.
 ///
-/// A header that does not add up (lengths outside the packet, a protocol it does not name) hands
-/// the packet over as it came: nothing is invented.
+/// Every field of the header is checked against the packet before anything is done by it. A
+/// header that does not add up (a field outside the packet, a checksum place that is not the
+/// transport's, a type that does not name the packet's protocol) hands the packet over as it
+/// came: nothing is invented, and `verdict` lets the caller count it.
 public enum OffloadedPacket {
     public static let virtioHeaderLength = 10
     /// Beyond this many segments a header is taken for nonsense (64 KiB in segments of 16 bytes).
     public static let maximumSegments = 4096
+
+    /// What a header asks of its packet, once checked.
+    public enum Verdict: Sendable, Hashable {
+        /// Nothing: the packet is as the wire carried it.
+        case asItCame
+        /// One packet whose transport checksum is to be completed.
+        case completeChecksum
+        /// A super-packet to be cut into segments.
+        case cut
+        /// A header that does not fit its packet: the packet is handed over as it came.
+        case notUnderstood
+    }
 
     private enum GSOType {
         static let none: UInt8 = 0
         static let tcpIPv4: UInt8 = 1
         static let tcpIPv6: UInt8 = 4
         static let udpL4: UInt8 = 5
+        /// VIRTIO_NET_HDR_GSO_ECN: the super-packet carries CWR; only TCP has it.
+        static let ecn: UInt8 = 0x80
     }
 
     private static let needsChecksum: UInt8 = 0x01
+    /// VIRTIO_NET_HDR_F_DATA_VALID: the kernel checked the checksum already; nothing to do.
+    private static let dataValid: UInt8 = 0x02
+
+    /// The header's fields (flags, gso_type, hdr_len, gso_size, csum_start, csum_offset), each
+    /// checked against the packet.
+    public static func verdict(virtioHeader header: UnsafeRawBufferPointer, packet: UnsafeRawBufferPointer) -> Verdict {
+        check(header, packet).verdict
+    }
+
+    private static func check(_ header: UnsafeRawBufferPointer, _ packet: UnsafeRawBufferPointer) -> (verdict: Verdict, layout: Layout?) {
+        guard header.count == virtioHeaderLength else { return (.notUnderstood, nil) }
+        func field(_ offset: Int) -> Int { Int(header[offset]) | Int(header[offset + 1]) << 8 }
+        let flags = header[0], gsoType = header[1] & ~GSOType.ecn, hasECN = header[1] & GSOType.ecn != 0
+        let (headerLength, gsoSize, checksumStart, checksumOffset) = (field(2), field(4), field(6), field(8))
+        guard flags & ~(needsChecksum | dataValid) == 0 else { return (.notUnderstood, nil) }
+        if flags & needsChecksum == 0, header[1] == GSOType.none { return (.asItCame, nil) }
+        guard let layout = Layout(packet) else { return (.notUnderstood, nil) }
+        if flags & needsChecksum != 0 {
+            let field = layout.transport == .tcp ? 16 : 6
+            guard checksumStart == layout.transportOffset, checksumOffset == field,
+                  checksumStart + checksumOffset + 2 <= packet.count else { return (.notUnderstood, nil) }
+        }
+        guard gsoType != GSOType.none else { return hasECN ? (.notUnderstood, nil) : (.completeChecksum, layout) }
+        let names: Bool
+        switch gsoType {
+        case GSOType.tcpIPv4: names = layout.transport == .tcp && !layout.isIPv6
+        case GSOType.tcpIPv6: names = layout.transport == .tcp && layout.isIPv6
+        case GSOType.udpL4: names = layout.transport == .udp && !hasECN
+        default: names = false
+        }
+        let payloadLength = packet.count - layout.headerLength
+        // A super-packet always leaves its checksum partial; a segment must fit an IP length field.
+        guard names, flags & needsChecksum != 0, gsoSize > 0, headerLength <= packet.count,
+              layout.headerLength + gsoSize <= 65_535,
+              (payloadLength + gsoSize - 1) / gsoSize <= maximumSegments else { return (.notUnderstood, nil) }
+        return (payloadLength > gsoSize ? .cut : .completeChecksum, layout)
+    }
 
     /// Calls `body` with each packet the wire would have carried, built in `scratch` (which must
-    /// hold a whole packet) or, when nothing needs doing, `packet` itself.
+    /// hold a whole packet) or, when nothing needs doing or the header is not understood, `packet` itself.
     public static func forEachSegment(
         virtioHeader header: UnsafeRawBufferPointer, packet: UnsafeRawBufferPointer,
         scratch: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
     ) {
-        // Most packets need nothing: neither cut nor checksum left to do.
-        guard header.count == virtioHeaderLength, header[0] & needsChecksum != 0 || header[1] & 0x7F != GSOType.none,
-              scratch.count >= packet.count, let layout = Layout(packet) else {
+        let (verdict, layout) = check(header, packet)
+        guard let layout, verdict != .asItCame, verdict != .notUnderstood, scratch.count >= packet.count else {
             body(packet)
             return
         }
-        let gsoType = header[1] & 0x7F
-        let gsoSize = Int(header[4]) | Int(header[5]) << 8
-        let payloadLength = packet.count - layout.headerLength
-        let splits: Bool
-        switch gsoType {
-        case GSOType.tcpIPv4, GSOType.tcpIPv6: splits = layout.transport == .tcp
-        case GSOType.udpL4: splits = layout.transport == .udp
-        default: splits = false
-        }
-        let isSane = gsoType == GSOType.none
-            || (splits && gsoSize > 0 && (payloadLength + gsoSize - 1) / gsoSize <= maximumSegments)
-        guard isSane else {
-            body(packet)
-            return
-        }
-        guard gsoType != GSOType.none, payloadLength > gsoSize else {
+        guard verdict == .cut else {
             copy(packet, into: scratch)
             let whole = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<packet.count])
             layout.finish(whole, segment: 0, isLast: true, payloadOffset: 0)
             body(UnsafeRawBufferPointer(whole))
             return
         }
+        let gsoSize = Int(header[4]) | Int(header[5]) << 8
+        let payloadLength = packet.count - layout.headerLength
         let headers = UnsafeRawBufferPointer(rebasing: packet[0..<layout.headerLength])
         var offset = 0
         var index = 0
