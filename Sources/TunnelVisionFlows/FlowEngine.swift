@@ -87,8 +87,11 @@ public struct FlowEngine {
                 table[slot].relayFactsDirty = false
             }
         }
-        defer { pending = HistoryBatch() }
-        return pending
+        let batch = pending
+        pending = HistoryBatch()
+        // The next batch is likely the size of this one: its rows need not grow there step by step.
+        pending.packets.reserveCapacity(batch.packets.count)
+        return batch
     }
 
     /// Records the rows the store gave the flows of `batch` it inserted. The batch names each
@@ -148,7 +151,7 @@ public struct FlowEngine {
         if let segment = packet.tcp, !segment.flags.contains(.syn) { state.continuation = continuation(at: now) }
         var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA)
         if key.proto == .tcp {
-            flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))
+            flow.reading = .tcp(ReadingBox(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53)))
         }
         return flow
     }
