@@ -54,7 +54,9 @@ public struct FlowEngine {
         let (source, destination) = fragments.endpoints(of: packet)
         let slot = flowSlot(for: packet, source: source, destination: destination, at: timestampNanoseconds)
         let length = UInt32(clamping: wireLength ?? frame.count)
-        let direction = table[slot].direction(from: source)
+        // From the flow's stored fields: a method called on the flow would copy it whole first.
+        let key = table[slot].state.key
+        let direction: Direction = source == (table[slot].clientIsEndpointA ? key.endpointA : key.endpointB) ? .outbound : .inbound
         count(packet, direction: direction, into: slot, at: timestampNanoseconds)
         pending.packets.append(PacketRecord(
             flow: table[slot].handle, timestampNanoseconds: timestampNanoseconds, direction: direction,

@@ -44,15 +44,18 @@ struct LiveFlow {
         set { relayFactsKept = newValue.map(OutOfLine.init) }
     }
 
-    var isDirty: Bool { dirtyIndex >= 0 }
-    var lastSeenNanoseconds: Int64 { state.lastSeen.nanosecondsSinceEpoch }
+    // Inlined where the table yields a flow in place: a call would take the whole flow as its
+    // argument, a copy that retains everything it holds.
+    var isDirty: Bool { @inline(__always) get { dirtyIndex >= 0 } }
+    var lastSeenNanoseconds: Int64 { @inline(__always) get { state.lastSeen.nanosecondsSinceEpoch } }
 
+    @inline(__always)
     func direction(from source: Endpoint) -> Direction {
         source == client ? .outbound : .inbound
     }
 
-    var client: Endpoint { clientIsEndpointA ? state.key.endpointA : state.key.endpointB }
-    var remote: Endpoint { clientIsEndpointA ? state.key.endpointB : state.key.endpointA }
+    var client: Endpoint { @inline(__always) get { clientIsEndpointA ? state.key.endpointA : state.key.endpointB } }
+    var remote: Endpoint { @inline(__always) get { clientIsEndpointA ? state.key.endpointB : state.key.endpointA } }
 
     /// The flow as the store should now hold it.
     var upsert: FlowUpsert { FlowUpsert(handle: handle, rowID: rowID, state: state, client: client.address) }
