@@ -9,14 +9,15 @@ extension FlowEngine {
     /// Held reassembly is counted exactly only when the bytes placed since the last count could
     /// have crossed the budget; a count that finds it crossed gives up readings, oldest first,
     /// down to nine tenths of it, so the next count is at least a tenth of the budget away.
-    mutating func noteReassemblyGrowth(_ bytes: Int) {
+    /// The reading of the flow at `current` is being changed: it is neither counted nor given up.
+    mutating func noteReassemblyGrowth(_ bytes: Int, readingAt current: Int) {
         reassemblyGrowth += bytes
         guard reassemblyCounted + reassemblyGrowth > configuration.reassemblyBudget else { return }
         var held: [(slot: Int, bytes: Int, firstSeen: Instant)] = []
         var total = 0
         for slot in 0..<table.count {
-            guard case .tcp(let reading)? = table[slot].reading else { continue }
-            let bytes = reading.outbound.bytes.heldBytes + reading.inbound.bytes.heldBytes
+            guard slot != current, case .tcp(let reading)? = table[slot].reading else { continue }
+            let bytes = reading.value.outbound.bytes.heldBytes + reading.value.inbound.bytes.heldBytes
             held.append((slot, bytes, table[slot].state.firstSeen))
             total += bytes
         }

@@ -54,7 +54,9 @@ public struct FlowEngine {
         let (source, destination) = fragments.endpoints(of: packet)
         let slot = flowSlot(for: packet, source: source, destination: destination, at: timestampNanoseconds)
         let length = UInt32(clamping: wireLength ?? frame.count)
-        let direction = table[slot].direction(from: source)
+        // From the flow's stored fields: a method called on the flow would copy it whole first.
+        let key = table[slot].state.key
+        let direction: Direction = source == (table[slot].clientIsEndpointA ? key.endpointA : key.endpointB) ? .outbound : .inbound
         count(packet, direction: direction, into: slot, at: timestampNanoseconds)
         pending.packets.append(PacketRecord(
             flow: table[slot].handle, timestampNanoseconds: timestampNanoseconds, direction: direction,
@@ -87,8 +89,11 @@ public struct FlowEngine {
                 table[slot].relayFactsDirty = false
             }
         }
-        defer { pending = HistoryBatch() }
-        return pending
+        let batch = pending
+        pending = HistoryBatch()
+        // The next batch is likely the size of this one: its rows need not grow there step by step.
+        pending.packets.reserveCapacity(batch.packets.count)
+        return batch
     }
 
     /// Records the rows the store gave the flows of `batch` it inserted. The batch names each
@@ -148,7 +153,7 @@ public struct FlowEngine {
         if let segment = packet.tcp, !segment.flags.contains(.syn) { state.continuation = continuation(at: now) }
         var flow = LiveFlow(handle: handle, rowID: nil, state: state, clientIsEndpointA: client == key.endpointA)
         if key.proto == .tcp {
-            flow.reading = .tcp(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53))
+            flow.reading = .tcp(ReadingBox(TCPStreamReading(limit: configuration.reassemblyLimit, carriesDNS: remote.port == 53)))
         }
         return flow
     }

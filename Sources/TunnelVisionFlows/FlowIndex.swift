@@ -18,17 +18,17 @@ struct FlowIndex {
     /// Kept with each flow (`LiveFlow.keyHash`), so that moving or removing one never hashes again.
     static func hash(_ key: FlowKey) -> UInt32 {
         var hasher = Hasher()
-        let packed = PackedKey(key)
-        hasher.combine(packed.highA)
-        hasher.combine(packed.lowA)
-        hasher.combine(packed.highB)
-        hasher.combine(packed.lowB)
-        hasher.combine(packed.rest)
+        let words = key.words
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
+        hasher.combine(words.4)
         return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
     /// The slot of the flow with this key, given its `hash`.
-    func slot(for key: FlowKey, hash: UInt32, in flows: [LiveFlow]) -> Int? {
+    func slot(for key: FlowKey, hash: UInt32, in flows: UnsafePointer<LiveFlow>) -> Int? {
         var bucket = Int(hash) & mask
         while buckets[bucket] != 0 {
             let slot = Int(buckets[bucket]) - 1
@@ -39,7 +39,7 @@ struct FlowIndex {
     }
 
     /// Adds a key known to be absent; doubles the buckets past half full, so probes stay short.
-    mutating func insert(slot: Int, in flows: [LiveFlow]) {
+    mutating func insert(slot: Int, in flows: UnsafePointer<LiveFlow>) {
         if (count + 1) * 2 > buckets.count { grow(flows) }
         var bucket = Int(flows[slot].keyHash) & mask
         while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
@@ -54,7 +54,7 @@ struct FlowIndex {
 
     /// Takes the flow at `slot` out, shifting later members of its run back into the gap so that
     /// no probe stops short of them (no tombstones to sweep).
-    mutating func remove(slot: Int, in flows: [LiveFlow]) {
+    mutating func remove(slot: Int, in flows: UnsafePointer<LiveFlow>) {
         var gap = bucket(of: slot, hash: flows[slot].keyHash)
         buckets[gap] = 0
         count -= 1
@@ -78,7 +78,7 @@ struct FlowIndex {
         return bucket
     }
 
-    private mutating func grow(_ flows: [LiveFlow]) {
+    private mutating func grow(_ flows: UnsafePointer<LiveFlow>) {
         let old = buckets
         buckets = [Int32](repeating: 0, count: old.count * 2)
         mask = buckets.count - 1

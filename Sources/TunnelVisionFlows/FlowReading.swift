@@ -1,12 +1,31 @@
 import TunnelVisionModel
 import TunnelVisionWire
 
-/// The parse state of one flow while its handshake is being read.
-/// Boxed: the parse state is large while it lives, and most flows hold none for most of their life.
-indirect enum FlowReading {
-    case tcp(TCPStreamReading)
-    case quic(QUICHandshakeReader)
-    case googleQUIC(GoogleQUICHandshakeReader)
+/// The parse state of one flow while its handshake is being read: on the heap, since the state is
+/// large while it lives and most flows hold none for most of their life, and changed there in
+/// place (taken out and put back, it cost a copy of every buffer it holds and a new box a packet).
+enum FlowReading {
+    case tcp(ReadingBox<TCPStreamReading>)
+    case quic(ReadingBox<QUICHandshakeReader>)
+    case googleQUIC(ReadingBox<GoogleQUICHandshakeReader>)
+
+    /// The same state in boxes of its own, for a copy of the table: two copies of an engine never
+    /// change each other's readings.
+    func copied() -> FlowReading {
+        switch self {
+        case .tcp(let box): .tcp(ReadingBox(box.value))
+        case .quic(let box): .quic(ReadingBox(box.value))
+        case .googleQUIC(let box): .googleQUIC(ReadingBox(box.value))
+        }
+    }
+}
+
+final class ReadingBox<Reading> {
+    var value: Reading
+
+    init(_ value: Reading) {
+        self.value = value
+    }
 }
 
 /// One direction of a TCP stream from its start: reassembly anchored at ISN + 1.

@@ -18,6 +18,13 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         low = UInt64(value)
     }
 
+    /// An address of either family from its words, as `FlowKey` holds them.
+    init(_ family: Family, high: UInt64, low: UInt64) {
+        self.family = family
+        self.high = high
+        self.low = low
+    }
+
     public init(v6High high: UInt64, low: UInt64) {
         family = .v6
         self.high = high

@@ -61,26 +61,28 @@ public struct FlowName: Sendable, Hashable {
 
 /// Everything the tap has observed of a flow, without the row id the store assigns.
 public struct FlowState: Sendable, Hashable {
+    // Declared in an order that leaves little padding (Swift lays stored properties out as
+    // declared): the engine keeps one per live flow, a hundred thousand of them at once.
     public var key: FlowKey
+    public var tlsStatus: TLSInspectionStatus
     public var firstSeen: Instant
     public var lastSeen: Instant
     public var bytesOut: UInt64
     public var bytesIn: UInt64
     public var packetCount: UInt64
-    public var tlsStatus: TLSInspectionStatus
     public var sni: String?
     public var resolvedName: ResolvedName?
-    public var serverTLS: ServerTLSAnswer?
     public var serverCertificates: ServerCertificateReading?
-    public var clientTLS: ClientTLSOffer?
-    public var quic: QUICReading?
+    public var serverTLS: ServerTLSAnswer?
     public var streamOpening: StreamOpening?
     /// For TCP: whether its start was seen with no payload after it, or payload crossed.
     public var tcpPayload: TCPPayloadSighting?
     /// For TCP: the record began mid-connection, after its opening (a restart, an expiry).
     public var continuation: FlowContinuation?
+    public var quic: QUICReading?
     /// The readings few flows have (`RareFlowReadings`), out of line.
     var rare: OutOfLine<RareFlowReadings>?
+    public var clientTLS: ClientTLSOffer?
 
     public init(
         key: FlowKey, firstSeen: Instant, lastSeen: Instant? = nil, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
@@ -103,8 +105,10 @@ public struct FlowState: Sendable, Hashable {
         self.clientTLS = clientTLS
         self.quic = quic
         self.streamOpening = streamOpening
-        self.httpHost = httpHost
-        self.relay = relay
+        // Through the out-of-line readings only when given: a new flow (the engine makes one per
+        // flow) then builds and compares no empty set of them.
+        if httpHost != nil { self.httpHost = httpHost }
+        if relay != nil { self.relay = relay }
     }
 
     /// Takes one TCP segment into `tcpPayload`: a SYN starts "nothing sent", a payload byte

@@ -124,18 +124,23 @@ public struct ClientTLSOffer: Sendable, Hashable {
         case upTo = 1
     }
 
-    public let versionsForm: VersionsForm
+    // Stored widest first and the counts in 32 bits (a ClientHello is at most 64 KiB, so neither
+    // count comes near it): every live TLS flow holds one.
     public let versions: [TLSProtocolVersion]
     public let applicationProtocols: [String]
-    /// ALPN names beyond what is kept (too many, too long, unprintable).
-    public let omittedApplicationProtocols: Int
-    /// GREASE or unknown identifiers dropped from the offered lists.
-    public let droppedIdentifiers: Int
+    private let omittedCount: Int32
+    private let droppedCount: Int32
+    public let versionsForm: VersionsForm
     /// The encrypted_client_hello extension (65037) was present: real or GREASE, the outer offer.
     public let hasEncryptedClientHello: Bool
     /// The early_data extension (42) was present: the client offered 0-RTT data on a resumed
     /// session. Whether the server took it is said inside the encrypted handshake.
     public let offersEarlyData: Bool
+
+    /// ALPN names beyond what is kept (too many, too long, unprintable).
+    public var omittedApplicationProtocols: Int { Int(omittedCount) }
+    /// GREASE or unknown identifiers dropped from the offered lists.
+    public var droppedIdentifiers: Int { Int(droppedCount) }
 
     public init(
         versionsForm: VersionsForm, versions: [TLSProtocolVersion], applicationProtocols: [String] = [],
@@ -145,8 +150,8 @@ public struct ClientTLSOffer: Sendable, Hashable {
         self.versionsForm = versionsForm
         self.versions = versions
         self.applicationProtocols = applicationProtocols
-        self.omittedApplicationProtocols = omittedApplicationProtocols
-        self.droppedIdentifiers = droppedIdentifiers
+        self.omittedCount = Int32(clamping: omittedApplicationProtocols)
+        self.droppedCount = Int32(clamping: droppedIdentifiers)
         self.hasEncryptedClientHello = hasEncryptedClientHello
         self.offersEarlyData = offersEarlyData
     }
