@@ -60,7 +60,8 @@ struct FlowsFollowTests {
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 1 + 4 + 1, "\(run.output)")
         let flowLines = Array(lines.dropFirst().dropLast())
-        #expect(flowLines.map { $0.prefix(while: { $0 != " " }) }
-            == listed.output.split(separator: "\n").dropFirst(2).map { $0.prefix(while: { $0 != " " }) }, "\(listed.output)")
+        func ids(_ lines: [String]) -> [String] { lines.map { String($0.split(separator: " ").first ?? "") } }
+        #expect(ids(flowLines) == ["5", "6", "7", "8"])
+        #expect(ids(flowLines) == ids(listed.output.split(separator: "\n").dropFirst(2).map(String.init)), "\(listed.output)")
     }
 }
