@@ -13,6 +13,17 @@ extension HistorySnapshot {
             .rows(FlowColumns.flow)
     }
 
+    /// Every flow of the recording, oldest first (by first packet, then id), handed over one at a
+    /// time: what is held does not grow with the recording, as it does with `flows(inRecording:)`.
+    public func forEachFlow(inRecording id: Int64, _ body: (StoredFlow) throws -> Void) throws {
+        try db.statement(Self.recordingFlowsSQL).bind(.integer(id)).forEachRow { row in try body(FlowColumns.flow(from: row)) }
+    }
+
+    /// The recording's index (session, first packet) holds its rows in this order already: no sort.
+    static let recordingFlowsSQL = """
+        SELECT \(FlowColumns.selectList) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id
+        """
+
     /// The newest `limit` flows (by first packet, then id), oldest first: a read bounded by `limit`.
     public func newestFlows(inRecording id: Int64, limit: Int) throws -> [StoredFlow] {
         try db.statement("""

@@ -57,16 +57,18 @@ struct DiffCommandTests {
         let history = try Self.twoReleases()
         let library = ControlLibrary(location: DatabaseLocation(path: history.path))
         var deleted = false
-        let (earlier, later) = try SessionEvidence.read(2, 3, library: library) {
+        let (diff, _) = try DiffCommand.read(2, 3, library: library) {
             try history.open().deleteRecording(id: 3)
             deleted = true
         }
         #expect(deleted)
-        #expect(earlier.session.id == 2)
-        #expect(later.session.id == 3)
-        #expect(later.flows.compactMap(\.sni).sorted() == ["api.acme.example", "cdn.acme.example", "new.partner.example"])
+        #expect(diff.earlier.id == 2)
+        #expect(diff.later.id == 3)
+        // Its flows are walked after the delete, in the same read: still there.
+        #expect(diff.domains.filter { $0.later?.isSeen == true }.map(\.host).sorted()
+            == ["api.acme.example", "cdn.acme.example", "new.partner.example"])
         // The delete did happen: a visit after it no longer finds the session.
-        #expect(throws: ControlError.self) { try SessionEvidence.read(2, 3, library: library) }
+        #expect(throws: ControlError.self) { try DiffCommand.read(2, 3, library: library) }
     }
 
     @Test func anOpenSessionIsRefusedAndNamed() throws {

@@ -49,4 +49,19 @@ struct FlowsFollowTests {
         #expect(run.output.split(separator: "\n").count == 1 + 4 + 1)
         #expect(run.output.hasSuffix("Session 1 ended at 09:15:00.\n"))
     }
+
+    /// The first read streams the flows and keeps only the newest `--limit` for a redraw: off a
+    /// terminal every flow is still appended, once, oldest first, as the list gives them.
+    @Test func theFirstReadAppendsEveryFlowWhateverTheLimit() throws {
+        let history = try ScratchHistory.seeded()
+        let listed = try TVCtlBinary.run(["flows", "1"], database: history.path)
+        let run = try TVCtlBinary.run(["flows", "1", "--follow", "--limit", "1"], database: history.path)
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + 4 + 1, "\(run.output)")
+        let flowLines = Array(lines.dropFirst().dropLast())
+        func ids(_ lines: [String]) -> [String] { lines.map { String($0.split(separator: " ").first ?? "") } }
+        #expect(ids(flowLines) == ["5", "6", "7", "8"])
+        #expect(ids(flowLines) == ids(listed.output.split(separator: "\n").dropFirst(2).map(String.init)), "\(listed.output)")
+    }
 }

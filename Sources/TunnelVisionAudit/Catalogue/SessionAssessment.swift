@@ -88,6 +88,17 @@ public struct SessionAssessment: Sendable, Hashable {
                 flows: flows, project: project, session: session, markers: markers, policy: catalogue.policy))
     }
 
+    /// The flows walked once, never held (`FlowWalk`).
+    public init(
+        catalogue: RequirementCatalogue, flows: FlowWalk, project: AuditProject,
+        session: Recording, markers: [SessionMarker]
+    ) {
+        self.init(
+            catalogue: catalogue,
+            findings: FindingsClassifier.classify(
+                flows: flows, project: project, session: session, markers: markers, policy: catalogue.policy))
+    }
+
     /// The findings must have been classified with `catalogue.policy`.
     init(catalogue: RequirementCatalogue, findings: SessionFindings) {
         self.catalogue = catalogue

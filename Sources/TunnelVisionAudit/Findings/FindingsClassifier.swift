@@ -8,6 +8,16 @@ public enum FindingsClassifier {
         session: Recording, markers: [SessionMarker],
         policy: FindingsPolicy
     ) -> SessionFindings {
+        classify(flows: FlowWalk(inOrder: flows.inOrderOfHappening()), project: project, session: session, markers: markers, policy: policy)
+    }
+
+    /// One walk over the flows: a refusal's statement waits for the walk's end, where every
+    /// acceptance that could tell it apart is known (`FindingsGathering.settled(by:)`).
+    public static func classify(
+        flows: FlowWalk, project: AuditProject,
+        session: Recording, markers: [SessionMarker],
+        policy: FindingsPolicy
+    ) -> SessionFindings {
         let consent = ConsentInterval(markers: markers, sessionID: session.id)
         var findings = FindingsGathering()
         var encryption = CoverageBuilder<EncryptionGap>()
@@ -16,12 +26,13 @@ public enum FindingsClassifier {
         var pinning = CoverageBuilder<PinningGap>()
         var consentCoverage = CoverageBuilder<ConsentGap>()
         var validation = CoverageBuilder<CertificateValidationGap>()
-        let refusals = PinningRefusalContext(flows: flows, conditions: session.inspection)
+        var acceptingHosts = Set<String>()
         var judgedOn: [ConsentBasis: [Int64]] = [:]
         var requestsBeforeConsent: [RequestBeforeConsent] = []
 
-        for flow in flows.inOrderOfHappening() {
-            let outcomes = FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy, refusals: refusals)
+        flows.forEach { flow in
+            let outcomes = FlowOutcomes(of: flow, project: project, session: session, consent: consent, policy: policy, refusals: nil)
+            if case .finding(.pinningAbsent(let accepted)) = outcomes.pinning { acceptingHosts.insert(accepted) }
             let statements = [
                 encryption.record(outcomes.encryption, flowID: flow.id),
                 tlsVersion.record(outcomes.tlsVersion, flowID: flow.id),
@@ -38,8 +49,9 @@ public enum FindingsClassifier {
                 requestsBeforeConsent += flow.requests(before: consent.earliest).map { RequestBeforeConsent(flowID: flow.id, request: $0) }
             }
         }
+        let refusals = PinningRefusalContext(acceptingHosts: acceptingHosts, conditions: session.inspection)
         return SessionFindings(
-            findings: findings.findings, tlsVersion: tlsVersion.coverage, encryption: encryption.coverage,
+            findings: findings.settled(by: refusals), tlsVersion: tlsVersion.coverage, encryption: encryption.coverage,
             host: host.coverage, pinning: pinning.coverage, consent: consentCoverage.coverage,
             certificateValidation: validation.coverage, consentJudgedOnRequests: judgedOn[.requestsRead] ?? [],
             consentJudgedOnConnectionStart: judgedOn[.connectionStart] ?? [],
@@ -68,8 +80,9 @@ private struct FlowOutcomes {
     let consent: CheckOutcome<ConsentGap>
     let validation: CheckOutcome<CertificateValidationGap>
 
+    /// `refusals` nil: not known yet, a refusal is stated as pinning observed until settled.
     init(of flow: StoredFlow, project: AuditProject, session: Recording, consent interval: ConsentInterval?, policy: FindingsPolicy,
-         refusals: PinningRefusalContext) {
+         refusals: PinningRefusalContext?) {
         // The order of the statements a single flow proves: cleartext, TLS version,
         // destination, pinning, consent, certificate validation.
         encryption = EncryptionAssessment(of: flow, gatewayResolvers: session.gatewayResolvers).outcome
@@ -96,8 +109,16 @@ private struct FindingsGathering {
         flowIDs[evidence, default: []].append(flowID)
     }
 
-    var findings: [Finding] {
-        order.map { Finding(evidence: $0, flowIDs: flowIDs[$0] ?? []) }
+    /// The findings, each refusal stated as pinning observed restated where no other host's
+    /// acceptance tells it apart. Both statements name one host, so none merge or move.
+    func settled(by refusals: PinningRefusalContext) -> [Finding] {
+        order.map { evidence in
+            var stated = evidence
+            if case .pinningObserved(let host) = evidence, !refusals.toldApart(host) {
+                stated = .refusalNotToldApart(host: host, store: refusals.store)
+            }
+            return Finding(evidence: stated, flowIDs: flowIDs[evidence] ?? [])
+        }
     }
 }
 

@@ -67,12 +67,17 @@ public enum PinningAssessment: Sendable, Hashable {
 
     /// A refusal is pinning observed only when the recording shows the CA accepted by another
     /// host (`PinningRefusalContext`); otherwise it cannot be told from an app that ignores the store.
-    func outcome(in context: PinningRefusalContext) -> CheckOutcome<PinningGap> {
+    /// A context of nil states every refusal as observed: the caller settles it once the
+    /// recording's acceptances are all known.
+    func outcome(in context: PinningRefusalContext?) -> CheckOutcome<PinningGap> {
         switch self {
         case .absent(let host): .finding(.pinningAbsent(host: host))
         case .observed(let host):
-            context.toldApart(host)
-                ? .finding(.pinningObserved(host: host)) : .finding(.refusalNotToldApart(host: host, store: context.store))
+            if let context, !context.toldApart(host) {
+                .finding(.refusalNotToldApart(host: host, store: context.store))
+            } else {
+                .finding(.pinningObserved(host: host))
+            }
         case .notAssessed(let gap): .unassessed(gap)
         case .notApplicable: .notApplicable
         }

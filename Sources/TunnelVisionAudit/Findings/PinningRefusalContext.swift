@@ -16,7 +16,12 @@ public struct PinningRefusalContext: Sendable, Hashable {
         for flow in flows {
             if case .absent(let host) = PinningAssessment(of: flow, conditions: conditions) { hosts.insert(host) }
         }
-        acceptingHosts = hosts
+        self.init(acceptingHosts: hosts, conditions: conditions)
+    }
+
+    /// `acceptingHosts`: those a walk over the recording found, as `init(flows:conditions:)` finds them.
+    init(acceptingHosts: Set<String>, conditions: InspectionConditions) {
+        self.acceptingHosts = acceptingHosts
         store = conditions.caStore
     }
 

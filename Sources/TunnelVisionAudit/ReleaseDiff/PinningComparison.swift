@@ -38,17 +38,42 @@ struct SessionPinningResults {
     private(set) var byHost: [String: HostPinningResult] = [:]
 
     init(flows: [StoredFlow], session: Recording) {
-        let context = PinningRefusalContext(flows: flows, conditions: session.inspection)
-        for flow in flows {
-            switch PinningAssessment(of: flow, conditions: session.inspection) {
-            case .absent(let host):
-                byHost[host] = .accepted
-            case .observed(let host):
-                guard byHost[host] != .accepted else { continue }
-                byHost[host] = context.toldApart(host) ? .pinningObserved : .refusalNotToldApart(context.store)
-            case .notAssessed, .notApplicable:
-                continue
+        var reading = Reading(session: session)
+        flows.forEach { reading.add($0) }
+        self = reading.results
+    }
+
+    private init(byHost: [String: HostPinningResult]) {
+        self.byHost = byHost
+    }
+
+    /// Folded one flow at a time. A refusal is read once the walk is over, when every host that
+    /// accepted the CA, and so could tell it apart, is known.
+    struct Reading {
+        private let conditions: InspectionConditions
+        private var accepting = Set<String>()
+        private var refusing = Set<String>()
+
+        init(session: Recording) {
+            conditions = session.inspection
+        }
+
+        mutating func add(_ flow: StoredFlow) {
+            switch PinningAssessment(of: flow, conditions: conditions) {
+            case .absent(let host): accepting.insert(host)
+            case .observed(let host): refusing.insert(host)
+            case .notAssessed, .notApplicable: return
             }
+        }
+
+        var results: SessionPinningResults {
+            let context = PinningRefusalContext(acceptingHosts: accepting, conditions: conditions)
+            var byHost: [String: HostPinningResult] = [:]
+            for host in refusing where !accepting.contains(host) {
+                byHost[host] = context.toldApart(host) ? .pinningObserved : .refusalNotToldApart(context.store)
+            }
+            for host in accepting { byHost[host] = .accepted }
+            return SessionPinningResults(byHost: byHost)
         }
     }
 }

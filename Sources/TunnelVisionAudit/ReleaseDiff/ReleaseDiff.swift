@@ -33,31 +33,70 @@ public struct ReleaseDiff: Sendable, Hashable {
         project: AuditProject
     ) throws(Refusal) {
         if let refusal = Self.refusal(first, second, project: project) { throw refusal }
-        let firstIsLater = (first.startedAt, first.id) > (second.startedAt, second.id)
+        self.init(first: Side(first, flows: firstFlows), second: Side(second, flows: secondFlows), project: project)
+    }
+
+    /// As above, each session's flows walked once in the order they happened, never held: the
+    /// walks begin only once the two sessions are known to be comparable.
+    public init(
+        between first: Recording, flows firstFlows: FlowWalk,
+        and second: Recording, flows secondFlows: FlowWalk,
+        project: AuditProject
+    ) throws(Refusal) {
+        if let refusal = Self.refusal(first, second, project: project) { throw refusal }
+        self.init(first: Side(first, flows: firstFlows), second: Side(second, flows: secondFlows), project: project)
+    }
+
+    private init(first: Side, second: Side, project: AuditProject) {
+        let firstIsLater = (first.session.startedAt, first.session.id) > (second.session.startedAt, second.session.id)
         let (earlier, later) = firstIsLater ? (second, first) : (first, second)
-        let earlierDomains = SessionDomains(flows: firstIsLater ? secondFlows : firstFlows)
-        let laterDomains = SessionDomains(flows: firstIsLater ? firstFlows : secondFlows)
-        let earlierValidation = SessionValidationResults(flows: firstIsLater ? secondFlows : firstFlows, session: earlier)
-        let laterValidation = SessionValidationResults(flows: firstIsLater ? firstFlows : secondFlows, session: later)
-        let earlierPinning = SessionPinningResults(flows: firstIsLater ? secondFlows : firstFlows, session: earlier)
-        let laterPinning = SessionPinningResults(flows: firstIsLater ? firstFlows : secondFlows, session: later)
 
-        var hosts = laterDomains.domains.map(\.host)
+        var hosts = later.domains.domains.map(\.host)
         let laterHosts = Set(hosts)
-        hosts += earlierDomains.domains.map(\.host).filter { !laterHosts.contains($0) }
+        hosts += earlier.domains.domains.map(\.host).filter { !laterHosts.contains($0) }
 
-        self.earlier = earlier
-        self.later = later
+        self.earlier = earlier.session
+        self.later = later.session
         self.domains = hosts.map { host in
             var comparison = DomainComparison(
                 host: host, standing: AllowlistStanding(host: host, project: project),
-                earlier: earlierDomains.domain(host), later: laterDomains.domain(host),
-                validation: ValidationComparison(earlier: earlierValidation.byHost[host], later: laterValidation.byHost[host]))
-            comparison.pinning = PinningComparison(earlier: earlierPinning.byHost[host], later: laterPinning.byHost[host])
+                earlier: earlier.domains.domain(host), later: later.domains.domain(host),
+                validation: ValidationComparison(earlier: earlier.validation.byHost[host], later: later.validation.byHost[host]))
+            comparison.pinning = PinningComparison(earlier: earlier.pinning.byHost[host], later: later.pinning.byHost[host])
             return comparison
         }
-        self.earlierUnnamedFlowIDs = earlierDomains.unnamedFlowIDs
-        self.laterUnnamedFlowIDs = laterDomains.unnamedFlowIDs
+        self.earlierUnnamedFlowIDs = earlier.domains.unnamedFlowIDs
+        self.laterUnnamedFlowIDs = later.domains.unnamedFlowIDs
+    }
+
+    /// What the diff reads of one session.
+    private struct Side {
+        let session: Recording
+        let domains: SessionDomains
+        let validation: SessionValidationResults
+        let pinning: SessionPinningResults
+
+        init(_ session: Recording, flows: [StoredFlow]) {
+            self.session = session
+            domains = SessionDomains(flows: flows)
+            validation = SessionValidationResults(flows: flows, session: session)
+            pinning = SessionPinningResults(flows: flows, session: session)
+        }
+
+        init(_ session: Recording, flows: FlowWalk) {
+            var domains = SessionDomains.Reading()
+            var validation = SessionValidationResults(session: session)
+            var pinning = SessionPinningResults.Reading(session: session)
+            flows.forEach { flow in
+                domains.add(flow)
+                validation.add(flow)
+                pinning.add(flow)
+            }
+            self.session = session
+            self.domains = domains.domains
+            self.validation = validation
+            self.pinning = pinning.results
+        }
     }
 
     private static func refusal(_ first: Recording, _ second: Recording, project: AuditProject) -> Refusal? {

@@ -51,12 +51,25 @@ public struct SessionDomains: Sendable, Hashable {
     public let unnamedFlowIDs: [Int64]
 
     public init(flows: [StoredFlow]) {
-        var inventory = DomainInventory()
-        var unnamed: [Int64] = []
-        for flow in flows.inOrderOfHappening() {
+        var reading = Reading()
+        flows.inOrderOfHappening().forEach { reading.add($0) }
+        self = reading.domains
+    }
+
+    private init(domains: [DomainObservation], unnamedFlowIDs: [Int64]) {
+        self.domains = domains
+        self.unnamedFlowIDs = unnamedFlowIDs
+    }
+
+    /// The inventory folded one flow at a time, the flows in the order they happened.
+    struct Reading {
+        private var inventory = DomainInventory()
+        private var unnamed: [Int64] = []
+
+        mutating func add(_ flow: StoredFlow) {
             guard let name = flow.name else {
                 unnamed.append(flow.id)
-                continue
+                return
             }
             let host = DomainPattern.normalised(host: name.text)
             // An announced name is the domain; a DNS winner speaks only for itself when its
@@ -73,8 +86,10 @@ public struct SessionDomains: Sendable, Hashable {
                 for candidate in candidates { inventory.addCandidate(flowID: flow.id, to: candidate) }
             }
         }
-        domains = inventory.observations
-        unnamedFlowIDs = unnamed
+
+        var domains: SessionDomains {
+            SessionDomains(domains: inventory.observations, unnamedFlowIDs: unnamed)
+        }
     }
 
     public func domain(_ host: String) -> DomainObservation? {

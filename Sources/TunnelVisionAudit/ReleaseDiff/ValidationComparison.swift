@@ -56,18 +56,28 @@ public enum ValidationComparison: Sendable, Hashable {
 struct SessionValidationResults {
     private(set) var byHost: [String: HostValidationResult] = [:]
 
+    private let conditions: InspectionConditions
+
     init(flows: [StoredFlow], session: Recording) {
-        for flow in flows {
-            switch CertificateValidationAssessment(of: flow, conditions: session.inspection) {
-            case .accepted(let defect, let host):
-                byHost[host] = .accepted(defect)
-            case .refused:
-                guard let defect = session.inspection.mode.defect, let host = flow.state.announcedHost else { continue }
-                // One acceptance outweighs any number of refusals: it is what the finding states.
-                if byHost[host] == nil { byHost[host] = .refused(defect) }
-            case .notAssessed, .notApplicable:
-                continue
-            }
+        self.init(session: session)
+        flows.forEach { add($0) }
+    }
+
+    /// None yet: `add` folds in the session's flows one at a time.
+    init(session: Recording) {
+        conditions = session.inspection
+    }
+
+    mutating func add(_ flow: StoredFlow) {
+        switch CertificateValidationAssessment(of: flow, conditions: conditions) {
+        case .accepted(let defect, let host):
+            byHost[host] = .accepted(defect)
+        case .refused:
+            guard let defect = conditions.mode.defect, let host = flow.state.announcedHost else { return }
+            // One acceptance outweighs any number of refusals: it is what the finding states.
+            if byHost[host] == nil { byHost[host] = .refused(defect) }
+        case .notAssessed, .notApplicable:
+            return
         }
     }
 }

@@ -1,5 +1,6 @@
 import TunnelVisionAudit
 import TunnelVisionModel
+import TunnelVisionStore
 
 /// `tvctl diff EARLIER LATER`: what changed between two releases of one project.
 enum DiffCommand {
@@ -21,22 +22,39 @@ enum DiffCommand {
     /// The diff of two recordings of one history: a gateway's, or the one `tvctl archive diff`
     /// rebuilds from two gateways' recordings, so both are judged and said alike.
     static func compare(_ firstID: Int64, _ secondID: Int64, library: ControlLibrary, _ context: CommandContext) throws(ControlError) {
-        let (first, second) = try SessionEvidence.read(firstID, secondID, library: library)
-        // Built outside the visit: a refusal here is a rule of the model, not a history that
-        // did not answer, and must not be classified as one.
-        let diff: ReleaseDiff
-        do {
-            diff = try ReleaseDiff(
-                between: first.session, flows: first.flows, and: second.session, flows: second.flows, project: first.project)
-        } catch {
-            throw .refusal(.diff(refusal(error, firstID: firstID)))
-        }
-        let project = first.project
+        let (diff, project) = try read(firstID, secondID, library: library)
         if context.wantsJSON {
             context.emit(JSONShape.ReleaseDiffShape(diff, project: project))
             return
         }
         context.show(DiffPresentation.page(diff, project: project, style: context.style))
+    }
+
+    /// Both sessions and their flows in one visit and one read transaction: a diff compares one
+    /// instant of the history, never a session read before a write and the other after it. Each
+    /// session's flows are walked once, never held. `betweenTheTwo` runs after the first session
+    /// is read and before the second: a write there from another connection is not seen.
+    static func read(
+        _ firstID: Int64, _ secondID: Int64, library: ControlLibrary, betweenTheTwo: () throws -> Void = {}
+    ) throws(ControlError) -> (ReleaseDiff, AuditProject) {
+        try library.read { store in
+            let first = try SessionEvidence.read(sessionID: firstID, in: store)
+            try betweenTheTwo()
+            let second = try SessionEvidence.read(sessionID: secondID, in: store)
+            let diff = try first.walkingFlows(in: store) { firstFlows in
+                try second.walkingFlows(in: store) { secondFlows throws(ControlError) in
+                    // A refusal is a rule of the model, not a history that did not answer:
+                    // it must not be classified as one.
+                    do throws(ReleaseDiff.Refusal) {
+                        return try ReleaseDiff(
+                            between: first.session, flows: firstFlows, and: second.session, flows: secondFlows, project: first.project)
+                    } catch {
+                        throw .refusal(.diff(refusal(error, firstID: firstID)))
+                    }
+                }
+            }
+            return (diff, first.project)
+        }
     }
 
     private static func refusal(_ refusal: ReleaseDiff.Refusal, firstID: Int64) -> DiffRefusal {

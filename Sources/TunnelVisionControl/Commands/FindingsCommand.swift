@@ -28,16 +28,20 @@ enum FindingsCommand {
             return
         }
         context.show(FindingsPresentation.page(
-            assessment, session: read.session, projectName: read.project.name, flows: read.flows.count, style: context.style))
+            assessment, session: read.session, projectName: read.project.name, flows: read.flowCount, style: context.style))
     }
 }
 
 extension FindingsCommand {
+    /// The flows are walked inside the read, one at a time, and never held.
     static func assess(_ id: Int64, library: ControlLibrary) throws(ControlError) -> (SessionEvidence, SessionAssessment) {
-        let read = try SessionEvidence.read(sessionID: id, library: library)
-        let catalogue = try CatalogueCommands.catalogue(for: read.project)
-        return (read, SessionAssessment(
-            catalogue: catalogue, flows: read.flows, project: read.project, session: read.session, markers: read.markers))
+        try library.read { store in
+            let read = try SessionEvidence.read(sessionID: id, in: store)
+            let catalogue = try CatalogueCommands.catalogue(for: read.project)
+            return (read, try read.walkingFlows(in: store) { flows in
+                SessionAssessment(catalogue: catalogue, flows: flows, project: read.project, session: read.session, markers: read.markers)
+            })
+        }
     }
 
     /// What the bundle's findings.json would say of this session, numbered alike.
@@ -47,38 +51,36 @@ extension FindingsCommand {
     }
 }
 
-/// A session with everything a classification reads: its project, markers and every flow.
+/// A session with what a classification reads besides its flows: its project and markers. The
+/// flows themselves are walked from the history inside the same read (`walkingFlows`).
 struct SessionEvidence {
     let session: Recording
     let project: AuditProject
     let markers: [SessionMarker]
-    let flows: [StoredFlow]
+    let flowCount: Int
 
-    static func read(sessionID: Int64, library: ControlLibrary) throws(ControlError) -> SessionEvidence {
-        try library.read { store in try read(sessionID: sessionID, in: store) }
-    }
-
-    /// Two sessions in one visit and one read transaction: a diff compares one instant of the
-    /// history, never a session read before a write and the other after it.
-    /// `betweenTheTwo` runs after the first session is read and before the second: a test writes
-    /// there from another connection and sees that the second read does not notice.
-    static func read(
-        _ first: Int64, _ second: Int64, library: ControlLibrary, betweenTheTwo: () throws -> Void = {}
-    ) throws(ControlError) -> (SessionEvidence, SessionEvidence) {
-        try library.read { store in
-            let earlier = try read(sessionID: first, in: store)
-            try betweenTheTwo()
-            return (earlier, try read(sessionID: second, in: store))
-        }
-    }
-
-    private static func read(sessionID: Int64, in store: HistorySnapshot) throws -> SessionEvidence {
+    static func read(sessionID: Int64, in store: HistorySnapshot) throws -> SessionEvidence {
         let session = try SessionReference.session(sessionID, in: store)
         guard let project = try store.auditProject(id: session.projectID) else {
             throw ControlError.refusal(.projectNotFound(String(session.projectID)))
         }
         return SessionEvidence(
             session: session, project: project, markers: try store.markers(forSession: sessionID),
-            flows: try store.flows(inRecording: sessionID, limit: Int.max))
+            flowCount: try store.flowCount(inRecording: sessionID))
+    }
+
+    /// `body` given the session's flows as a walk over `store`'s rows, which must be the read
+    /// this evidence came from. A walk cannot throw: a row that cannot be read ends it, and is
+    /// thrown once `body` has returned, so that nothing built from a partial walk is used.
+    func walkingFlows<Result>(in store: HistorySnapshot, _ body: (FlowWalk) throws -> Result) throws -> Result {
+        var failure: (any Error)?
+        let id = session.id
+        let walk = FlowWalk { each in
+            guard failure == nil else { return }
+            do { try store.forEachFlow(inRecording: id) { each($0) } } catch { failure = error }
+        }
+        let result = try body(walk)
+        if let failure { throw failure }
+        return result
     }
 }

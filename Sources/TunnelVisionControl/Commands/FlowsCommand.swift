@@ -37,18 +37,15 @@ enum FlowsCommand {
         let named = try context.arguments.positional(0).map { text throws(ControlError) in
             try SessionReference.id(text, command: context.command)
         }
-        let follows = context.arguments.flag(followOption)
-        // A live view shows the newest flows, and the store hands them oldest first: it reads them all.
-        // JSON carries each flow's findings, and they are assessed on every flow of the session.
-        let readsAll = follows || context.wantsJSON
-        let newest = context.arguments.flag(newestOption)
-        let snapshot = try FlowSnapshot.read(
-            session: named, phone: context.arguments.value(SessionCommands.StartOption.phone),
-            limit: readsAll ? Int.max : limit, newest: newest, library: context.library)
-        if follows {
-            FlowsFollow(context: context, limit: limit, sessionID: snapshot.session.id).run(from: snapshot)
+        let phone = context.arguments.value(SessionCommands.StartOption.phone)
+        if context.arguments.flag(followOption) {
+            try FlowsFollow.start(session: named, phone: phone, limit: limit, context: context)
             return
         }
+        // JSON carries each flow's findings, and they are assessed on every flow of the session.
+        let newest = context.arguments.flag(newestOption)
+        let snapshot = try FlowSnapshot.read(
+            session: named, phone: phone, limit: context.wantsJSON ? Int.max : limit, newest: newest, library: context.library)
         if context.wantsJSON {
             context.emit(try snapshot.list(limit: givenLimit, newest: newest))
             return

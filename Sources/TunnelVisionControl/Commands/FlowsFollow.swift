@@ -42,14 +42,37 @@ struct FlowsFollow {
         }
     }
 
-    func run(from first: FlowSnapshot) {
-        var view = View(
-            session: first.session, projectName: first.projectName,
-            flowCount: first.flowCount, newest: Array(first.flows.suffix(limit)),
-            highestID: first.flows.map(\.id).max() ?? 0, marker: first.marker, keep: limit)
+    /// The first read streams the session's flows: off a terminal each is appended as it is
+    /// read, and only the newest `limit` are kept, so what the view holds does not grow with the
+    /// session. The headline comes first: its count is read in the same transaction.
+    static func start(session named: Int64?, phone: String?, limit: Int, context: CommandContext) throws(ControlError) {
+        let appends = !(context.invocation.console.outputIsTerminal && !context.wantsJSON)
+        let view = try context.library.read { store in
+            let session = try named.map { id in try SessionReference.session(id, in: store) }
+                ?? OpenRecordingReference.session(phone: phone, purpose: .flows, in: store)
+            let follow = FlowsFollow(context: context, limit: limit, sessionID: session.id)
+            var view = View(
+                session: session, projectName: try store.auditProject(id: session.projectID)?.name ?? "",
+                flowCount: try store.flowCount(inRecording: session.id), newest: [], highestID: 0,
+                marker: try store.flowChangeMarker(), keep: limit)
+            if appends, !context.wantsJSON { context.say(follow.headline(view)) }
+            try store.forEachFlow(inRecording: session.id) { flow in
+                if appends { follow.append([flow]) }
+                view.highestID = max(view.highestID, flow.id)
+                view.newest.append(flow)
+                if view.newest.count >= 2 * limit { view.newest.removeFirst(view.newest.count - limit) }
+            }
+            view.newest = Array(view.newest.suffix(limit))
+            return view
+        }
+        FlowsFollow(context: context, limit: limit, sessionID: view.session.id).run(from: view)
+    }
+
+    /// From the first read on: the flows it handed over are already shown.
+    private func run(from first: View) {
+        var view = first
         let redraws = context.invocation.console.outputIsTerminal && !context.wantsJSON
-        var fresh = first.flows
-        if !redraws, !context.wantsJSON { context.say(headline(view)) }
+        var fresh: [StoredFlow] = []
         while true {
             if redraws {
                 redraw(view)
