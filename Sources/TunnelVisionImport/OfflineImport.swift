@@ -78,10 +78,9 @@ public enum OfflineImport {
         }
         do {
             writer = try CaptureFileWriter(
-                // An import stops at its first failure, so its records may go out a megabyte at a
-                // time: one write per record was the largest cost of an import.
-                configuration: CaptureFileConfiguration(
-                    directory: request.captureDirectory, rotationBytes: request.rotationBytes, bufferBytes: 1 << 20),
+                // Records are staged into the hashing stage's buffers and go out a megabyte at a
+                // time (`Importer.copy`): one write per record was the largest cost of an import.
+                configuration: CaptureFileConfiguration(directory: request.captureDirectory, rotationBytes: request.rotationBytes),
                 highestSequenceInHistory: (try? history.highestCaptureFileSequence()) ?? 0
             )
         } catch {
@@ -138,7 +137,7 @@ private struct Importer {
         if let network = linkType.networkPayload(of: packet.bytes) {
             wireLength = max(packet.wireLength - (packet.capturedLength - network.count), network.count)
             do {
-                location = try writer.write(network, timestampNanoseconds: timestamp)
+                location = try copy(network, timestampNanoseconds: timestamp)
             } catch {
                 failure = .captureFiles(error)
                 return false
@@ -150,15 +149,32 @@ private struct Importer {
         return commit(engine.takeBatch(now: latest))
     }
 
+    /// Stages the record in the writer's gather buffer, writing the buffer out when it is full:
+    /// its bytes are copied once, and the buffer goes to the hashing stage as it is. A failed
+    /// write stops the import before the batch that points into it commits.
+    private mutating func copy(_ network: UnsafeRawBufferPointer, timestampNanoseconds: Int64) throws(CaptureWriteError) -> CaptureLocation {
+        if let record = try writer.stage(network, timestampNanoseconds: timestampNanoseconds) { return record.location }
+        try writer.writeStaged(at: Date(nanosecondsSinceEpoch: timestampNanoseconds))
+        // An empty buffer takes any record (it grows for a large one).
+        return try writer.stage(network, timestampNanoseconds: timestampNanoseconds)?.location ?? .notCaptured
+    }
+
     mutating func finish() throws(OfflineImport.ImportError) {
         if let failure { throw failure }
-        do { try writer.close(at: Date(nanosecondsSinceEpoch: latest)) } catch { throw .captureFiles(error) }
+        do {
+            try writer.writeStaged(at: Date(nanosecondsSinceEpoch: latest))
+            try writer.close(at: Date(nanosecondsSinceEpoch: latest))
+        } catch { throw .captureFiles(error) }
         _ = commit(engine.finishAll())
         summary.undecodable = engine.statistics.undecodable
         if let failure { throw failure }
     }
 
     private mutating func commit(_ batch: HistoryBatch) -> Bool {
+        do { try writer.writeStaged(at: Date(nanosecondsSinceEpoch: latest)) } catch {
+            failure = .captureFiles(error)
+            return false
+        }
         let outcome = commitPath.commit(batch) { _ in false }
         summary.captureFiles += outcome.opened.count
         switch outcome.stoppedAt {

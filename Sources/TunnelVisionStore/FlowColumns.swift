@@ -53,43 +53,35 @@ enum FlowColumns {
         ("proxy_protocol", .keepFirst),
     ]
 
-    /// The change marker a written row takes: above every other, read off the index.
-    static let nextChange = "(SELECT IFNULL(MAX(changed), 0) + 1 FROM flows)"
+    /// An insert's columns, in the order `insertRow` gives their values.
+    static let insertPrefix = "INSERT INTO flows (id, capture_run, " + all.map(\.name).joined(separator: ", ") + ", audit_session_id, changed)"
+    static let insertWidth = all.count + 4
 
-    /// The recording a flow joins, read in the statement that writes it: the one open for the
-    /// phone whose address is the flow's client end, or a recording of the whole tap (which the
-    /// store never lets stand beside a phone's). After the columns come the client address
-    /// (`?C`, NULL when unknown) and whether tagging is allowed at all (`?T`).
-    private static let openRecordingSQL: String = {
-        let client = "?\(all.count + 2)", allowed = "?\(all.count + 3)"
-        return """
-            (SELECT id FROM audit_sessions WHERE \(allowed) AND \(AuditQueries.openRecordingCondition(client: client))
-                ORDER BY id LIMIT 1)
-            """
-    }()
-
-    /// The values `openRecordingSQL` reads, after those of `all`.
-    static func taggingValues(_ upsert: FlowUpsert, _ tagging: RecordingTagging) -> [SQLValue] {
-        [.optionalText(upsert.client?.description), .bool(tagging == .openRecordings)]
+    /// A new row's values: its id (the one SQLite would give it: one above the largest, see
+    /// `FlowRowIDs`), the capture run, the columns, the recording that tags it (NULL: none)
+    /// and its change marker.
+    static func insertRow(id: Int64, captureRun: Int64, values: [SQLValue], tag: Int64?, change: Int64) -> [SQLValue] {
+        var row: [SQLValue] = [.integer(id), .integer(captureRun)]
+        row.reserveCapacity(insertWidth)
+        row.append(contentsOf: values)
+        row.append(.optionalInteger(tag))
+        row.append(.integer(change))
+        return row
     }
 
-    /// `?1` is the capture run; the columns follow from `?2`, then the tagging values.
-    /// Whatever recording is open for the flow's phone when it is first written tags it.
-    static let insertSQL: String = {
-        let names = all.map(\.name).joined(separator: ", ")
-        let values = all.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
-        return """
-            INSERT INTO flows (capture_run, \(names), audit_session_id, changed)
-            VALUES (?1, \(values), \(openRecordingSQL), \(nextChange))
-            """
-    }()
+    /// An update's parameters after the columns (`?1` is the row id, the columns follow from
+    /// `?2`): the recording that tags the flow, its change marker.
+    static let tagParameter = all.count + 2
+    static let changeParameter = all.count + 3
 
     /// `?1` is the row id. A tag, once set, never changes; an untagged flow flushed again while
-    /// its phone's recording is open is tagged then.
-    static let updateSQL: String = {
+    /// its phone's recording is open is tagged then. Only the columns the update may change are
+    /// set (`unchanged`): the rest of the row stays as it is.
+    static func updateSQL(leavingOut unchanged: UInt64) -> String {
         let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0 + 2) })
         let sets: [String] = all.enumerated().compactMap { offset, column in
             let new = "?\(offset + 2)", name = column.name
+            guard unchanged & (1 << UInt64(offset)) == 0 else { return nil }
             switch column.update {
             case .never: return nil
             case .replace: return "\(name) = \(new)"
@@ -107,11 +99,31 @@ enum FlowColumns {
         }
         return """
             UPDATE flows SET \(sets.joined(separator: ", ")),
-                audit_session_id = COALESCE(audit_session_id, \(openRecordingSQL)),
-                changed = \(nextChange)
+                audit_session_id = COALESCE(audit_session_id, ?\(tagParameter)),
+                changed = ?\(changeParameter)
             WHERE id = ?1
             """
-    }()
+    }
+
+    /// The columns (bit n: `all[n]`) an update with `values` cannot change: an absent reading
+    /// under a rule that then keeps the stored value whatever it is — COALESCE with NULL, the
+    /// larger of a value and itself, a group whose first column is absent. (A `whileNoDNSName`
+    /// column is always set: with no name stored, an absent value is written.)
+    static func unchanged(by values: [SQLValue]) -> UInt64 {
+        var mask: UInt64 = 0
+        for (offset, column) in all.enumerated() {
+            let keeps: Bool = switch column.update {
+            case .never: true
+            case .keepFirst, .unlessAbsent, .raisedUnlessAbsent: values[offset].isNull
+            case .withGroup(let leader): values[leaderOffsets[leader]!].isNull
+            case .replace, .minimum, .maximum, .whileNoDNSName: false
+            }
+            if keeps { mask |= 1 << UInt64(offset) }
+        }
+        return mask
+    }
+
+    private static let leaderOffsets = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.name, $0) })
 
     /// The relay's facts ride along, read from `flow_relay`: what the certificate
     /// validation check reads of a flow; and the requests read inside it (`RequestColumns`).
@@ -123,8 +135,8 @@ enum FlowColumns {
         + RequestColumns.selectColumns
 
     /// The values of `all`, in its order; without `withKey`, NULL for the 5-tuple (`.never`), which
-    /// only an insert writes.
-    static func values(of flow: FlowState, withKey: Bool = true) -> [SQLValue] {
+    /// only an insert writes. `texts` spells the addresses and lists a batch repeats once.
+    static func values(of flow: FlowState, withKey: Bool = true, texts: inout FlowTexts) -> [SQLValue] {
         let client = flow.clientTLS
         let negotiation = flow.serverTLS?.negotiation
         var alert: SQLValue = .null
@@ -136,8 +148,8 @@ enum FlowColumns {
         }
         return [
             .integer(Int64(flow.key.proto.rawValue)),
-            withKey ? .text(flow.key.endpointA.address.description) : .null, .integer(Int64(flow.key.endpointA.port)),
-            withKey ? .text(flow.key.endpointB.address.description) : .null, .integer(Int64(flow.key.endpointB.port)),
+            withKey ? .text(texts.address(flow.key.endpointA.address)) : .null, .integer(Int64(flow.key.endpointA.port)),
+            withKey ? .text(texts.address(flow.key.endpointB.address)) : .null, .integer(Int64(flow.key.endpointB.port)),
             .instant(flow.firstSeen), .instant(flow.lastSeen),
             .integer(Int64(clamping: flow.bytesOut)), .integer(Int64(clamping: flow.bytesIn)),
             .integer(Int64(clamping: flow.packetCount)),
@@ -148,7 +160,7 @@ enum FlowColumns {
             .optionalInteger(flow.streamOpening.map { Int64($0.rawValue) }),
             .optionalInteger(client.map { Int64($0.versionsForm.rawValue) }),
             .optionalText(client.map { FlowCoding.versionsText($0.versions) }),
-            .optionalText(client.map { FlowCoding.json($0.applicationProtocols) }),
+            .optionalText(client.map { texts.json($0.applicationProtocols) }),
             .optionalInteger(client.map { Int64($0.omittedApplicationProtocols) }),
             .optionalInteger(client.map { Int64($0.droppedIdentifiers) }),
             .optionalInteger(client.map { $0.hasEncryptedClientHello ? 1 : 0 }),

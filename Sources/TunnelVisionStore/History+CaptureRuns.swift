@@ -115,32 +115,51 @@ extension History {
         guard !batch.isEmpty || tally != nil else { return [:] }
         return try write { db in
             var rows: [FlowHandle: Int64] = [:]
-            // Prepared once per batch: looking a statement up by its text hashes the whole SQL.
-            let update = try db.statement(FlowColumns.updateSQL)
-            let insert = try db.statement(FlowColumns.insertSQL)
-            let tagged = FlowColumns.all.count + 2
+            // New rows go in sixteen to a statement, with the ids SQLite would give them one by one.
+            var inserts = try ChunkedInsert(FlowColumns.insertPrefix, width: FlowColumns.insertWidth, db: db)
+            var nextID = try db.statement("SELECT IFNULL(MAX(id), 0) + 1 FROM flows").firstRow { $0.int64(0) } ?? 1
+            // An update sets only the columns it may change: one statement per such set.
+            var updates: [UInt64: Statement] = [:]
+            let tags = try RecordingTags(tagging, db: db)
+            var markers = try FlowChangeMarkers(db: db)
+            var texts = FlowTexts()
             for upsert in batch.flows {
                 // An update never writes the 5-tuple: its addresses are not spelt out again.
-                let statement = upsert.rowID == nil ? insert : update
+                let values = FlowColumns.values(of: upsert.state, withKey: upsert.rowID == nil, texts: &texts)
+                let tag = tags.recording(client: upsert.client, texts: &texts), change = markers.next()
+                guard let rowID = upsert.rowID else {
+                    try inserts.add(FlowColumns.insertRow(id: nextID, captureRun: captureRun, values: values, tag: tag, change: change))
+                    rows[upsert.handle] = nextID
+                    nextID += 1
+                    continue
+                }
+                let unchanged = FlowColumns.unchanged(by: values)
+                let statement: Statement
+                if let known = updates[unchanged] {
+                    statement = known
+                } else {
+                    statement = try db.statement(FlowColumns.updateSQL(leavingOut: unchanged))
+                    updates[unchanged] = statement
+                }
                 statement.reset()
-                try statement.bind(upsert.rowID ?? captureRun, at: 1)
-                try statement.bind(FlowColumns.values(of: upsert.state, withKey: upsert.rowID == nil), from: 2)
-                try statement.bind(FlowColumns.taggingValues(upsert, tagging), from: Int32(tagged))
+                try statement.bind(rowID, at: 1)
+                try statement.bind(values, from: 2)
+                try statement.bind(.optionalInteger(tag), .integer(change), from: Int32(FlowColumns.tagParameter))
                 try statement.run()
-                rows[upsert.handle] = upsert.rowID ?? db.lastInsertedRowID
+                rows[upsert.handle] = rowID
             }
+            try inserts.finish()
             // One row per flow and capture file of the batch, not one per packet.
-            let insertRun = try db.statement(PacketRuns.insertSQL)
-            for run in try PacketRuns.runs(of: batch.packets, rows: rows) {
-                insertRun.reset()
-                try insertRun.bind(run.key.flowID, at: 1)
-                try insertRun.bind(Int64(run.key.fileSequence), at: 2)
-                try insertRun.bind(run.firstTimestamp, at: 3)
-                try insertRun.bind(run.firstOffset, at: 4)
-                try insertRun.bind(Int64(run.count), at: 5)
-                try insertRun.bindText(run.text, at: 6)
-                try insertRun.run()
+            var runRows = try ChunkedInsert(PacketRuns.insertPrefix, width: 6, db: db)
+            var runs = try PacketRuns.runs(of: batch.packets, rows: rows)
+            for index in runs.indices {
+                // Closed in place: the run's entries are the array's only copy.
+                let text = runs[index].close()
+                let run = runs[index]
+                try runRows.add([.integer(run.key.flowID), .integer(Int64(run.key.fileSequence)), .integer(run.firstTimestamp),
+                                 .integer(run.firstOffset), .integer(Int64(run.count)), .utf8(text)])
             }
+            try runRows.finish()
             for answer in batch.dnsAnswers {
                 try db.statement("INSERT INTO dns_answers (ts, query_name, address, ttl, flow_id) VALUES (?, ?, ?, ?, ?)")
                     .bind(

@@ -7,9 +7,7 @@ import TunnelVisionModel
 /// itself (the `packets` view of migration 11), so sqlite3 and the lab see the rows they always
 /// did, while the writer pays for one row per flow and file in a batch.
 enum PacketRuns {
-    static let insertSQL = """
-        INSERT INTO packet_runs (flow_id, file_seq, first_ts, first_offset, packets, entries) VALUES (?, ?, ?, ?, ?, ?)
-        """
+    static let insertPrefix = "INSERT INTO packet_runs (flow_id, file_seq, first_ts, first_offset, packets, entries)"
 
     /// The runs of one batch, each flow's packets per file in the order the batch lists them.
     static func runs(of packets: [PacketRecord], rows: [FlowHandle: Int64]) throws(History.BatchError) -> [Run] {
@@ -74,7 +72,16 @@ enum PacketRuns {
         }
 
         /// The entries with the array closed.
-        var text: [UInt8] { entries + [UInt8(ascii: "]")] }
+        var text: [UInt8] {
+            var run = self
+            return run.close()
+        }
+
+        /// Closes the array in place (no copy of the entries): the run takes no packet after it.
+        mutating func close() -> [UInt8] {
+            entries.append(UInt8(ascii: "]"))
+            return entries
+        }
     }
 
     /// Why a run's text could not be read: a damaged history, named by the run's row.

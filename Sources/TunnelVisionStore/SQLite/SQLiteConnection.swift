@@ -100,6 +100,8 @@ final class SQLiteConnection {
 enum SQLValue {
     case integer(Int64)
     case text(String)
+    /// Text given as its UTF-8 bytes (the packet index's runs), bound without a String.
+    case utf8([UInt8])
     case null
 }
 
@@ -127,17 +129,27 @@ final class Statement {
     /// Binds `values` from parameter `first` on: a statement's values in parts, without joining arrays.
     @discardableResult
     func bind(_ values: [SQLValue], from first: Int32 = 1) throws(SQLiteFailure) -> Statement {
-        for (offset, value) in values.enumerated() {
-            let index = first + Int32(offset)
-            let result: Int32
-            switch value {
-            case .integer(let number): result = sqlite3_bind_int64(raw, index, number)
-            case .text(let text): result = sqlite3_bind_text(raw, index, text, -1, transientDestructor)
-            case .null: result = sqlite3_bind_null(raw, index)
-            }
-            guard result == SQLITE_OK else { throw connection.failure(result) }
-        }
+        for (offset, value) in values.enumerated() { try bind(value, at: first + Int32(offset)) }
         return self
+    }
+
+    /// Two values from parameter `first` on, without building an array of them.
+    func bind(_ one: SQLValue, _ two: SQLValue, from first: Int32) throws(SQLiteFailure) {
+        try bind(one, at: first)
+        try bind(two, at: first + 1)
+    }
+
+    private func bind(_ value: SQLValue, at index: Int32) throws(SQLiteFailure) {
+        let result: Int32
+        switch value {
+        case .integer(let number): result = sqlite3_bind_int64(raw, index, number)
+        case .text(let text): result = sqlite3_bind_text(raw, index, text, -1, transientDestructor)
+        case .utf8(let bytes):
+            try bindText(bytes, at: index)
+            return
+        case .null: result = sqlite3_bind_null(raw, index)
+        }
+        guard result == SQLITE_OK else { throw connection.failure(result) }
     }
 
     /// One integer, without building an array of values: the packet index binds its runs so.
@@ -213,6 +225,10 @@ struct Row {
 }
 
 extension SQLValue {
+    var isNull: Bool {
+        if case .null = self { true } else { false }
+    }
+
     static func date(_ date: Date) -> SQLValue { .integer(date.nanosecondsSinceEpoch) }
     static func optionalDate(_ date: Date?) -> SQLValue { date.map(SQLValue.date) ?? .null }
     static func instant(_ instant: Instant) -> SQLValue { .integer(instant.nanosecondsSinceEpoch) }
