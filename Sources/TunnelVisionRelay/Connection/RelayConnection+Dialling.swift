@@ -6,7 +6,7 @@ import TunnelVisionModel
 extension RelayConnection {
     func dial() {
         let destination = leg.originalDestination.address
-        if let refusal = DestinationPolicy.refusal(for: destination, local: LocalAddresses.current()) {
+        if let refusal = DestinationPolicy.refusal(for: destination, local: context.localAddresses.current()) {
             refuse(refusal)
             return
         }

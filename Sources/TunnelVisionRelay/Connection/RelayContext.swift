@@ -12,10 +12,12 @@ final class RelayContext {
     let upstreamSessions: UpstreamSessions
     /// The observer's presentation, asked off the loop.
     let presentations: RequestedLeafReads
-    /// Ciphertext between a socket and a memory BIO.
+    /// Bytes read from a socket before they are held, spliced or given to a handshake.
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
     let plainBuffer: UnsafeMutableRawBufferPointer
+    /// The gateway's own addresses, never dialled.
+    let localAddresses = LocalAddressWatch()
     /// The relay's own listeners: a connection whose "original destination" is one of them was not redirected.
     var listenerEndpoints: Set<UInt16> = []
 
