@@ -6,7 +6,7 @@ import TunnelVisionModel
 extension RelayConnection {
     func dial() {
         let destination = leg.originalDestination.address
-        if let refusal = DestinationPolicy.refusal(for: destination, local: context.localAddresses.current()) {
+        if let refusal = DestinationPolicy.refusal(for: destination, local: LocalAddresses.current()) {
             refuse(refusal)
             return
         }

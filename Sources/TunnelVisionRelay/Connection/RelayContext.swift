@@ -16,8 +16,6 @@ final class RelayContext {
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
     let plainBuffer: UnsafeMutableRawBufferPointer
-    /// The gateway's own addresses, never dialled.
-    let localAddresses = LocalAddressWatch()
     /// The relay's own listeners: a connection whose "original destination" is one of them was not redirected.
     var listenerEndpoints: Set<UInt16> = []
 

@@ -31,18 +31,21 @@ final class TLSWire {
         return bio
     }
 
-    private static func wire(of bio: OpaquePointer?) -> TLSWire? {
-        guard let bio, let data = BIO_get_data(bio) else { return nil }
-        return Unmanaged<TLSWire>.fromOpaque(data).takeUnretainedValue()
+    /// Runs `body` with the wire behind `bio`, without a retain and release per call (the
+    /// session holds the wire for as long as its SSL, and so the BIO, lives).
+    private static func with<T>(_ bio: OpaquePointer, _ body: (TLSWire) -> T) -> T? {
+        guard let data = BIO_get_data(bio) else { return nil }
+        return Unmanaged<TLSWire>.fromOpaque(data)._withUnsafeGuaranteedRef(body)
     }
 
     // Made once for the process; OpenSSL only reads it afterwards.
     nonisolated(unsafe) private static let method: OpaquePointer? = {
         guard let method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "tunnelvision relay wire") else { return nil }
         _ = BIO_meth_set_read_ex(method) { bio, data, length, read in
-            guard let wire = TLSWire.wire(of: bio), let bio, let data, let read else { return 0 }
+            guard let bio, let data, let read else { return 0 }
             tv_BIO_clear_retry_flags(bio)
-            let count = wire.read(into: UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(data), count: length))
+            let buffer = UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(data), count: length)
+            let count = TLSWire.with(bio) { $0.read(into: buffer) } ?? 0
             guard count > 0 else {
                 // Nothing now (the socket's end included, which the connection notes): as a drained
                 // memory BIO answers, so that OpenSSL never takes a FIN for a truncation of its own.
@@ -54,20 +57,23 @@ final class TLSWire {
             return 1
         }
         _ = BIO_meth_set_write_ex(method) { bio, data, length, written in
-            guard let wire = TLSWire.wire(of: bio), let bio, let data, let written else { return 0 }
+            guard let bio, let data, let written else { return 0 }
             tv_BIO_clear_retry_flags(bio)
-            wire.output.append(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length))
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length)
+            guard TLSWire.with(bio, { $0.output.append(bytes) }) != nil else { return 0 }
             written.pointee = length
             return 1
         }
         _ = BIO_meth_set_ctrl(method) { bio, command, _, _ in
-            guard let wire = TLSWire.wire(of: bio) else { return 0 }
-            switch command {
-            case BIO_CTRL_PENDING: return wire.given.count
-            case BIO_CTRL_WPENDING: return wire.output.count
-            case BIO_CTRL_FLUSH: return 1
-            default: return 0
-            }
+            guard let bio else { return 0 }
+            return TLSWire.with(bio) { wire in
+                switch command {
+                case BIO_CTRL_PENDING: wire.given.count
+                case BIO_CTRL_WPENDING: wire.output.count
+                case BIO_CTRL_FLUSH: 1
+                default: 0
+                }
+            } ?? 0
         }
         return method
     }()

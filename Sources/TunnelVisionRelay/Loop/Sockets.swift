@@ -165,8 +165,9 @@ struct Errno: Error, CustomStringConvertible {
     var description: String { String(cString: strerror(code)) }
 }
 
-/// The gateway's own addresses, read from getifaddrs (`LocalAddressWatch` says when to read
-/// them again: an address added a moment ago must be refused too).
+/// The gateway's own addresses, read from getifaddrs. Read again for every dial: an address
+/// added a moment ago must be refused too, and one netlink dump costs far less than the TLS
+/// handshakes that follow a dial.
 enum LocalAddresses {
     static func current() -> Set<IPAddress> {
         var first: UnsafeMutablePointer<ifaddrs>?
