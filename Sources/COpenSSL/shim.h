@@ -28,6 +28,9 @@ static inline int tv_SSL_CB_WRITE_ALERT(void) { return SSL_CB_WRITE_ALERT; }
 static inline long tv_SSL_MODE_relay(void) {
     return SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS;
 }
+// The relay's own BIO (TLSWire) answers "retry" as a drained memory BIO does.
+static inline void tv_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
+static inline void tv_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
 static inline uint64_t tv_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 static inline uint64_t tv_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
 static inline long tv_SSL_SESS_CACHE_OFF(void) { return SSL_SESS_CACHE_OFF; }

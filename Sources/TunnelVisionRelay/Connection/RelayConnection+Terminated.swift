@@ -9,7 +9,9 @@ extension RelayConnection {
         let upstreamSession = termination.upstreamTLS
         let limit = context.readLimit
         var moved = false
-        if !phoneEnded, phoneSession.pendingInput < limit {
+        // Past the handshake the plaintext loop below reads the phone's socket itself; before it,
+        // and after the phone's close, what the phone sends is read here.
+        if !phoneEnded, state.termination.isHandshaking || state.termination.phoneHalfClosed, phoneSession.pendingInput < limit {
             moved = readCiphertext(from: phone, into: phoneSession, ended: &phoneEnded, reset: &phoneWasReset) || moved
         }
         if state.termination.isHandshaking {
@@ -47,7 +49,7 @@ extension RelayConnection {
         }
         // Phone → server: counted as the phone's application data.
         while !state.termination.phoneHalfClosed, upstreamOut.count + upstreamSession.pendingOutput < limit {
-            let (count, progress) = phoneSession.read(into: context.plainBuffer)
+            let (count, progress) = readPlaintext(phoneSession, from: phone, ended: &phoneEnded, reset: &phoneWasReset, moved: &moved)
             if count > 0 {
                 carry(count, from: .phone, into: upstreamSession)
                 react(.phoneData(count))
@@ -70,11 +72,8 @@ extension RelayConnection {
             return true
         }
         // Server → phone.
-        if !upstreamEnded, upstreamSession.pendingInput < limit {
-            moved = readCiphertext(from: upstream, into: upstreamSession, ended: &upstreamEnded, reset: &upstreamWasReset) || moved
-        }
         while phoneOut.count + phoneSession.pendingOutput < limit {
-            let (count, progress) = upstreamSession.read(into: context.plainBuffer)
+            let (count, progress) = readPlaintext(upstreamSession, from: upstream, ended: &upstreamEnded, reset: &upstreamWasReset, moved: &moved)
             if count > 0 {
                 carry(count, from: .server, into: phoneSession)
                 moved = true
@@ -125,6 +124,21 @@ extension RelayConnection {
         }
     }
 
+    /// Decrypts the next plaintext of `session` into `context.plainBuffer`, OpenSSL reading
+    /// `descriptor` straight into its own buffer while that side has not ended; the end it meets
+    /// is noted (and counts as a move).
+    func readPlaintext(
+        _ session: TLSSession, from descriptor: Int32, ended: inout Bool, reset: inout Bool, moved: inout Bool
+    ) -> (Int, TLSProgress) {
+        let result = session.read(into: context.plainBuffer, from: ended ? -1 : descriptor)
+        if let end = session.wire.end, !ended {
+            ended = true
+            reset = reset || end == .reset
+            moved = true
+        }
+        return result
+    }
+
     /// Reads what the socket has (bounded by one chunk) into a session's input.
     func readCiphertext(from descriptor: Int32, into session: TLSSession, ended: inout Bool, reset: inout Bool) -> Bool {
         let (bytes, moved) = readChunk(from: descriptor, ended: &ended, reset: &reset)
@@ -132,8 +146,9 @@ extension RelayConnection {
         return moved
     }
 
-    /// Moves a session's output to its socket, queueing what the socket does not take.
-    /// The phone's first TLS byte moves the outcome machine into `answering`.
+    /// Moves a session's output to its socket in one send, queueing what the socket does not take
+    /// (the session's buffer becomes the queue: no copy). The phone's first TLS byte moves the
+    /// outcome machine into `answering`.
     @discardableResult
     func flushTLS(_ session: TLSSession, into queue: inout ByteQueue, descriptor: Int32) -> Bool {
         var moved = false
@@ -142,17 +157,10 @@ extension RelayConnection {
             if written > 0 { moved = true; noteWritten(to: descriptor) }
             if !queue.isEmpty { return moved }
         }
-        while session.pendingOutput > 0 {
-            let count = session.takeOutput(into: context.wireBuffer)
-            guard count > 0 else { break }
-            let chunk = UnsafeRawBufferPointer(rebasing: context.wireBuffer[0..<count])
-            let written = Descriptors.write(descriptor, chunk)
-            if written > 0 { moved = true; noteWritten(to: descriptor) }
-            if written < count {
-                queue.append(UnsafeRawBufferPointer(rebasing: chunk[max(written, 0)...]))
-                break
-            }
-        }
+        guard session.pendingOutput > 0 else { return moved }
+        let (written, _) = session.wire.output.flush(to: descriptor)
+        if written > 0 { moved = true; noteWritten(to: descriptor) }
+        if !session.wire.output.isEmpty { swap(&queue, &session.wire.output) }
         return moved
     }
 

@@ -12,7 +12,7 @@ final class RelayContext {
     let upstreamSessions: UpstreamSessions
     /// The observer's presentation, asked off the loop.
     let presentations: RequestedLeafReads
-    /// Ciphertext between a socket and a memory BIO.
+    /// Bytes read from a socket before they are held, spliced or given to a handshake.
     let wireBuffer: UnsafeMutableRawBufferPointer
     /// Plaintext between the two TLS sessions.
     let plainBuffer: UnsafeMutableRawBufferPointer

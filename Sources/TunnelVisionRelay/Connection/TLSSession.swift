@@ -20,29 +20,31 @@ protocol TLSSessionDelegate: AnyObject {
     func tlsSession(_ session: TLSSession, receivedResumable ticket: OpaquePointer) -> Bool
 }
 
-/// One TLS endpoint over memory BIOs: the loop moves bytes between them and the sockets, so
-/// every buffer stays under the connection's bounds and nothing blocks.
+/// One TLS endpoint over a BIO of ours (`TLSWire`): the loop decides when a socket is read and
+/// when the output is written, so that every buffer stays under the connection's bounds and
+/// nothing blocks.
 final class TLSSession {
     let ssl: OpaquePointer
-    /// Owned by `ssl`.
-    let input: OpaquePointer
-    let output: OpaquePointer
+    let wire: TLSWire
     // Unowned, not weak: a weak reference gives the connection a side table, and every retain of it a slow path.
     unowned var delegate: TLSSessionDelegate?
 
+    /// OpenSSL's read buffer with read-ahead: one `recv` fills it with several records.
+    static let readBufferBytes = 64 * 1024
+
     init?(context: OpaquePointer) {
         guard let ssl = SSL_new(context) else { return nil }
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+        let wire = TLSWire()
+        guard let bio = TLSWire.bio(for: wire) else {
             SSL_free(ssl)
             return nil
         }
-        // A drained memory BIO answers "retry", not end of file.
-        BIO_ctrl(input, BIO_C_SET_BUF_MEM_EOF_RETURN, -1, nil)
-        BIO_ctrl(output, BIO_C_SET_BUF_MEM_EOF_RETURN, -1, nil)
-        SSL_set_bio(ssl, input, output)
+        // One BIO both ways: the SSL takes the one reference.
+        SSL_set_bio(ssl, bio, bio)
         self.ssl = ssl
-        self.input = input
-        self.output = output
+        self.wire = wire
+        SSL_set_read_ahead(ssl, 1)
+        SSL_set_default_read_buffer_len(ssl, Self.readBufferBytes)
         _ = tv_SSL_set_mode(ssl, tv_SSL_MODE_relay())
         SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
         SSL_set_info_callback(ssl) { ssl, situation, value in
@@ -76,20 +78,13 @@ final class TLSSession {
         return Unmanaged<TLSSession>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Encrypted bytes from the peer.
+    /// Encrypted bytes from the peer, read before OpenSSL reads the socket itself.
     func feed(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
-        _ = BIO_write(input, bytes.baseAddress, Int32(bytes.count))
+        wire.given.append(bytes)
     }
 
-    var pendingInput: Int { Int(BIO_ctrl_pending(input)) }
-    var pendingOutput: Int { Int(BIO_ctrl_pending(output)) }
-
-    /// Moves up to `limit` encrypted bytes for the peer into `buffer`.
-    func takeOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard !buffer.isEmpty else { return 0 }
-        return max(Int(BIO_read(output, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))), 0)
-    }
+    var pendingInput: Int { wire.given.count }
+    var pendingOutput: Int { wire.output.count }
 
     func handshake() -> TLSProgress {
         let result = SSL_do_handshake(ssl)
@@ -99,15 +94,19 @@ final class TLSSession {
 
     var isHandshakeDone: Bool { SSL_is_init_finished(ssl) == 1 }
 
-    /// Decrypts into `buffer`: `.done` with the count, or what stopped it.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> (Int, TLSProgress) {
+    /// Decrypts into `buffer`: `.done` with the count, or what stopped it. With `socket`, OpenSSL
+    /// reads it straight into its own buffer once what was fed is used up (`wire.end` then says
+    /// whether the socket ended).
+    func read(into buffer: UnsafeMutableRawBufferPointer, from socket: Int32 = -1) -> (Int, TLSProgress) {
+        wire.socket = socket
+        defer { wire.socket = -1 }
         var count = 0
         let result = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count)
         if result == 1 { return (count, .done) }
         return (0, progress(after: result))
     }
 
-    /// Encrypts all of `bytes` into the output BIO (memory BIOs never refuse a write).
+    /// Encrypts all of `bytes` into the wire's output (which never refuses a write).
     func write(_ bytes: UnsafeRawBufferPointer) -> TLSProgress {
         var written = 0
         while written < bytes.count {

@@ -103,6 +103,11 @@ struct ByteQueue {
     private var storage: [UInt8] = []
     private var head = 0
 
+    /// A drained queue keeps its storage up to this size: a TLS session's output fills to the
+    /// connection's bound plus a record every round of a bulk transfer (an array's capacity of
+    /// twice the default bound), and growing it again each round would copy it each time.
+    static let keptCapacity = 1024 * 1024
+
     var count: Int { storage.count - head }
     var isEmpty: Bool { head == storage.count }
 
@@ -117,6 +122,19 @@ struct ByteQueue {
 
     mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Moves up to `buffer.count` bytes from the front into `buffer`: the count.
+    mutating func take(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, self.count)
+        guard count > 0 else { return 0 }
+        storage.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + head, byteCount: count) }
+        head += count
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return count
     }
 
     /// Writes what the descriptor takes; answers the errno that stopped it (0 when drained or EAGAIN).
@@ -134,7 +152,7 @@ struct ByteQueue {
             compact()
             return (total, error)
         }
-        storage.removeAll(keepingCapacity: storage.capacity <= 256 * 1024)
+        storage.removeAll(keepingCapacity: storage.capacity <= Self.keptCapacity)
         head = 0
         return (total, 0)
     }
