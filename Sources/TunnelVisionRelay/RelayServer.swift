@@ -5,7 +5,7 @@ import Synchronization
 import TunnelVisionModel
 
 /// The relay: its listeners, its CA and leaves, and one event loop on a thread of its own.
-/// Nothing in the loop blocks: sockets are non-blocking, TLS runs over memory BIOs, and a
+/// Nothing in the loop blocks: sockets are non-blocking, TLS runs over the relay's own BIOs, and a
 /// connection that cannot move waits in epoll without holding up the others.
 public final class RelayServer: @unchecked Sendable {
     public let configuration: RelayConfiguration
