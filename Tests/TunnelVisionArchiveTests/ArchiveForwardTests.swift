@@ -35,8 +35,7 @@ struct ArchiveForwardTests {
 
     @Test("Its flows, findings and a diff against a recording of today's schema read as the gateway's own")
     func olderRowsForward() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try GatewayRecording.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let seed = try EvidenceSeed.make(
             in: folder.appendingPathComponent("gateway"), plan: .init(flows: 12, distinctHostFindings: 3, keepsKeys: false))

@@ -88,8 +88,7 @@ struct ArchiveRowTests {
 struct RebuiltHistoryTests {
     @Test("The recording, its project and markers read back from a rebuilt history are the gateway's")
     func rebuilt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try GatewayRecording.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
         let start = GatewayRecording.start
@@ -118,8 +117,7 @@ struct RebuiltHistoryTests {
 
     @Test("A row with a column name not of the history's form is refused, never put into a statement")
     func hostileColumn() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try GatewayRecording.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("rebuilt.sqlite").path
         _ = try History(path: path)
@@ -137,8 +135,7 @@ struct RebuiltHistoryTests {
 struct ArchivedRequestsTests {
     @Test("The requests the relay read inside a flow come back on that flow from a rebuilt history")
     func requestsComeBack() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try GatewayRecording.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let gatewayPath = folder.appendingPathComponent("gateway.sqlite").path
         let start = GatewayRecording.start
@@ -184,6 +181,13 @@ struct ArchivedRequestsTests {
 /// A gateway's history with a project and an open audit recording of it, as both suites above
 /// start from.
 enum GatewayRecording {
+    /// An empty folder of the test's own under the temporary directory; the test removes it.
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tv-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     static func open(at path: String, allowlist: [AllowlistEntry]) throws -> (History, AuditProject, Recording) {

@@ -8,9 +8,7 @@ import TunnelVisionModel
 struct FlowChangeMarkerTests {
     @Test func aReadAfterAMarkerGivesOnlyTheFlowsInsertedOrUpdatedSince() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
-        let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
+        let (capture, _, session) = try store.openRecordingOnACaptureRun()
         let ids = try store.insert((0..<5).map { udpFlow(port: UInt16(1_000 + $0), at: at(2 + Double($0))) }, captureRun: capture.id)
         let all = try store.reading { try $0.flowsChanged(inRecording: session.id, after: .start) }
         #expect(all.flows.map(\.id) == ids)

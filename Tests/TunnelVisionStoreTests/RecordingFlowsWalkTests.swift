@@ -9,9 +9,7 @@ import TunnelVisionModel
 struct RecordingFlowsWalkTests {
     @Test func theWalkGivesTheRecordingsFlowsInTheOrderTheListGivesThem() throws {
         let store = try TemporaryDatabase().open()
-        let capture = try store.beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
-        let project = try store.createAuditProject(projectDraft(), at: at(0))
-        let session = try store.startRecording(sessionDraft(project: project.id), at: at(1))
+        let (capture, _, session) = try store.openRecordingOnACaptureRun()
         // Inserted out of the order they happened, two of them in the same instant.
         let ids = try store.insert(
             [udpFlow(port: 3, at: at(9)), udpFlow(port: 1, at: at(4)), udpFlow(port: 2, at: at(4)), udpFlow(port: 4, at: at(2))],

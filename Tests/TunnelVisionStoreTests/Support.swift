@@ -43,6 +43,14 @@ func udpFlow(port: UInt16, at date: Date) -> FlowState {
 }
 
 extension History {
+    /// A capture run begun at `at(0)` and a recording of the default project started at `at(1)`:
+    /// where a test of a recording's flows begins.
+    func openRecordingOnACaptureRun() throws -> (capture: CaptureRun, project: AuditProject, session: Recording) {
+        let capture = try beginCaptureRun(toolVersion: "t", input: "i", at: at(0))
+        let project = try createAuditProject(projectDraft(), at: at(0))
+        return (capture, project, try startRecording(sessionDraft(project: project.id), at: at(1)))
+    }
+
     /// Writes flows as new rows in one batch; returns their ids in order.
     func insert(_ flows: [FlowState], captureRun: Int64) throws -> [Int64] {
         let upserts = flows.enumerated().map { FlowUpsert(handle: UInt64($0.offset), rowID: nil, state: $0.element) }
