@@ -169,6 +169,11 @@ def main():
         form.find_element(By.NAME, "device").send_keys("lab phone")
         form.find_element(By.NAME, "os").send_keys("netns")
         form.find_element(By.CSS_SELECTOR, "button").click()
+        # The click's POST answers with a redirect: the address is the session's once it has loaded.
+        try:
+            WebDriverWait(driver, 10).until(lambda d: re.search(r"/session/(\d+)$", d.current_url))
+        except TimeoutException:
+            pass
         match = re.search(r"/session/(\d+)$", driver.current_url)
         expect("the recording started and its page opened", match is not None, driver.current_url + "\n" + driver.page_source[:2000])
         session = match.group(1)
